@@ -1,0 +1,154 @@
+# rtlua — build for the host and for each Cortex-M board.
+#
+#   make [BOARD=x]   firmware build/x/rtlua.elf (+ .bin, .map, size report)
+#   make host        build/host/rtlua and the host unit tests
+#   make test        every test (host, torture, all boards); last line
+#                    "N passed, N failed"
+#   make run         boot the default board in QEMU
+#   make repl|debug|size|flash|clean
+#
+# RTLUA_NUM=32|64 picks the number model; the default is 32 on boards and
+# 64 on the host.  Each model builds into its own directory.
+
+BOARD ?= mps2-an385
+BOARDS := $(sort $(filter-out template drivers,$(notdir $(wildcard board/*))))
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error unknown board '$(BOARD)'; the boards are: $(BOARDS))
+endif
+include board/$(BOARD)/board.mk
+
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+WARN := -Wall -Wextra -Wshadow -Wundef -Wmissing-prototypes \
+        -Wstrict-prototypes -Werror
+COMMON := -std=c11 -g -ffunction-sections -fdata-sections -I. -Iinclude
+
+# ---- host --------------------------------------------------------------
+HOST_NUM := $(or $(RTLUA_NUM),64)
+HOST_DIR := build/host$(if $(filter 32,$(HOST_NUM)),-num32)
+HOST_CC ?= gcc
+HOST_OPT ?= -O2
+HOST_CFLAGS := $(COMMON) $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
+               -DRTLUA_NUM=$(HOST_NUM) $(HOST_EXTRA)
+HOST_LDFLAGS := -Wl,--gc-sections -lm $(HOST_EXTRA)
+
+# ---- board -------------------------------------------------------------
+CROSS := arm-none-eabi-
+CC := $(CROSS)gcc
+OBJCOPY := $(CROSS)objcopy
+SIZE := $(CROSS)size
+BOARD_NUM := $(or $(RTLUA_NUM),32)
+BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)
+BOARD_OPT ?= -O2
+TARGET_CFLAGS := $(COMMON) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
+                 -Iboard/$(BOARD) -DRTLUA_NUM=$(BOARD_NUM) -ffreestanding \
+                 -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
+                 $(BOARD_EXTRA)
+TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
+                  -T$(BOARD_LD) -Wl,--defsym=STACK_SIZE=$(BOARD_STACK) \
+                  -Wl,--defsym=STACK_GUARD=$(BOARD_GUARD) \
+                  -Wl,--no-warn-rwx-segments
+
+# ---- sources -----------------------------------------------------------
+CORE_SRCS := $(sort $(wildcard gc/*.c vm/*.c lang/*.c lib/*.c))
+CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
+PORT_HOST := port/fmt.c $(wildcard port/host/*.c)
+PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) board/$(BOARD)/uart.c
+CHECK_SRCS := tests/unit/check.c
+UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
+
+host_obj = $(patsubst %.c,$(HOST_DIR)/obj/%.o,$(1))
+board_obj = $(patsubst %.c,$(BDIR)/obj/%.o,$(1))
+
+.PHONY: all host board run test repl debug size flash clean setup \
+        host-tests board-tests
+.DEFAULT_GOAL := all
+# Objects are never intermediates to delete.
+.SECONDARY:
+
+all: board
+
+setup:
+	$(Q)tools/setup
+
+# ---- host rules --------------------------------------------------------
+HOST_CORE_OBJS := $(call host_obj,$(CORE_SRCS) $(PORT_HOST))
+
+$(HOST_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(HOST_DIR)/rtlua: $(call host_obj,lib/main.c) $(HOST_CORE_OBJS)
+	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map $(HOST_LDFLAGS)
+
+$(HOST_DIR)/tests/test_%: $(HOST_DIR)/obj/tests/unit/test_%.o \
+                          $(call host_obj,$(CHECK_SRCS)) $(HOST_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
+
+host: $(HOST_DIR)/rtlua $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS))
+host-tests: host
+
+# ---- board rules -------------------------------------------------------
+BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM))
+
+$(BDIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+
+define board_link
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(filter %.o,$^) -o $@ $(TARGET_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
+	    -lm -lc -lgcc
+endef
+
+BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
+
+$(BDIR)/rtlua.elf: $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS)
+	$(board_link)
+
+$(BDIR)/tests/platform.elf: $(call board_obj,tests/board/platform.c) \
+                            $(BOARD_LINK_DEPS)
+	$(board_link)
+
+$(BDIR)/tests/test_%.elf: $(BDIR)/obj/tests/unit/test_%.o \
+                          $(call board_obj,$(CHECK_SRCS)) $(BOARD_LINK_DEPS)
+	$(board_link)
+
+%.bin: %.elf
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+board: $(BDIR)/rtlua.elf $(BDIR)/rtlua.bin
+	$(Q)tools/size $(BDIR)/rtlua.elf > $(BDIR)/rtlua.size
+	@cat $(BDIR)/rtlua.size
+
+board-tests: $(BDIR)/rtlua.elf $(BDIR)/tests/platform.elf \
+             $(addprefix $(BDIR)/tests/,$(addsuffix .elf,$(UNIT_TESTS)))
+
+size: board
+
+# ---- running -----------------------------------------------------------
+run: setup board
+	qemu/run $(BOARD) $(BDIR)/rtlua.elf
+
+repl: board
+	qemu/run $(BOARD) $(BDIR)/rtlua.elf
+
+debug: board
+	@echo "QEMU halted, gdb stub on :1234.  In another terminal:"
+	@echo "  gdb-multiarch $(BDIR)/rtlua.elf -ex 'target remote :1234'"
+	qemu/run --debug $(BOARD) $(BDIR)/rtlua.elf
+
+flash: board
+	@test -n "$(BOARD_OPENOCD)" || \
+	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
+	openocd $(BOARD_OPENOCD) -c "program $(BDIR)/rtlua.elf verify reset exit"
+
+test: setup
+	$(Q)tests/run
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,146 @@
+/*
+ * uart_drivers.h — polled drivers for the UARTs QEMU emulates on our
+ * boards, as static inline functions taking the peripheral's base address.
+ * A board's uart.c picks one and names its base in board.h.
+ */
+#ifndef RTLUA_UART_DRIVERS_H
+#define RTLUA_UART_DRIVERS_H
+
+#include <stdint.h>
+
+#define UART_REG(base, off) (*(volatile uint32_t *)(uintptr_t)((base) + (off)))
+
+/* ARM CMSDK APB UART (MPS2). */
+#define CMSDK_DATA 0x00u
+#define CMSDK_STATE 0x04u
+#define CMSDK_CTRL 0x08u
+#define CMSDK_BAUDDIV 0x10u
+#define CMSDK_STATE_TXFULL (1u << 0)
+#define CMSDK_STATE_RXFULL (1u << 1)
+#define CMSDK_CTRL_TXEN (1u << 0)
+#define CMSDK_CTRL_RXEN (1u << 1)
+/* The smallest divider the CMSDK UART accepts. */
+#define CMSDK_BAUDDIV_MIN 16u
+
+static inline void cmsdk_uart_init(uint32_t base)
+{
+    UART_REG(base, CMSDK_BAUDDIV) = CMSDK_BAUDDIV_MIN;
+    UART_REG(base, CMSDK_CTRL) = CMSDK_CTRL_TXEN | CMSDK_CTRL_RXEN;
+}
+
+static inline void cmsdk_uart_putc(uint32_t base, int c)
+{
+    while (UART_REG(base, CMSDK_STATE) & CMSDK_STATE_TXFULL)
+        ;
+    UART_REG(base, CMSDK_DATA) = (uint8_t)c;
+}
+
+static inline int cmsdk_uart_getc(uint32_t base)
+{
+    if (!(UART_REG(base, CMSDK_STATE) & CMSDK_STATE_RXFULL))
+        return -1;
+    return (int)(UART_REG(base, CMSDK_DATA) & 0xFFu);
+}
+
+/* ARM PL011 (Stellaris). */
+#define PL011_DR 0x00u
+#define PL011_FR 0x18u
+#define PL011_CR 0x30u
+#define PL011_FR_RXFE (1u << 4)
+#define PL011_FR_TXFF (1u << 5)
+#define PL011_CR_UARTEN (1u << 0)
+#define PL011_CR_TXE (1u << 8)
+#define PL011_CR_RXE (1u << 9)
+
+static inline void pl011_init(uint32_t base)
+{
+    UART_REG(base, PL011_CR) = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE;
+}
+
+static inline void pl011_putc(uint32_t base, int c)
+{
+    while (UART_REG(base, PL011_FR) & PL011_FR_TXFF)
+        ;
+    UART_REG(base, PL011_DR) = (uint8_t)c;
+}
+
+static inline int pl011_getc(uint32_t base)
+{
+    if (UART_REG(base, PL011_FR) & PL011_FR_RXFE)
+        return -1;
+    return (int)(UART_REG(base, PL011_DR) & 0xFFu);
+}
+
+/* ST STM32F2/F4 USART. */
+#define STM32_SR 0x00u
+#define STM32_DR 0x04u
+#define STM32_BRR 0x08u
+#define STM32_CR1 0x0Cu
+#define STM32_SR_RXNE (1u << 5)
+#define STM32_SR_TXE (1u << 7)
+#define STM32_CR1_RE (1u << 2)
+#define STM32_CR1_TE (1u << 3)
+#define STM32_CR1_UE (1u << 13)
+
+static inline void stm32_usart_init(uint32_t base, uint32_t brr)
+{
+    UART_REG(base, STM32_BRR) = brr;
+    UART_REG(base, STM32_CR1) = STM32_CR1_UE | STM32_CR1_TE | STM32_CR1_RE;
+}
+
+static inline void stm32_usart_putc(uint32_t base, int c)
+{
+    while (!(UART_REG(base, STM32_SR) & STM32_SR_TXE))
+        ;
+    UART_REG(base, STM32_DR) = (uint8_t)c;
+}
+
+static inline int stm32_usart_getc(uint32_t base)
+{
+    if (!(UART_REG(base, STM32_SR) & STM32_SR_RXNE))
+        return -1;
+    return (int)(UART_REG(base, STM32_DR) & 0xFFu);
+}
+
+/* Nordic nRF51 UART (tasks and events). */
+#define NRF_STARTRX 0x000u
+#define NRF_STARTTX 0x008u
+#define NRF_RXDRDY 0x108u
+#define NRF_TXDRDY 0x11Cu
+#define NRF_ENABLE 0x500u
+#define NRF_PSELTXD 0x50Cu
+#define NRF_PSELRXD 0x514u
+#define NRF_RXD 0x518u
+#define NRF_TXD 0x51Cu
+#define NRF_BAUDRATE 0x524u
+#define NRF_ENABLE_UART 4u
+#define NRF_BAUD_115200 0x01D7E000u
+
+static inline void nrf51_uart_init(uint32_t base, uint32_t txpin,
+                                   uint32_t rxpin)
+{
+    UART_REG(base, NRF_PSELTXD) = txpin;
+    UART_REG(base, NRF_PSELRXD) = rxpin;
+    UART_REG(base, NRF_BAUDRATE) = NRF_BAUD_115200;
+    UART_REG(base, NRF_ENABLE) = NRF_ENABLE_UART;
+    UART_REG(base, NRF_STARTTX) = 1;
+    UART_REG(base, NRF_STARTRX) = 1;
+}
+
+static inline void nrf51_uart_putc(uint32_t base, int c)
+{
+    UART_REG(base, NRF_TXDRDY) = 0;
+    UART_REG(base, NRF_TXD) = (uint8_t)c;
+    while (!UART_REG(base, NRF_TXDRDY))
+        ;
+}
+
+static inline int nrf51_uart_getc(uint32_t base)
+{
+    if (!UART_REG(base, NRF_RXDRDY))
+        return -1;
+    UART_REG(base, NRF_RXDRDY) = 0;
+    return (int)(UART_REG(base, NRF_RXD) & 0xFFu);
+}
+
+#endif

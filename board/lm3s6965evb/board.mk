@@ -1,0 +1,10 @@
+# lm3s6965evb: TI Stellaris LM3S6965, 256 KiB flash, 64 KiB RAM.
+BOARD_CPU := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
+BOARD_LD := linker/lm3s6965.ld
+BOARD_QEMU := lm3s6965evb
+# 8 KiB of stack out of 64 KiB RAM: the rest is the Lua arena.
+BOARD_STACK := 8192
+BOARD_GUARD := 256
+BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
+# The arena tests' big arena: half of the 64 KiB RAM.
+BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768

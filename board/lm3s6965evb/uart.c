@@ -1,0 +1,40 @@
+/* Clock to 50 MHz; console on UART0, a PL011. */
+#include "board.h"
+#include "board/drivers/uart_drivers.h"
+#include "port/cortex-m/cm.h"
+
+/* The datasheet's PLL sequence: bypass, crystal and divider, wait for
+ * lock, then switch the system clock to the PLL. */
+static void clock_init(void)
+{
+    uint32_t rcc = REG32(BOARD_SYSCTL_RCC);
+    rcc |= BOARD_RCC_BYPASS;
+    rcc &= ~BOARD_RCC_USESYSDIV;
+    REG32(BOARD_SYSCTL_RCC) = rcc;
+    rcc &= ~(BOARD_RCC_XTAL_MASK | BOARD_RCC_OSCSRC_MASK | BOARD_RCC_PWRDN |
+             BOARD_RCC_SYSDIV_MASK);
+    rcc |= BOARD_RCC_XTAL_8MHZ | BOARD_RCC_SYSDIV_4 | BOARD_RCC_USESYSDIV;
+    REG32(BOARD_SYSCTL_RCC) = rcc;
+    for (int i = 0; i < BOARD_PLL_LOCK_POLLS; i++)
+        if (REG32(BOARD_SYSCTL_RIS) & BOARD_RIS_PLLLRIS)
+            break;
+    rcc &= ~BOARD_RCC_BYPASS;
+    REG32(BOARD_SYSCTL_RCC) = rcc;
+}
+
+void board_init(void)
+{
+    clock_init();
+    REG32(BOARD_SYSCTL_RCGC1) |= BOARD_RCGC1_UART0;
+    pl011_init(BOARD_UART0_BASE);
+}
+
+void board_uart_putc(int c)
+{
+    pl011_putc(BOARD_UART0_BASE, c);
+}
+
+int board_uart_getc(void)
+{
+    return pl011_getc(BOARD_UART0_BASE);
+}

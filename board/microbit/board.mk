@@ -1,0 +1,11 @@
+# microbit: nRF51822, 256 KiB flash, 16 KiB RAM.
+BOARD_CPU := -mcpu=cortex-m0 -mthumb -mfloat-abi=soft
+BOARD_LD := linker/nrf51822.ld
+BOARD_QEMU := microbit
+# 3 KiB of stack out of 16 KiB RAM: every byte of stack is a byte of arena.
+BOARD_STACK := 3072
+# 32-byte canary guard (no MPU on ARMv6-M here).
+BOARD_GUARD := 32
+BOARD_OPENOCD := -f interface/cmsis-dap.cfg -f target/nrf51.cfg
+# The arena tests' big arena: 2 KiB beside the 4 KiB one, in 16 KiB RAM.
+BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64

@@ -1,0 +1,17 @@
+/* mps2-an385: ARM MPS2 FPGA board, AN385, the Cortex-M3 image. */
+#ifndef RTLUA_BOARD_H
+#define RTLUA_BOARD_H
+
+#define BOARD_NAME "mps2-an385"
+#define BOARD_CORE "Cortex-M3"
+/* The FPGA's system clock; QEMU clocks SysTick's processor source at it. */
+#define BOARD_CLOCK_HZ 25000000u
+/* The CMSDK interrupt lines QEMU wires to the NVIC. */
+#define BOARD_IRQ_COUNT 32
+#define BOARD_HAS_MPU 1
+#define BOARD_UART0_BASE 0x40004000u
+/* CMSDK timer 0, for interrupt demos. */
+#define BOARD_TIMER0_BASE 0x40000000u
+#define BOARD_TIMER0_IRQ 8
+
+#endif

@@ -1,0 +1,12 @@
+# mps2-an386: ARM MPS2 with AN386, the Cortex-M4 image with single-precision FPU.
+BOARD_CPU := -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard
+BOARD_LD := linker/mps2.ld
+BOARD_QEMU := mps2-an386
+# 64 KiB of stack: RAM is plentiful (4 MiB) and deep recursion stays cheap.
+BOARD_STACK := 65536
+# 256-byte MPU guard: catches frames up to 256 bytes that skip a smaller one.
+BOARD_GUARD := 256
+# An FPGA board programmed from its SD card: no openocd configuration.
+BOARD_OPENOCD :=
+# The arena tests' big arena: 2 MiB of the 4 MiB RAM.
+BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2097152

@@ -1,0 +1,12 @@
+# mps2-an500: ARM MPS2 with AN500, the Cortex-M7 image with double-precision FPU.
+BOARD_CPU := -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard
+BOARD_LD := linker/mps2.ld
+BOARD_QEMU := mps2-an500
+# 64 KiB of stack: RAM is plentiful (4 MiB) and deep recursion stays cheap.
+BOARD_STACK := 65536
+# 256-byte MPU guard: catches frames up to 256 bytes that skip a smaller one.
+BOARD_GUARD := 256
+# An FPGA board programmed from its SD card: no openocd configuration.
+BOARD_OPENOCD :=
+# The arena tests' big arena: 2 MiB of the 4 MiB RAM.
+BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2097152

@@ -1,0 +1,10 @@
+# netduinoplus2: STM32F405RG, 1 MiB flash, 128 KiB RAM (QEMU models 192).
+BOARD_CPU := -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard
+BOARD_LD := linker/stm32f405.ld
+BOARD_QEMU := netduinoplus2
+# 8 KiB of stack out of 128 KiB RAM.
+BOARD_STACK := 8192
+BOARD_GUARD := 256
+BOARD_OPENOCD := -f interface/stlink.cfg -f target/stm32f4x.cfg
+# The arena tests' big arena: half of the 128 KiB RAM.
+BOARD_TEST_DEFS := -DTEST_ARENA_BIG=65536

@@ -1,0 +1,572 @@
+/*
+ * arena.c — two-level segregated fit over one fixed region.
+ * See arena.h for the invariants and bounds.
+ *
+ * Region layout (offsets from the control block, which is the arena_t):
+ *
+ *   0      struct arena, then its list words      (a->first bytes)
+ *   first  block, block, ...                      (tile with no gap)
+ *   end    sentinel header: size 0, used          (ARENA_HEADER_SIZE)
+ *   capacity
+ *
+ * Offset 0 is the control block and never a block, so 0 serves as "none"
+ * in every link.
+ */
+#include "gc/arena.h"
+
+#include <stdalign.h>
+#include <string.h>
+
+/* Every block starts with this.  The two free-list links exist only while
+ * the block is free; in a live block they are the first payload bytes. */
+typedef struct block {
+    uint32_t prev_phys; /* offset of the block just below, 0 for the first */
+    uint32_t size;      /* whole block in bytes, header included | FREE_BIT */
+    uint32_t next_free; /* free only: next block on the same list, 0 ends */
+    uint32_t prev_free; /* free only: previous block on the list, 0 = head */
+} block;
+
+struct arena {
+    uint32_t fl_map;   /* bit f: some list of first-level class f in use */
+    uint32_t fl_count; /* first-level classes this region can need */
+    uint32_t first;    /* offset of the first block: control block size */
+    uint32_t capacity; /* bytes of the region, sentinel included */
+    uint32_t in_use;   /* bytes of live blocks, headers included */
+    uint32_t peak;     /* highest in_use since create or reset */
+    uint32_t lists[];  /* sl_map[fl_count], then head[fl_count][SL_COUNT] */
+};
+
+/* Low bit of block.size: the block is free. */
+#define FREE_BIT 1u
+/* Mask of the size proper in block.size. */
+#define SIZE_MASK (~(uint32_t)(ARENA_ALIGN - 1))
+/* log2 of ARENA_ALIGN. */
+#define ALIGN_SHIFT 3u
+/* Sizes below 2^LINEAR_LOG2 are classed linearly, one list per granule,
+ * all in first-level class 0; above, each power of two is one class. */
+#define LINEAR_LOG2 (ARENA_SL_BITS + ALIGN_SHIFT)
+#define LINEAR_LIMIT (1u << LINEAR_LOG2)
+/* First-level classes of the largest region (sizes < 2^ARENA_MAX_LOG2). */
+#define FL_COUNT_MAX (ARENA_MAX_LOG2 - LINEAR_LOG2 + 1u)
+
+_Static_assert((1u << ALIGN_SHIFT) == ARENA_ALIGN, "ALIGN_SHIFT");
+_Static_assert(offsetof(block, next_free) == ARENA_HEADER_SIZE,
+               "the header is prev_phys and size");
+_Static_assert(sizeof(block) == ARENA_MIN_BLOCK,
+               "a minimum block holds a header and two links");
+_Static_assert(alignof(block) <= ARENA_ALIGN &&
+                   alignof(arena_t) <= ARENA_ALIGN,
+               "aligned offsets give aligned structs");
+_Static_assert(sizeof(unsigned) == 4, "__builtin_clz/ctz take 32-bit words");
+_Static_assert(FL_COUNT_MAX < 32, "the first-level bitmap is a 32-bit word");
+_Static_assert(ARENA_MIN_BLOCK < LINEAR_LIMIT,
+               "the smallest blocks are in the linear range");
+
+/* ---- Blocks and offsets ------------------------------------------------ */
+
+static inline block *at(const arena_t *a, uint32_t off)
+{
+    return (block *)((const char *)a + off);
+}
+
+static inline uint32_t off_of(const arena_t *a, const block *b)
+{
+    return (uint32_t)((const char *)b - (const char *)a);
+}
+
+static inline uint32_t bsize(const block *b)
+{
+    return b->size & SIZE_MASK;
+}
+
+static inline int is_free(const block *b)
+{
+    return (b->size & FREE_BIT) != 0;
+}
+
+static inline block *next_phys(const block *b)
+{
+    return (block *)((const char *)b + bsize(b));
+}
+
+static inline block *header_of(const void *p)
+{
+    return (block *)((const char *)p - ARENA_HEADER_SIZE);
+}
+
+static inline void *payload(const block *b)
+{
+    return (char *)b + ARENA_HEADER_SIZE;
+}
+
+static inline uint32_t *sl_maps(const arena_t *a)
+{
+    return (uint32_t *)a->lists;
+}
+
+static inline uint32_t *heads(const arena_t *a)
+{
+    return (uint32_t *)a->lists + a->fl_count;
+}
+
+static inline uint32_t log2_floor(uint32_t x)
+{
+    return 31u - (uint32_t)__builtin_clz(x);
+}
+
+/* Block bytes for an n-byte request; n is at most the region size. */
+static inline uint32_t block_need(size_t n)
+{
+    uint32_t need =
+        ((uint32_t)n + ARENA_HEADER_SIZE + ARENA_ALIGN - 1) & SIZE_MASK;
+    return need < ARENA_MIN_BLOCK ? ARENA_MIN_BLOCK : need;
+}
+
+static inline void note_peak(arena_t *a)
+{
+    if (a->in_use > a->peak)
+        a->peak = a->in_use;
+}
+
+/* ---- Size classes ------------------------------------------------------ */
+
+static void class_of(uint32_t size, uint32_t *fl, uint32_t *sl)
+{
+    if (size < LINEAR_LIMIT) {
+        *fl = 0;
+        *sl = size >> ALIGN_SHIFT;
+        return;
+    }
+    uint32_t lg = log2_floor(size);
+    *fl = lg - LINEAR_LOG2 + 1;
+    *sl = (size >> (lg - ARENA_SL_BITS)) - ARENA_SL_COUNT;
+}
+
+/* The smallest size whose class holds only blocks >= size. */
+static uint32_t round_to_class(uint32_t size)
+{
+    if (size < LINEAR_LIMIT)
+        return size;
+    uint32_t step = 1u << (log2_floor(size) - ARENA_SL_BITS);
+    return (size + step - 1) & ~(step - 1);
+}
+
+/* The first non-empty class at or above (*fl, *sl); 0 when there is none. */
+static int find_class(const arena_t *a, uint32_t *fl, uint32_t *sl)
+{
+    if (*fl >= a->fl_count)
+        return 0;
+    uint32_t m = sl_maps(a)[*fl] & (~0u << *sl);
+    if (m == 0) {
+        uint32_t f = a->fl_map & (~0u << (*fl + 1));
+        if (f == 0)
+            return 0;
+        *fl = (uint32_t)__builtin_ctz(f);
+        m = sl_maps(a)[*fl];
+    }
+    *sl = (uint32_t)__builtin_ctz(m);
+    return 1;
+}
+
+/* ---- Free lists -------------------------------------------------------- */
+
+/* Push the free block b on the list of its class. */
+static void insert_free(arena_t *a, block *b)
+{
+    uint32_t fl, sl;
+    class_of(bsize(b), &fl, &sl);
+    uint32_t *head = &heads(a)[fl * ARENA_SL_COUNT + sl];
+    b->next_free = *head;
+    b->prev_free = 0;
+    if (*head)
+        at(a, *head)->prev_free = off_of(a, b);
+    *head = off_of(a, b);
+    sl_maps(a)[fl] |= 1u << sl;
+    a->fl_map |= 1u << fl;
+}
+
+/* Take the free block b off its list. */
+static void remove_free(arena_t *a, block *b)
+{
+    uint32_t fl, sl;
+    class_of(bsize(b), &fl, &sl);
+    if (b->next_free)
+        at(a, b->next_free)->prev_free = b->prev_free;
+    if (b->prev_free) {
+        at(a, b->prev_free)->next_free = b->next_free;
+        return;
+    }
+    heads(a)[fl * ARENA_SL_COUNT + sl] = b->next_free;
+    if (b->next_free == 0) {
+        sl_maps(a)[fl] &= ~(1u << sl);
+        if (sl_maps(a)[fl] == 0)
+            a->fl_map &= ~(1u << fl);
+    }
+}
+
+/* Take a free block of at least need bytes off its list, or NULL. */
+static block *take_fit(arena_t *a, uint32_t need)
+{
+    uint32_t fl, sl;
+    class_of(round_to_class(need), &fl, &sl);
+    if (!find_class(a, &fl, &sl)) {
+        /* No class is large throughout, but the head of need's own class
+         * may still be large enough; one look, no walk. */
+        class_of(need, &fl, &sl);
+        if (fl >= a->fl_count)
+            return NULL;
+    }
+    uint32_t off = heads(a)[fl * ARENA_SL_COUNT + sl];
+    if (off == 0 || bsize(at(a, off)) < need)
+        return NULL;
+    block *b = at(a, off);
+    remove_free(a, b);
+    return b;
+}
+
+/* Make b (on no list) free: merge it with free physical neighbours and put
+ * the result on its list.  Leaves in_use alone. */
+static void release(arena_t *a, block *b)
+{
+    uint32_t size = bsize(b);
+    block *next = next_phys(b);
+    if (is_free(next)) {
+        remove_free(a, next);
+        size += bsize(next);
+    }
+    if (b->prev_phys != 0) {
+        block *prev = at(a, b->prev_phys);
+        if (is_free(prev)) {
+            remove_free(a, prev);
+            size += bsize(prev);
+            b = prev;
+        }
+    }
+    b->size = size | FREE_BIT;
+    next_phys(b)->prev_phys = off_of(a, b);
+    insert_free(a, b);
+}
+
+/* Cut the live block b down to need bytes when the tail is worth a block;
+ * the tail is released.  Leaves in_use alone. */
+static void trim(arena_t *a, block *b, uint32_t need)
+{
+    uint32_t size = bsize(b);
+    if (size - need < ARENA_SPLIT_MIN)
+        return;
+    block *tail = (block *)((char *)b + need);
+    tail->size = size - need;
+    tail->prev_phys = off_of(a, b);
+    next_phys(tail)->prev_phys = off_of(a, tail);
+    b->size = need;
+    release(a, tail);
+}
+
+/* ---- Creation ---------------------------------------------------------- */
+
+static uint32_t control_size(uint32_t fl_count)
+{
+    size_t words = (size_t)fl_count * (1 + ARENA_SL_COUNT);
+    size_t bytes = offsetof(arena_t, lists) + words * sizeof(uint32_t);
+    return (uint32_t)((bytes + ARENA_ALIGN - 1) & SIZE_MASK);
+}
+
+static uint32_t classes_for(uint32_t size)
+{
+    uint32_t fl, sl;
+    class_of(size, &fl, &sl);
+    return fl + 1;
+}
+
+arena_t *arena_create(void *mem, size_t bytes)
+{
+    if (mem == NULL)
+        return NULL;
+    uintptr_t start =
+        ((uintptr_t)mem + ARENA_ALIGN - 1) & ~(uintptr_t)(ARENA_ALIGN - 1);
+    size_t skip = (size_t)(start - (uintptr_t)mem);
+    if (bytes < skip)
+        return NULL;
+    bytes = (bytes - skip) & ~(size_t)(ARENA_ALIGN - 1);
+    if (bytes > ARENA_MAX_BYTES)
+        bytes = ARENA_MAX_BYTES;
+    uint32_t total = (uint32_t)bytes;
+    if (total < control_size(1) + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE)
+        return NULL;
+
+    /* Size the lists for the largest block the region can hold; taking the
+     * control block out may drop a class, which shrinks it again. */
+    uint32_t fl_count = classes_for(total);
+    uint32_t ctl = control_size(fl_count);
+    if (total >= ctl + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE) {
+        uint32_t fewer = classes_for(total - ctl - ARENA_HEADER_SIZE);
+        uint32_t ctl2 = control_size(fewer);
+        if (classes_for(total - ctl2 - ARENA_HEADER_SIZE) <= fewer) {
+            fl_count = fewer;
+            ctl = ctl2;
+        }
+    }
+    if (total < ctl + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE)
+        return NULL;
+
+    arena_t *a = (arena_t *)start;
+    memset(a, 0, ctl);
+    a->fl_count = fl_count;
+    a->first = ctl;
+    a->capacity = total;
+
+    uint32_t end = total - ARENA_HEADER_SIZE;
+    block *sentinel = at(a, end);
+    sentinel->size = 0;
+    sentinel->prev_phys = ctl;
+    block *b = at(a, ctl);
+    b->prev_phys = 0;
+    b->size = (end - ctl) | FREE_BIT;
+    insert_free(a, b);
+    return a;
+}
+
+/* ---- Allocation -------------------------------------------------------- */
+
+void *arena_alloc(arena_t *a, size_t n)
+{
+    if (n == 0 || n > a->capacity)
+        return NULL;
+    uint32_t need = block_need(n);
+    block *b = take_fit(a, need);
+    if (b == NULL)
+        return NULL;
+    b->size = bsize(b);
+    trim(a, b, need);
+    a->in_use += bsize(b);
+    note_peak(a);
+    return payload(b);
+}
+
+void arena_free(arena_t *a, void *p)
+{
+    if (p == NULL)
+        return;
+    block *b = header_of(p);
+    a->in_use -= bsize(b);
+    release(a, b);
+}
+
+void *arena_realloc(arena_t *a, void *p, size_t n)
+{
+    if (p == NULL)
+        return arena_alloc(a, n);
+    if (n == 0) {
+        arena_free(a, p);
+        return NULL;
+    }
+    if (n > a->capacity)
+        return NULL;
+    block *b = header_of(p);
+    uint32_t old = bsize(b);
+    uint32_t need = block_need(n);
+    if (need > old) {
+        block *next = next_phys(b);
+        if (!is_free(next) || old + bsize(next) < need) {
+            void *q = arena_alloc(a, n);
+            if (q == NULL)
+                return NULL;
+            memcpy(q, p, old - ARENA_HEADER_SIZE);
+            arena_free(a, p);
+            return q;
+        }
+        remove_free(a, next);
+        b->size = old + bsize(next);
+        next_phys(b)->prev_phys = off_of(a, b);
+    }
+    trim(a, b, need);
+    a->in_use = a->in_use - old + bsize(b);
+    note_peak(a);
+    return p;
+}
+
+/* ---- Queries ----------------------------------------------------------- */
+
+size_t arena_block_size(const void *p)
+{
+    return bsize(header_of(p)) - ARENA_HEADER_SIZE;
+}
+
+size_t arena_in_use(const arena_t *a)
+{
+    return a->in_use;
+}
+
+size_t arena_free_bytes(const arena_t *a)
+{
+    return a->capacity - a->first - ARENA_HEADER_SIZE - a->in_use;
+}
+
+size_t arena_capacity(const arena_t *a)
+{
+    return a->capacity;
+}
+
+size_t arena_overhead(const arena_t *a)
+{
+    return a->first + ARENA_HEADER_SIZE;
+}
+
+size_t arena_peak(const arena_t *a)
+{
+    return a->peak;
+}
+
+void arena_reset_peak(arena_t *a)
+{
+    a->peak = a->in_use;
+}
+
+/* Head of the list of the largest non-empty class, or 0. */
+static uint32_t top_head(const arena_t *a)
+{
+    if (a->fl_map == 0)
+        return 0;
+    uint32_t fl = log2_floor(a->fl_map);
+    uint32_t sl = log2_floor(sl_maps(a)[fl]);
+    return heads(a)[fl * ARENA_SL_COUNT + sl];
+}
+
+size_t arena_largest_free(const arena_t *a)
+{
+    uint32_t best = 0;
+    for (uint32_t off = top_head(a); off != 0; off = at(a, off)->next_free)
+        if (bsize(at(a, off)) > best)
+            best = bsize(at(a, off));
+    return best ? best - ARENA_HEADER_SIZE : 0;
+}
+
+size_t arena_largest_alloc(const arena_t *a)
+{
+    /* take_fit() always looks at this head for a request of its size: the
+     * rounded search finds this class or nothing, then the head fits. */
+    uint32_t off = top_head(a);
+    return off ? bsize(at(a, off)) - ARENA_HEADER_SIZE : 0;
+}
+
+/* ---- Consistency ------------------------------------------------------- */
+
+/* off could name a block: aligned and inside the block area. */
+static int in_blocks(const arena_t *a, uint32_t off)
+{
+    return off >= a->first && off < a->capacity - ARENA_HEADER_SIZE &&
+           off % ARENA_ALIGN == 0;
+}
+
+/* The free block at off is linked both ways on the list of its class. */
+static int check_links(const arena_t *a, uint32_t off)
+{
+    const block *b = at(a, off);
+    uint32_t fl, sl;
+    class_of(bsize(b), &fl, &sl);
+    if (fl >= a->fl_count)
+        return ARENA_E_LIST;
+    if (b->prev_free == 0) {
+        if (heads(a)[fl * ARENA_SL_COUNT + sl] != off)
+            return ARENA_E_LIST;
+    } else if (!in_blocks(a, b->prev_free) ||
+               at(a, b->prev_free)->next_free != off) {
+        return ARENA_E_LIST;
+    }
+    if (b->next_free != 0 &&
+        (!in_blocks(a, b->next_free) || at(a, b->next_free)->prev_free != off))
+        return ARENA_E_LIST;
+    return ARENA_OK;
+}
+
+/* Bitmaps match the lists; every listed block is free and of the class.
+ * *listed counts them, stopping past limit (a cycle). */
+static int check_lists(const arena_t *a, uint32_t limit, uint32_t *listed)
+{
+    if (a->fl_map >> a->fl_count != 0)
+        return ARENA_E_BITMAP;
+    for (uint32_t fl = 0; fl < a->fl_count; fl++) {
+        uint32_t map = sl_maps(a)[fl];
+        if (ARENA_SL_COUNT < 32 && (map >> (ARENA_SL_COUNT % 32)) != 0)
+            return ARENA_E_BITMAP;
+        if (((a->fl_map >> fl) & 1u) != (map != 0))
+            return ARENA_E_BITMAP;
+        for (uint32_t sl = 0; sl < ARENA_SL_COUNT; sl++) {
+            uint32_t off = heads(a)[fl * ARENA_SL_COUNT + sl];
+            if (((map >> sl) & 1u) != (off != 0))
+                return ARENA_E_BITMAP;
+            for (; off != 0; off = at(a, off)->next_free) {
+                if (!in_blocks(a, off) || ++*listed > limit)
+                    return ARENA_E_LIST;
+                const block *b = at(a, off);
+                uint32_t f, s;
+                class_of(bsize(b), &f, &s);
+                if (!is_free(b) || f != fl || s != sl)
+                    return ARENA_E_LIST;
+            }
+        }
+    }
+    return ARENA_OK;
+}
+
+int arena_check(const arena_t *a)
+{
+    if (a == NULL || a->fl_count == 0 || a->fl_count > FL_COUNT_MAX ||
+        a->first != control_size(a->fl_count) || a->capacity % ARENA_ALIGN ||
+        a->capacity < a->first + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE ||
+        a->capacity > ARENA_MAX_BYTES)
+        return ARENA_E_CONTROL;
+
+    uint32_t end = a->capacity - ARENA_HEADER_SIZE;
+    uint32_t off = a->first, prev = 0, nfree = 0, used = 0, spare = 0;
+    int prev_was_free = 0;
+    while (off != end) {
+        const block *b = at(a, off);
+        uint32_t size = bsize(b);
+        if ((b->size & ~SIZE_MASK & ~FREE_BIT) != 0 ||
+            size < ARENA_MIN_BLOCK || size > end - off)
+            return ARENA_E_SIZE;
+        if (b->prev_phys != prev)
+            return ARENA_E_PREV;
+        if (is_free(b)) {
+            if (prev_was_free)
+                return ARENA_E_UNMERGED;
+            int rc = check_links(a, off);
+            if (rc != ARENA_OK)
+                return rc;
+            nfree++;
+            spare += size;
+        } else {
+            used += size;
+        }
+        prev_was_free = is_free(b);
+        prev = off;
+        off += size;
+    }
+    const block *sentinel = at(a, end);
+    if (sentinel->size != 0 || sentinel->prev_phys != prev)
+        return ARENA_E_SENTINEL;
+
+    uint32_t listed = 0;
+    int rc = check_lists(a, nfree, &listed);
+    if (rc != ARENA_OK)
+        return rc;
+    if (listed != nfree)
+        return ARENA_E_LIST;
+
+    if (used != a->in_use || spare != arena_free_bytes(a) ||
+        a->peak < a->in_use)
+        return ARENA_E_ACCOUNT;
+    return ARENA_OK;
+}
+
+void arena_walk(const arena_t *a,
+                void (*fn)(void *ptr, size_t size, int used, void *ctx),
+                void *ctx)
+{
+    uint32_t end = a->capacity - ARENA_HEADER_SIZE;
+    for (uint32_t off = a->first; off != end; off += bsize(at(a, off))) {
+        const block *b = at(a, off);
+        fn(payload(b), bsize(b) - ARENA_HEADER_SIZE, !is_free(b), ctx);
+    }
+}

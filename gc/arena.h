@@ -1,0 +1,174 @@
+/*
+ * arena.h — the fixed arena: rtlua's only heap.
+ *
+ * All memory the runtime uses comes from one region handed over once (the
+ * linker's _heap_start.._heap_end on a board, a static array on the host).
+ * arena_create() places the control block at the start of that region;
+ * nothing is ever taken from libc.  The collector charges its debt with what
+ * the arena really spends, so the accounting counts block headers too.
+ *
+ * Method: two-level segregated fit.  Free blocks sit on lists indexed by
+ * size class: the first level is the power of two of the block size, the
+ * second splits each power of two into ARENA_SL_COUNT equal ranges (sizes
+ * below 2^(ARENA_SL_BITS+3) get one list per 8 bytes).  One bitmap per level
+ * says which lists are non-empty, so finding a list whose blocks are all
+ * large enough takes two find-first-set instructions.  Every block begins
+ * with an ARENA_HEADER_SIZE-byte header: its size with a free bit, and the
+ * offset of the block physically below it, so a freed block merges at once
+ * with free neighbours on both sides.  Offsets are 32-bit and relative to
+ * the control block, so headers and overhead are the same size on 32-bit
+ * Cortex-M and on a 64-bit host.
+ *
+ * Invariants (arena_check() verifies every one):
+ *   - Blocks tile the region from the end of the control block up to an end
+ *     sentinel with no gap; each block's size is a multiple of ARENA_ALIGN
+ *     and at least ARENA_MIN_BLOCK, and it names its physical predecessor.
+ *   - No two free blocks are physical neighbours (coalescing is immediate).
+ *   - Every free block is on exactly the list of its size class; a bitmap
+ *     bit is set exactly when its list (second level) or one of its lists
+ *     (first level) is non-empty.
+ *   - arena_in_use() + arena_free_bytes() + arena_overhead()
+ *     == arena_capacity(), after every operation.
+ *   - Payload pointers are ARENA_ALIGN-aligned.
+ *
+ * Bounds:
+ *   arena_alloc, arena_free               O(1): a fixed number of bitmap and
+ *                                         header operations, no list walk.
+ *   arena_realloc                         O(1) in place; else O(1) plus a
+ *                                         copy of the old payload.
+ *   arena_create                          O(control block): clears up to
+ *                                         25 x 17 words (defaults).
+ *   counters, arena_block_size,
+ *   arena_largest_alloc                   O(1).
+ *   arena_largest_free                    O(1) to find the largest class,
+ *                                         plus a walk of that one list.
+ *   arena_check, arena_walk               O(blocks); tests and diagnostics.
+ *
+ * Not reentrant: callers serialise (no use from interrupt handlers).
+ */
+#ifndef RTLUA_ARENA_H
+#define RTLUA_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Tunables ---------------------------------------------------------- */
+
+/* Alignment of every payload pointer and granule of every block size;
+ * 8 covers double and int64 on Cortex-M and the host.  Must be 8. */
+#define ARENA_ALIGN 8u
+
+/* log2 of the second-level lists per power of two.  Bounds the waste of
+ * good fit: a request may be served from a block up to 1/2^ARENA_SL_BITS
+ * larger than needed; costs 4 bytes per list in the control block. */
+#define ARENA_SL_BITS 4u
+
+/* log2 of the largest region managed; memory beyond ARENA_MAX_BYTES is
+ * left unused.  Bounds the first-level classes (and the control block) and
+ * keeps sizes and offsets in 32-bit fields.  At most 31. */
+#define ARENA_MAX_LOG2 31u
+
+/* A tail smaller than this stays in an allocated block as slack instead of
+ * being split off as a free block.  Bounds the slack per block and keeps
+ * tiny free blocks from accumulating.  At least ARENA_MIN_BLOCK. */
+#define ARENA_SPLIT_MIN 16u
+
+/* ---- Derived ----------------------------------------------------------- */
+
+/* Bytes in front of every payload: size word and predecessor offset. */
+#define ARENA_HEADER_SIZE 8u
+/* Smallest block: a header plus the two free-list links a free block
+ * keeps in its payload. */
+#define ARENA_MIN_BLOCK (ARENA_HEADER_SIZE + 8u)
+/* Second-level lists per first-level class. */
+#define ARENA_SL_COUNT (1u << ARENA_SL_BITS)
+/* Largest region managed (see ARENA_MAX_LOG2). */
+#define ARENA_MAX_BYTES (((size_t)1 << ARENA_MAX_LOG2) - ARENA_ALIGN)
+
+_Static_assert(ARENA_ALIGN == 8, "the payload alignment contract is 8 bytes");
+_Static_assert(ARENA_HEADER_SIZE % ARENA_ALIGN == 0,
+               "headers must keep payloads aligned");
+_Static_assert(ARENA_MIN_BLOCK % ARENA_ALIGN == 0,
+               "the minimum block must be a whole number of granules");
+_Static_assert(ARENA_SPLIT_MIN >= ARENA_MIN_BLOCK &&
+                   ARENA_SPLIT_MIN % ARENA_ALIGN == 0,
+               "a split-off tail must be able to hold a free block");
+_Static_assert(ARENA_SL_BITS >= 1 && ARENA_SL_BITS <= 5,
+               "second-level bitmaps are 32-bit words");
+_Static_assert(ARENA_MAX_LOG2 > ARENA_SL_BITS + 3 && ARENA_MAX_LOG2 <= 31,
+               "sizes and offsets live in 32-bit fields");
+
+typedef struct arena arena_t;
+
+/* Results of arena_check(): the first problem found, checked in this
+ * order: control block, physical walk, sentinel, lists, accounting. */
+enum arena_check_code {
+    ARENA_OK = 0,
+    ARENA_E_CONTROL = -1,  /* control block fields are inconsistent */
+    ARENA_E_SIZE = -2,     /* block size misaligned, too small or overruns */
+    ARENA_E_PREV = -3,     /* predecessor offset names the wrong block */
+    ARENA_E_UNMERGED = -4, /* two free blocks are physical neighbours */
+    ARENA_E_SENTINEL = -5, /* end sentinel damaged or not after last block */
+    ARENA_E_LIST = -6,   /* free-list link broken, or block on wrong/no list */
+    ARENA_E_BITMAP = -7, /* a bitmap bit disagrees with its list(s) */
+    ARENA_E_ACCOUNT = -8, /* block sums disagree with the counters */
+};
+
+/* Make an arena in [mem, mem+bytes).  The start is aligned up and the end
+ * down to ARENA_ALIGN; the control block and an end sentinel come out of
+ * the region.  NULL when mem is NULL or the region cannot hold the control
+ * block, one ARENA_MIN_BLOCK block and the sentinel.  Nothing outside the
+ * region is ever written. */
+arena_t *arena_create(void *mem, size_t bytes);
+
+/* n bytes, ARENA_ALIGN-aligned; NULL for n == 0 or when no free block is
+ * large enough (the arena is unchanged then). */
+void *arena_alloc(arena_t *a, size_t n);
+/* p must be live in a, or NULL (ignored); a double or foreign free is not
+ * detected here (arena_check() usually catches the damage afterwards). */
+void arena_free(arena_t *a, void *p);
+/* Resize p to n bytes, keeping min(old usable size, n) bytes of contents.
+ * Grows in place into a free next block when it is large enough, else
+ * allocates, copies and frees.  NULL p allocates; n == 0 frees and returns
+ * NULL.  On failure returns NULL and p is untouched. */
+void *arena_realloc(arena_t *a, void *p, size_t n);
+
+/* Usable payload bytes of the live block p (>= the size requested). */
+size_t arena_block_size(const void *p);
+
+/* Bytes spent by live blocks, headers and slack included. */
+size_t arena_in_use(const arena_t *a);
+/* Bytes in free blocks, their headers included. */
+size_t arena_free_bytes(const arena_t *a);
+/* Bytes of the region after alignment (constant). */
+size_t arena_capacity(const arena_t *a);
+/* Control block plus end sentinel (constant):
+ * in_use + free_bytes + overhead == capacity. */
+size_t arena_overhead(const arena_t *a);
+/* Highest arena_in_use() since create or the last arena_reset_peak(). */
+size_t arena_peak(const arena_t *a);
+void arena_reset_peak(arena_t *a);
+
+/* Exact usable payload size of the largest free block, 0 when none.
+ * Walks the one list of the largest non-empty class (its blocks differ in
+ * size by less than 1/ARENA_SL_COUNT); meant for reports and tests.
+ * arena_alloc of this size can fail when that list holds several blocks:
+ * arena_largest_alloc() is the figure that guarantees success. */
+size_t arena_largest_free(const arena_t *a);
+/* O(1): the largest n for which arena_alloc(a, n) is sure to succeed now,
+ * 0 when none.  It is the head of the largest class's list, so it equals
+ * arena_largest_free() when that list holds one block and is within
+ * 1/ARENA_SL_COUNT of it otherwise. */
+size_t arena_largest_alloc(const arena_t *a);
+
+/* Full consistency walk; ARENA_OK (0) or a negative arena_check_code. */
+int arena_check(const arena_t *a);
+
+/* Call fn for every block in address order, sentinel excluded: ptr is
+ * where the payload is (or would be), size its usable bytes, used 1 for
+ * live blocks.  fn must not allocate or free in a. */
+void arena_walk(const arena_t *a,
+                void (*fn)(void *ptr, size_t size, int used, void *ctx),
+                void *ctx);
+
+#endif

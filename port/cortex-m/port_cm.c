@@ -1,0 +1,79 @@
+/*
+ * port_cm.c — the rest of port.h on Cortex-M: bring-up order, console,
+ * exit, the arena's bounds from the linker, and board facts.
+ */
+#include "board.h"
+#include "port/cortex-m/cm.h"
+#include "port/port.h"
+
+extern uint32_t _heap_start[], _heap_end[];
+
+void port_init(void)
+{
+    static int done;
+    if (done)
+        return; /* the reset handler ran it; tests may call it again */
+    done = 1;
+    board_init();
+    cm_stack_init();
+    cm_cycles_init();
+    cm_tick_init();
+}
+
+void port_putc(int c)
+{
+    board_uart_putc(c);
+}
+
+void port_write(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        board_uart_putc(s[i]);
+}
+
+void port_puts(const char *s)
+{
+    while (*s)
+        board_uart_putc(*s++);
+}
+
+int port_pollc(void)
+{
+    return board_uart_getc();
+}
+
+int port_getc(void)
+{
+    int c;
+    while ((c = board_uart_getc()) < 0)
+        port_idle();
+    return c;
+}
+
+_Noreturn void port_exit(int status)
+{
+    if (!cm_stack_intact())
+        cm_stack_overflow("exit");
+    cm_semihost_exit(status);
+}
+
+void port_heap(void **start, size_t *bytes)
+{
+    *start = _heap_start;
+    *bytes = (size_t)((uintptr_t)_heap_end - (uintptr_t)_heap_start);
+}
+
+const char *port_board(void)
+{
+    return BOARD_NAME;
+}
+
+const char *port_core(void)
+{
+    return BOARD_CORE;
+}
+
+uint32_t port_clock_hz(void)
+{
+    return BOARD_CLOCK_HZ;
+}

@@ -1,0 +1,111 @@
+/*
+ * semihost.c — ARM semihosting (BKPT 0xAB) for exit status, host files
+ * and the command line.  QEMU serves these with `-semihosting-config
+ * enable=on,target=native`.  On hardware without a debugger a semihosting
+ * call would fault, so only the functions here issue BKPT 0xAB.
+ */
+#include "port/cortex-m/cm.h"
+#include "port/port.h"
+
+#include <string.h>
+
+enum {
+    SYS_OPEN = 0x01,
+    SYS_CLOSE = 0x02,
+    SYS_WRITE0 = 0x04,
+    SYS_WRITE = 0x05,
+    SYS_READ = 0x06,
+    SYS_FLEN = 0x0C,
+    SYS_GET_CMDLINE = 0x15,
+    SYS_EXIT = 0x18,
+    SYS_EXIT_EXTENDED = 0x20,
+};
+
+/* ADP_Stopped_ApplicationExit: the reason code for a normal exit. */
+#define ADP_APPLICATION_EXIT 0x20026u
+/* Bytes of command line port_args keeps. */
+#define CMDLINE_MAX 512
+
+static int semihost(int op, const void *arg)
+{
+    register int r0 __asm("r0") = op;
+    register const void *r1 __asm("r1") = arg;
+    __asm volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+}
+
+void cm_semihost_exit(int status)
+{
+    const uint32_t block[2] = {ADP_APPLICATION_EXIT, (uint32_t)status};
+    semihost(SYS_EXIT_EXTENDED, block);
+    /* A host without SYS_EXIT_EXTENDED: SYS_EXIT can only say "done". */
+    semihost(SYS_EXIT, (const void *)(uintptr_t)ADP_APPLICATION_EXIT);
+    for (;;)
+        __asm volatile("wfi");
+}
+
+int port_file_open(const char *path, const char *mode)
+{
+    /* Semihosting open modes: r=0, rb=1, w=4, wb=5, a=8, ab=9. */
+    int m = mode[0] == 'w' ? 4 : mode[0] == 'a' ? 8 : 0;
+    if (strchr(mode, 'b'))
+        m |= 1;
+    if (strchr(mode, '+'))
+        m |= 2;
+    const uint32_t block[3] = {(uint32_t)(uintptr_t)path, (uint32_t)m,
+                               (uint32_t)strlen(path)};
+    return semihost(SYS_OPEN, block);
+}
+
+long port_file_read(int fd, void *buf, size_t n)
+{
+    const uint32_t block[3] = {(uint32_t)fd, (uint32_t)(uintptr_t)buf,
+                               (uint32_t)n};
+    int left = semihost(SYS_READ, block); /* bytes NOT read */
+    if (left < 0 || (size_t)left > n)
+        return -1;
+    return (long)(n - (size_t)left);
+}
+
+long port_file_write(int fd, const void *buf, size_t n)
+{
+    const uint32_t block[3] = {(uint32_t)fd, (uint32_t)(uintptr_t)buf,
+                               (uint32_t)n};
+    int left = semihost(SYS_WRITE, block);
+    if (left < 0 || (size_t)left > n)
+        return -1;
+    return (long)(n - (size_t)left);
+}
+
+long port_file_size(int fd)
+{
+    const uint32_t block[1] = {(uint32_t)fd};
+    return semihost(SYS_FLEN, block);
+}
+
+int port_file_close(int fd)
+{
+    const uint32_t block[1] = {(uint32_t)fd};
+    return semihost(SYS_CLOSE, block) == 0 ? 0 : -1;
+}
+
+int port_args(char **argv, int max)
+{
+    static char line[CMDLINE_MAX];
+    uint32_t block[2] = {(uint32_t)(uintptr_t)line, sizeof line - 1};
+    if (semihost(SYS_GET_CMDLINE, block) != 0)
+        return 0;
+    line[block[1] < sizeof line ? block[1] : sizeof line - 1] = '\0';
+    int argc = 0;
+    char *p = line;
+    while (*p && argc < max) {
+        while (*p == ' ')
+            *p++ = '\0';
+        if (!*p)
+            break;
+        argv[argc++] = p;
+        while (*p && *p != ' ')
+            p++;
+    }
+    return argc;
+}

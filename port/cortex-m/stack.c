@@ -1,0 +1,93 @@
+/*
+ * stack.c — stack overflow detection.
+ *
+ * Memory below the stack: [_stack_guard, _stack_bottom) is the guard
+ * (BOARD_STACK_GUARD bytes, a power of two, aligned to its size).  Where
+ * the core has an MPU the guard is a no-access region, so the first push
+ * into it faults (fault.c reports "stack overflow").  Elsewhere (ARMv6-M)
+ * the guard holds a canary pattern checked by every SysTick, at exit and in
+ * the fault handler.  The stack itself is painted at start-up so that
+ * port_stack_unused() can report the deepest use.
+ */
+#include "board.h"
+#include "port/cortex-m/cm.h"
+#include "port/port.h"
+
+/* The canary word filling the guard. */
+#define STACK_CANARY 0xC0DEDEADu
+/* The paint filling the unused stack. */
+#define STACK_PAINT 0x5A5A5A5Au
+/* Bytes below the current SP the painter leaves alone. */
+#define PAINT_MARGIN 64
+
+extern uint32_t _stack_guard[], _stack_bottom[], _stack_top[];
+extern uint32_t _flash_start[], _flash_end[];
+
+static int mpu_guard;
+
+#if !CM_V6M && BOARD_HAS_MPU
+static uint32_t log2_of(uint32_t v)
+{
+    uint32_t n = 0;
+    while ((1u << n) < v)
+        n++;
+    return n;
+}
+#endif
+
+void cm_stack_init(void)
+{
+    for (uint32_t *p = _stack_guard; p < _stack_bottom; p++)
+        *p = STACK_CANARY;
+    uint32_t *sp;
+    __asm volatile("mov %0, sp" : "=r"(sp));
+    for (uint32_t *p = _stack_bottom; p < sp - PAINT_MARGIN / 4; p++)
+        *p = STACK_PAINT;
+#if !CM_V6M && BOARD_HAS_MPU
+    if (((MPU_TYPE >> 8) & 0xFFu) >= 2) {
+        uint32_t guard =
+            (uint32_t)((uintptr_t)_stack_bottom - (uintptr_t)_stack_guard);
+        MPU_RNR = 0;
+        MPU_RBAR = (uint32_t)(uintptr_t)_stack_guard;
+        MPU_RASR = MPU_RASR_XN | MPU_RASR_AP_NONE |
+                   MPU_RASR_SIZE(log2_of(guard)) | MPU_RASR_ENABLE;
+        /* Flash is read-only: a stray write to a ROM object faults. */
+        uint32_t flash =
+            (uint32_t)((uintptr_t)_flash_end - (uintptr_t)_flash_start);
+        MPU_RNR = 1;
+        MPU_RBAR = (uint32_t)(uintptr_t)_flash_start;
+        MPU_RASR =
+            MPU_RASR_AP_RO | MPU_RASR_SIZE(log2_of(flash)) | MPU_RASR_ENABLE;
+        SCB_SHCSR |= SCB_SHCSR_MEMFAULTENA | SCB_SHCSR_BUSFAULTENA |
+                     SCB_SHCSR_USGFAULTENA;
+        MPU_CTRL = MPU_CTRL_PRIVDEFENA | MPU_CTRL_ENABLE;
+        cm_dsb_isb();
+        mpu_guard = 1;
+    }
+#endif
+}
+
+int cm_stack_intact(void)
+{
+    if (mpu_guard && (MPU_CTRL & MPU_CTRL_ENABLE))
+        return 1; /* the guard cannot be written: the MPU would fault */
+    for (const uint32_t *p = _stack_guard; p < _stack_bottom; p++)
+        if (*p != STACK_CANARY)
+            return 0;
+    return 1;
+}
+
+_Noreturn void cm_stack_overflow(const char *where)
+{
+    port_printf("\n*** stack overflow (canary clobbered, seen at %s)\n",
+                where);
+    cm_semihost_exit(2);
+}
+
+size_t port_stack_unused(void)
+{
+    const uint32_t *p = _stack_bottom;
+    while (p < _stack_top && *p == STACK_PAINT)
+        p++;
+    return (size_t)((uintptr_t)p - (uintptr_t)_stack_bottom);
+}

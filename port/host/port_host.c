@@ -1,0 +1,275 @@
+/*
+ * port_host.c — port.h on Linux.  The tick is a SIGALRM interval timer so
+ * that the collector's time pacing runs the same code as on a board; the
+ * cycle counter is CLOCK_MONOTONIC in nanoseconds.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "port/host/host.h"
+#include "port/port.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RTLUA_HOST_ARENA
+/* 64 MiB: .bss, so it costs nothing until it is touched. */
+#define RTLUA_HOST_ARENA (64u << 20)
+#endif
+
+/* Host files open at once (stdio handles behind small integer fds). */
+#define HOST_FILES_MAX 16
+
+static _Alignas(16) unsigned char host_arena[RTLUA_HOST_ARENA];
+static volatile sig_atomic_t tick_count;
+static volatile port_tick_fn tick_fn;
+static uint32_t tick_hz;
+static int host_argc;
+static char **host_argv;
+static FILE *files[HOST_FILES_MAX];
+static int initialised;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    tick_count++;
+    port_tick_fn fn = tick_fn;
+    if (fn)
+        fn();
+}
+
+void port_init(void)
+{
+    if (initialised)
+        return;
+    initialised = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    port_tick_config(PORT_TICK_HZ_DEFAULT);
+}
+
+void port_host_set_args(int argc, char **argv)
+{
+    host_argc = argc;
+    host_argv = argv;
+}
+
+void port_putc(int c)
+{
+    putchar(c);
+    if (c == '\n')
+        fflush(stdout);
+}
+
+void port_write(const char *s, size_t n)
+{
+    fwrite(s, 1, n, stdout);
+}
+
+void port_puts(const char *s)
+{
+    fputs(s, stdout);
+}
+
+int port_getc(void)
+{
+    fflush(stdout);
+    int c = getchar();
+    return c == EOF ? -1 : c;
+}
+
+int port_pollc(void)
+{
+    return -1;
+}
+
+uint64_t port_cycles64(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t port_cycles(void)
+{
+    return (uint32_t)port_cycles64();
+}
+
+uint32_t port_cycle_hz(void)
+{
+    return 1000000000u;
+}
+
+const char *port_cycle_source(void)
+{
+    return "host";
+}
+
+void port_tick_config(uint32_t hz)
+{
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (hz > 0) {
+        long us = (long)(1000000u / hz);
+        if (us < 1)
+            us = 1;
+        it.it_interval.tv_usec = us;
+        it.it_value.tv_usec = us;
+    }
+    tick_hz = hz;
+    tick_count = 0;
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+uint32_t port_tick_hz(void)
+{
+    return tick_hz;
+}
+
+uint32_t port_ticks(void)
+{
+    return (uint32_t)tick_count;
+}
+
+void port_on_tick(port_tick_fn fn)
+{
+    tick_fn = fn;
+}
+
+port_irqstate port_critical_enter(void)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGALRM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    return sigismember(&old, SIGALRM) ? 1u : 0u;
+}
+
+void port_critical_exit(port_irqstate s)
+{
+    if (s == 0) {
+        sigset_t unblock;
+        sigemptyset(&unblock);
+        sigaddset(&unblock, SIGALRM);
+        sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+    }
+}
+
+void port_idle(void)
+{
+    struct timespec ts = {0, 50000};
+    nanosleep(&ts, NULL);
+}
+
+_Noreturn void port_exit(int status)
+{
+    fflush(stdout);
+    exit(status);
+}
+
+int port_args(char **argv, int max)
+{
+    int n = 0;
+    for (int i = 0; i < host_argc && n < max; i++)
+        argv[n++] = host_argv[i];
+    return n;
+}
+
+int port_file_open(const char *path, const char *mode)
+{
+    for (int fd = 0; fd < HOST_FILES_MAX; fd++) {
+        if (files[fd] == NULL) {
+            FILE *f = fopen(path, mode);
+            if (f == NULL)
+                return -1;
+            files[fd] = f;
+            return fd;
+        }
+    }
+    errno = EMFILE;
+    return -1;
+}
+
+static FILE *file_of(int fd)
+{
+    return fd >= 0 && fd < HOST_FILES_MAX ? files[fd] : NULL;
+}
+
+long port_file_read(int fd, void *buf, size_t n)
+{
+    FILE *f = file_of(fd);
+    if (f == NULL)
+        return -1;
+    size_t got = fread(buf, 1, n, f);
+    return ferror(f) ? -1 : (long)got;
+}
+
+long port_file_write(int fd, const void *buf, size_t n)
+{
+    FILE *f = file_of(fd);
+    if (f == NULL)
+        return -1;
+    return (long)fwrite(buf, 1, n, f);
+}
+
+long port_file_size(int fd)
+{
+    FILE *f = file_of(fd);
+    if (f == NULL)
+        return -1;
+    long here = ftell(f);
+    if (here < 0 || fseek(f, 0, SEEK_END) != 0)
+        return -1;
+    long size = ftell(f);
+    fseek(f, here, SEEK_SET);
+    return size;
+}
+
+int port_file_close(int fd)
+{
+    FILE *f = file_of(fd);
+    if (f == NULL)
+        return -1;
+    files[fd] = NULL;
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+size_t port_stack_unused(void)
+{
+    return 0;
+}
+
+void port_heap(void **start, size_t *bytes)
+{
+    *start = host_arena;
+    *bytes = sizeof host_arena;
+}
+
+const char *port_board(void)
+{
+    return "host";
+}
+
+const char *port_core(void)
+{
+#if defined(__x86_64__)
+    return "x86_64";
+#elif defined(__aarch64__)
+    return "aarch64";
+#else
+    return "unknown";
+#endif
+}
+
+uint32_t port_clock_hz(void)
+{
+    return 1000000000u;
+}

@@ -1,0 +1,100 @@
+/*
+ * port.h — the platform interface.
+ *
+ * Everything above port/ (gc/, vm/, lang/, lib/) sees the machine only
+ * through this header: a console, a monotonic cycle counter, a periodic
+ * tick with one callback, critical sections, exit with a status, the
+ * command line, and host files where a host is reachable (semihosting on
+ * QEMU, stdio on Linux).
+ *
+ * Invariants:
+ * - port_cycles() is monotonic modulo 2^32 at port_cycle_hz(); differences
+ *   of two readings less than 2^32 cycles apart are exact.  Where it is
+ *   derived from SysTick, interrupts masked for more than one tick period
+ *   lose periods: keep critical sections shorter than a tick.  On Cortex-M it
+ *   is DWT CYCCNT where that counts, else derived from SysTick (QEMU does
+ *   not emulate CYCCNT), which under `-icount shift=0` is deterministic.
+ * - The tick callback runs in interrupt context (a signal on the host):
+ *   it may only touch volatile scalars and lock-free structures.
+ * - No function here allocates memory.
+ */
+#ifndef RTLUA_PORT_H
+#define RTLUA_PORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bring-up: console, cycle counter, tick at PORT_TICK_HZ_DEFAULT.  The
+ * Cortex-M reset handler calls it before main; the host calls it from
+ * main's start-up (port_host_init is implied by the first port call). */
+void port_init(void);
+
+/* Console.  port_getc blocks; it returns -1 at end of input (host). */
+void port_putc(int c);
+void port_write(const char *s, size_t n);
+void port_puts(const char *s); /* no newline added */
+int port_getc(void);
+/* Non-blocking: a byte, or -1 when none is waiting. */
+int port_pollc(void);
+
+/* Minimal printf: %d %i %u %x %X %s %c %p %% with l/ll/z and width/zero
+ * flags.  No floating point (newlib's float printf allocates). */
+void port_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void port_vprintf(const char *fmt, va_list ap);
+/* Same formatter into a buffer; returns the length it wanted. */
+int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Time. */
+uint32_t port_cycles(void);          /* wraps at 2^32 */
+uint64_t port_cycles64(void);        /* does not wrap in practice */
+uint32_t port_cycle_hz(void);        /* rate of port_cycles */
+const char *port_cycle_source(void); /* "dwt", "systick" or "host" */
+
+/* The periodic tick (SysTick on Cortex-M). */
+#define PORT_TICK_HZ_DEFAULT 1000u
+typedef void (*port_tick_fn)(void);
+void port_tick_config(uint32_t hz); /* (re)start the tick at hz */
+uint32_t port_tick_hz(void);
+uint32_t port_ticks(void);          /* ticks since the last port_tick_config */
+void port_on_tick(port_tick_fn fn); /* one callback; NULL removes it */
+
+/* Critical sections nest: the state returned is restored on exit. */
+typedef uint32_t port_irqstate;
+port_irqstate port_critical_enter(void);
+void port_critical_exit(port_irqstate s);
+
+/* Sleep until the next interrupt (WFI); on the host, a short nap. */
+void port_idle(void);
+
+/* Leave the program with a status: semihosting SYS_EXIT_EXTENDED under
+ * QEMU, exit() on the host.  Checks the stack canary first. */
+_Noreturn void port_exit(int status);
+
+/* The command line (semihosting SYS_GET_CMDLINE; argv on the host),
+ * split into words; returns argc, at most max, pointers into storage
+ * owned by the port. */
+int port_args(char **argv, int max);
+
+/* Host files: -1 where no host is reachable or the file is missing. */
+int port_file_open(const char *path, const char *mode); /* "r","w","a" + "b" */
+long port_file_read(int fd, void *buf, size_t n);
+long port_file_write(int fd, const void *buf, size_t n);
+long port_file_size(int fd);
+int port_file_close(int fd);
+
+/* Free bytes between the deepest stack use seen and the stack's bottom
+ * (filled-pattern scan; 0 when the port cannot tell). */
+size_t port_stack_unused(void);
+
+/* The arena's memory: the linker's _heap_start.._heap_end on the target,
+ * a static array on the host (RTLUA_HOST_ARENA bytes). */
+void port_heap(void **start, size_t *bytes);
+
+/* Facts for banners: board name, core, clock. */
+const char *port_board(void);
+const char *port_core(void);
+uint32_t port_clock_hz(void);
+
+#endif

@@ -1,0 +1,46 @@
+#!/bin/bash
+# tests/board/platform.sh BOARD [BUILD_DIR] — the platform cases on one
+# board in QEMU.  Each prints one PASS/FAIL line.
+set -u
+board=$1
+bdir=${2:-build/$board}
+elf=$bdir/tests/platform.elf
+name=$(basename "$bdir")
+
+# case  want-status  regex-the-output-must-match
+check() {
+    local c=$1 want=$2 re=$3 out st
+    out=$(RTLUA_TIMEOUT=30 qemu/run "$board" "$elf" "$c" 2>&1)
+    st=$?
+    if [ "$st" = "$want" ] && printf '%s\n' "$out" | grep -Eq -- "$re"; then
+        echo "PASS platform.$name.$c"
+    else
+        echo "FAIL platform.$name.$c (status $st, want $want)"
+        printf '%s\n' "$out" | sed 's/^/    | /' | head -20
+    fi
+}
+
+check console 0 "^console: hello from $board -42 42 beef ok$"
+check data 0 '^data: .data and .bss initialised$'
+check ticks 0 '^ticks: ok$'
+check exit3 3 ''
+check malloc 0 '^malloc: NULL \(errno ENOMEM\)$'
+check fault 2 'pc=0xfffffff0 '
+check stack 2 'stack overflow'
+
+# The firmware image itself boots and prints its banner.
+out=$(RTLUA_TIMEOUT=30 qemu/run "$board" "$bdir/rtlua.elf" 2>&1)
+st=$?
+if [ $st = 0 ] && printf '%s\n' "$out" | grep -Eq "^rtlua .* on $board \(.* Hz.*arena [0-9]+ bytes"; then
+    echo "PASS platform.$name.banner"
+else
+    echo "FAIL platform.$name.banner (status $st)"
+    printf '%s\n' "$out" | sed 's/^/    | /' | head -5
+fi
+
+# Nothing in the firmware image reaches newlib's allocator.
+if arm-none-eabi-nm "$bdir/rtlua.elf" | grep -Eq ' T (malloc|_malloc_r|calloc|realloc|_sbrk_r)$'; then
+    echo "FAIL platform.$name.no_malloc (newlib's allocator is linked in)"
+else
+    echo "PASS platform.$name.no_malloc"
+fi
