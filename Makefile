@@ -26,7 +26,7 @@ COMMON := -std=c11 -g -ffunction-sections -fdata-sections -I. -Iinclude
 
 # ---- host --------------------------------------------------------------
 HOST_NUM := $(or $(RTLUA_NUM),64)
-HOST_DIR := build/host$(if $(filter 32,$(HOST_NUM)),-num32)
+HOST_DIR := build/host$(if $(filter 32,$(HOST_NUM)),-num32)$(if $(HOST_VARIANT),-$(HOST_VARIANT))
 HOST_CC ?= gcc
 HOST_OPT ?= -O2
 HOST_CFLAGS := $(COMMON) $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
@@ -60,6 +60,35 @@ UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
 host_obj = $(patsubst %.c,$(HOST_DIR)/obj/%.o,$(1))
 board_obj = $(patsubst %.c,$(BDIR)/obj/%.o,$(1))
+
+# ---- ROM strings (tools/romgen) -----------------------------------------
+# tools/romgen, a host program, turns tools/romstr.txt into const string
+# objects for flash (build/gen/romstr.c, part of the core on the host and
+# on every board) and their C names (build/gen/romstr.h, included as
+# "build/gen/romstr.h" through -I.).  The hashes it computes come from
+# vm/strhash.h, the code the target runs.  One copy serves every build:
+# the generated files do not depend on the board or the number model.
+ROMGEN := build/tools/romgen
+ROMSTR_C := build/gen/romstr.c
+ROMSTR_H := build/gen/romstr.h
+CORE_SRCS += $(ROMSTR_C)
+
+$(ROMGEN): tools/romgen.c vm/strhash.h vm/obj.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. $< -o $@
+
+$(ROMSTR_C) $(ROMSTR_H) &: tools/romstr.txt $(ROMGEN)
+	@mkdir -p $(dir $@)
+	$(Q)$(ROMGEN) tools/romstr.txt $(ROMSTR_C) $(ROMSTR_H) || \
+	    { rm -f $(ROMSTR_C) $(ROMSTR_H); exit 1; }
+
+# Any object may include the generated header: it is made first.
+ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
+                lib/main.c tests/board/platform.c \
+                $(wildcard tests/unit/test_*.c)
+$(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
+    | $(ROMSTR_H)
+# ---- end of ROM strings --------------------------------------------------
 
 .PHONY: all host board run test repl debug size flash clean setup \
         host-tests board-tests

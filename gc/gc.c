@@ -1,0 +1,1222 @@
+/*
+ * gc.c — the incremental collector (see gc.h for the phases, the
+ * invariant and the bound of each unit).
+ *
+ * Gray objects are linked through their `gclist` field.  The object a
+ * chunked traversal is inside is taken off the gray list and held in
+ * g->trav with its resume position g->travpos, so barriers that push onto
+ * the gray list cannot disturb it.  Tables, closures, prototypes and
+ * userdata are painted black when their traversal starts: a store into
+ * one mid-traversal then meets the forward barrier, so the part already
+ * scanned stays correct; a resize restarts the scan (gc_table_resized).
+ * Threads are never black: they go to grayagain and their stacks are
+ * scanned again in atomic when they ran.  Weak tables stay gray too and are
+ * traversed again in atomic, where they are cleared.
+ */
+#include "gc/gc.h"
+#include "port/port.h"
+#include "vm/func.h"
+#include "vm/str.h"
+#include "vm/tab.h"
+
+#include <string.h>
+
+/* Upper bound of a budget: a step never runs longer than this. */
+#define GC_BUDGET_MAX 0x7FFFFFFFu
+
+#define makewhite(g, o)                                                       \
+    ((o)->marked = (uint8_t)(((o)->marked & ~MARK_COLOR) | (g)->currentwhite))
+#define set2gray(o) ((o)->marked &= (uint8_t)~MARK_COLOR)
+#define set2black(o)                                                          \
+    ((o)->marked = (uint8_t)(((o)->marked & ~MARK_WHITES) | MARK_BLACK))
+
+/* ---- Allocation ----------------------------------------------------------
+ */
+
+static void emergency(lua_State *L);
+
+/* Countdown fault injection: the Nth allocation fails, with its retry. */
+static int injected_failure(global_State *g)
+{
+    return g->failafter != 0 && --g->failafter == 0;
+}
+
+void *gc_alloc(lua_State *L, size_t n)
+{
+    global_State *g = G(L);
+    if (n == 0)
+        return NULL;
+    if (injected_failure(g))
+        return NULL;
+#ifdef RTLUA_GC_HARD
+    if (g->gcrunning && !g->gcemergency)
+        emergency(L);
+#endif
+    void *p = NULL;
+#ifdef RTLUA_GC_EMERGENCY
+    if (!g->gcrunning || g->gcemergency)
+#endif
+        p = arena_alloc(g->arena, n);
+    if (p == NULL && g->gcrunning && !g->gcemergency) {
+        emergency(L);
+        p = arena_alloc(g->arena, n);
+    }
+    if (p != NULL && g->gcrunning && !g->gcemergency &&
+        arena_free_bytes(g->arena) < g->reserve) {
+        /* Inside an allocation no __gc may run: the caller is mid-way. */
+        g->stats.assists++;
+        g->gcnofin = 1;
+        gc_step(L, g->stepbudget ? g->stepbudget : GC_BUDGET_MAX);
+        g->gcnofin = 0;
+    }
+    return p;
+}
+
+void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n)
+{
+    global_State *g = G(L);
+    (void)oldn;
+    if (p == NULL)
+        return gc_alloc(L, n);
+    if (n == 0) {
+        arena_free(g->arena, p);
+        return NULL;
+    }
+    if (injected_failure(g))
+        return NULL;
+#ifdef RTLUA_GC_HARD
+    if (g->gcrunning && !g->gcemergency)
+        emergency(L);
+#endif
+    void *q = NULL;
+#ifdef RTLUA_GC_EMERGENCY
+    if (!g->gcrunning || g->gcemergency)
+#endif
+        q = arena_realloc(g->arena, p, n);
+    if (q == NULL && g->gcrunning && !g->gcemergency) {
+        emergency(L);
+        q = arena_realloc(g->arena, p, n);
+    }
+    return q;
+}
+
+void gc_free(global_State *g, void *p, size_t n)
+{
+    (void)n;
+    if (p != NULL)
+        arena_free(g->arena, p);
+}
+
+gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size)
+{
+    global_State *g = G(L);
+    gcobj *o = gc_alloc(L, size);
+    if (o == NULL)
+        return NULL;
+    o->tt = tt;
+    o->marked = g->currentwhite;
+    o->next = g->allgc;
+    g->allgc = o;
+    g->newest = o;
+    return o;
+}
+
+/* ---- Marking
+ * ---------------------------------------------------------------- */
+
+static gcobj **gclist_of(gcobj *o)
+{
+    switch (o->tt) {
+    case V_TABLE:
+        return &gco2tab(o)->gclist;
+    case V_LCL:
+        return &gco2lcl(o)->gclist;
+    case V_CCL:
+        return &gco2ccl(o)->gclist;
+    case V_THREAD:
+        return &gco2th(o)->gclist;
+    case V_PROTO:
+        return &gco2proto(o)->gclist;
+    case V_UDATA:
+        return &gco2ud(o)->gclist;
+    default:
+        return NULL;
+    }
+}
+
+static void linkgray(gcobj *o, gcobj **list)
+{
+    *gclist_of(o) = *list;
+    *list = o;
+}
+
+static void markvalue(global_State *g, const tvalue *v);
+
+/* Mark a white object: leaves have no children and turn black at once;
+ * the rest turn gray and wait on the gray list. */
+static void reallymark(global_State *g, gcobj *o)
+{
+    switch (o->tt) {
+    case V_SHRSTR:
+    case V_LNGSTR:
+        set2black(o);
+        break;
+    case V_UPVAL: {
+        upval *uv = gco2uv(o);
+        set2black(o);
+        /* An open upvalue's value is on a stack, scanned with its thread
+         * (or by remarkupvals); a closed one holds it itself. */
+        markvalue(g, uv->v);
+        break;
+    }
+    case V_UDATA: {
+        udata *u = gco2ud(o);
+        if (u->metatable == NULL && u->nuvalue == 0) {
+            set2black(o);
+            break;
+        }
+        set2gray(o);
+        linkgray(o, &g->gray);
+        break;
+    }
+    default:
+        set2gray(o);
+        linkgray(o, &g->gray);
+        break;
+    }
+}
+
+#define markobj(g, o)                                                         \
+    do {                                                                      \
+        if ((o) != NULL && is_white(obj2gc(o)))                               \
+            reallymark(g, obj2gc(o));                                         \
+    } while (0)
+
+static void markvalue(global_State *g, const tvalue *v)
+{
+    if (is_collectable(v) && is_white(gc_of(v)))
+        reallymark(g, gc_of(v));
+}
+
+static void markroots(global_State *g)
+{
+    lua_State *L = &g->mainthread;
+    if (!is_gray(obj2gc(L))) { /* not yet on a gray list this cycle */
+        set2gray(obj2gc(L));
+        linkgray(obj2gc(L), &g->gray);
+    }
+    markvalue(g, &g->registry);
+    for (int i = 0; i < 9; i++)
+        markobj(g, g->mt[i]);
+    /* A constructor may still be allocating the parts of the object made
+     * last (assist and emergency steps run inside gc_alloc), before it is
+     * anchored anywhere: keep it this cycle. */
+    markobj(g, g->newest);
+}
+
+void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
+{
+    global_State *g = G(L);
+    if (gc_keepinvariant(g))
+        reallymark(g, v);
+    else if (!is_rom(o))
+        makewhite(g, o); /* sweeping: it will be white anyway */
+}
+
+void gc_table_resized(global_State *g, table *t)
+{
+    if (g->trav == obj2gc(t))
+        g->travpos = 0;
+}
+
+void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
+{
+    global_State *g = G(L);
+    if (mt == NULL || (o->marked & MARK_FINALIZED) || is_rom(o) ||
+        is_nil(tab_getshortstr(mt, g->tm_gc)))
+        return;
+    /* Unlink from allgc.  A sweep in progress may be pointing at it. */
+    gcobj **pp = &g->allgc;
+    while (*pp != o) {
+        if (*pp == NULL)
+            return; /* not on allgc (already on finobj) */
+        pp = &(*pp)->next;
+    }
+    if (g->sweepgc == &o->next)
+        g->sweepgc = pp;
+    *pp = o->next;
+    o->next = g->finobj;
+    g->finobj = o;
+    o->marked |= MARK_FINALIZED;
+    if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
+        makewhite(g, o); /* finobj may already be swept */
+}
+
+/* ---- Traversal
+ * ------------------------------------------------------------------ */
+
+/* Read a table's __mode into TAB_WEAK_* bits. */
+static uint8_t weakmode(global_State *g, table *t)
+{
+    table *mt = t->metatable;
+    if (mt == NULL)
+        return 0;
+    const tvalue *m = tab_getshortstr(mt, g->tm_mode);
+    if (!is_str(m))
+        return 0;
+    uint8_t w = 0;
+    const char *s = str_data(gco2str(gc_of(m)));
+    if (strchr(s, 'k'))
+        w |= TAB_WEAK_KEYS;
+    if (strchr(s, 'v'))
+        w |= TAB_WEAK_VALUES;
+    return w;
+}
+
+/* A node whose value is empty gives up its key: a collectable key becomes
+ * a dead key, kept only for next()'s sake, never marked. */
+static void clearkey(node *n)
+{
+    if (n->key_tt & BIT_COLLECTABLE)
+        n->key_tt = V_DEADKEY;
+}
+
+static void markkey(global_State *g, node *n)
+{
+    if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY &&
+        is_white(n->key_val.gc))
+        reallymark(g, n->key_val.gc);
+}
+
+/* Scan slots [from, to) of a strong table (array part first). */
+static void scantable(global_State *g, table *t, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = from; i < to; i++) {
+        if (i < t->asize) {
+            markvalue(g, &t->array[i]);
+        } else {
+            node *n = &t->node[i - t->asize];
+            if (is_nil(&n->val)) {
+                clearkey(n);
+            } else {
+                markkey(g, n);
+                markvalue(g, &n->val);
+            }
+        }
+    }
+}
+
+static uint32_t table_slots(table *t)
+{
+    return t->asize + tab_sizenode(t);
+}
+
+/* Weak tables: whole traversal (done in propagate for the strong part and
+ * again in atomic).  Returns nonzero when marking changed something. */
+static int traverseweak(global_State *g, table *t, uint8_t w)
+{
+    int marked = 0;
+    uint32_t nn = tab_sizenode(t);
+    if (!(w & TAB_WEAK_VALUES))
+        for (uint32_t i = 0; i < t->asize; i++)
+            markvalue(g, &t->array[i]);
+    for (uint32_t i = 0; i < nn; i++) {
+        node *n = &t->node[i];
+        if (is_nil(&n->val)) {
+            clearkey(n);
+            continue;
+        }
+        if (!(w & TAB_WEAK_KEYS))
+            markkey(g, n);
+        if (!(w & TAB_WEAK_VALUES)) {
+            if (w & TAB_WEAK_KEYS) {
+                /* Ephemeron: the value lives only if the key does. */
+                int keyalive =
+                    !(n->key_tt & BIT_COLLECTABLE) || !is_white(n->key_val.gc);
+                if (keyalive && is_collectable(&n->val) &&
+                    is_white(gc_of(&n->val))) {
+                    reallymark(g, gc_of(&n->val));
+                    marked = 1;
+                }
+            } else {
+                markvalue(g, &n->val);
+            }
+        }
+    }
+    return marked;
+}
+
+static gcobj **weaklist(global_State *g, uint8_t w)
+{
+    if (w == (TAB_WEAK_KEYS | TAB_WEAK_VALUES))
+        return &g->allweak;
+    if (w & TAB_WEAK_KEYS)
+        return &g->ephemeron;
+    return &g->weak;
+}
+
+/* Slots of a prototype: source, constants, nested protos, upvalue names,
+ * local names, in one index space. */
+static uint32_t proto_slots(proto *p)
+{
+    return 1u + (uint32_t)p->sizek + (uint32_t)p->sizep +
+           (uint32_t)p->sizeupvalues + (uint32_t)p->sizelocvars;
+}
+
+static void scanproto(global_State *g, proto *p, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = from; i < to; i++) {
+        uint32_t j = i;
+        if (j == 0) {
+            markobj(g, p->source);
+            continue;
+        }
+        j -= 1;
+        if (j < (uint32_t)p->sizek) {
+            markvalue(g, &p->k[j]);
+            continue;
+        }
+        j -= (uint32_t)p->sizek;
+        if (j < (uint32_t)p->sizep) {
+            markobj(g, p->p[j]);
+            continue;
+        }
+        j -= (uint32_t)p->sizep;
+        if (j < (uint32_t)p->sizeupvalues) {
+            markobj(g, p->upvalues[j].name);
+            continue;
+        }
+        j -= (uint32_t)p->sizeupvalues;
+        markobj(g, p->locvars[j].name);
+    }
+}
+
+static uint32_t object_slots(gcobj *o)
+{
+    switch (o->tt) {
+    case V_TABLE:
+        return 1u + table_slots(gco2tab(o)); /* slot 0: the metatable */
+    case V_LCL:
+        return 1u + gco2lcl(o)->nupvalues;
+    case V_CCL:
+        return gco2ccl(o)->nupvalues;
+    case V_UDATA:
+        return 1u + gco2ud(o)->nuvalue;
+    case V_PROTO:
+        return proto_slots(gco2proto(o));
+    case V_THREAD: {
+        lua_State *th = gco2th(o);
+        return th->stack ? (uint32_t)(th->top - th->stack) : 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
+{
+    switch (o->tt) {
+    case V_TABLE: {
+        table *t = gco2tab(o);
+        if (from == 0) {
+            markobj(g, t->metatable);
+            from = 1;
+        }
+        if (to > from)
+            scantable(g, t, from - 1, to - 1);
+        break;
+    }
+    case V_LCL: {
+        lclosure *cl = gco2lcl(o);
+        for (uint32_t i = from; i < to; i++) {
+            if (i == 0)
+                markobj(g, cl->p);
+            else
+                markobj(g, cl->upvals[i - 1]);
+        }
+        break;
+    }
+    case V_CCL: {
+        cclosure *cl = gco2ccl(o);
+        for (uint32_t i = from; i < to; i++)
+            markvalue(g, &cl->upvalue[i]);
+        break;
+    }
+    case V_UDATA: {
+        udata *u = gco2ud(o);
+        for (uint32_t i = from; i < to; i++) {
+            if (i == 0)
+                markobj(g, u->metatable);
+            else
+                markvalue(g, &u->uv[i - 1]);
+        }
+        break;
+    }
+    case V_PROTO:
+        scanproto(g, gco2proto(o), from, to);
+        break;
+    case V_THREAD: {
+        lua_State *th = gco2th(o);
+        for (uint32_t i = from; i < to; i++)
+            markvalue(g, &th->stack[i]);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Finish an object whose scan is complete. */
+static void finish(global_State *g, gcobj *o)
+{
+    if (o->tt == V_THREAD) {
+        gco2th(o)->dirty = 0;
+        linkgray(o, &g->grayagain); /* stays gray: scanned again if it runs */
+    }
+}
+
+/* Start traversing the head of the gray list.  Weak tables are handled in
+ * one go (their strong part) and kept gray for atomic. */
+static void start_traversal(global_State *g)
+{
+    gcobj *o = g->gray;
+    g->gray = *gclist_of(o);
+    if (o->tt == V_TABLE) {
+        table *t = gco2tab(o);
+        uint8_t w = weakmode(g, t);
+        t->weak = w;
+        if (w) {
+            markobj(g, t->metatable);
+            traverseweak(g, t, w);
+            linkgray(o, &g->grayagain);
+            return;
+        }
+    }
+    if (o->tt != V_THREAD)
+        set2black(o);
+    g->trav = o;
+    g->travpos = 0;
+}
+
+/* One traversal unit: at most GC_TRAVERSE_CHUNK slots.  Returns 0 when
+ * there was nothing gray. */
+static int propagate_unit(global_State *g)
+{
+    if (g->trav == NULL) {
+        if (g->gray == NULL)
+            return 0;
+        start_traversal(g);
+        if (g->trav == NULL)
+            return 1;
+    }
+    gcobj *o = g->trav;
+    uint32_t n = object_slots(o);
+    uint32_t to = g->travpos + GC_TRAVERSE_CHUNK;
+    if (to > n)
+        to = n;
+    scan(g, o, g->travpos, to);
+    g->travpos = to;
+    if (to >= object_slots(o)) {
+        g->trav = NULL;
+        finish(g, o);
+    }
+    return 1;
+}
+
+static void propagateall(global_State *g)
+{
+    while (propagate_unit(g))
+        ;
+}
+
+/* Threads not marked keep their open upvalues' values alive only if the
+ * upvalue itself is marked. */
+static void remarkupvals(global_State *g)
+{
+    lua_State **pp = &g->twups;
+    lua_State *th;
+    while ((th = *pp) != NULL) {
+        if (!is_white(obj2gc(th)) && th->openupval != NULL) {
+            pp = &th->twups;
+            continue;
+        }
+        if (th->openupval == NULL) { /* off the list */
+            *pp = th->twups;
+            th->twups = th;
+            continue;
+        }
+        for (upval *uv = th->openupval; uv; uv = uv->u.open.next)
+            if (!is_white(obj2gc(uv)))
+                markvalue(g, uv->v);
+        pp = &th->twups;
+    }
+}
+
+/* ---- Atomic
+ * ------------------------------------------------------------------------ */
+
+/* Revisit grayagain: threads that ran are scanned whole; weak tables are
+ * traversed again.  Everything goes back to the right list. */
+static void revisit_grayagain(global_State *g)
+{
+    gcobj *o = g->grayagain;
+    g->grayagain = NULL;
+    while (o != NULL) {
+        gcobj *next = *gclist_of(o);
+        if (o->tt == V_THREAD) {
+            lua_State *th = gco2th(o);
+            if (th->dirty || th == &g->mainthread) {
+                scan(g, o, 0, object_slots(o));
+                th->dirty = 0;
+            }
+            /* Clear the dead part of the stack, so stale slots hold
+             * nothing the sweep frees. */
+            if (th->stack)
+                for (tvalue *s = th->top; s < th->stack + th->stacksize; s++)
+                    set_nil(s);
+            linkgray(o, &g->grayagain);
+        } else if (o->tt == V_TABLE) {
+            table *t = gco2tab(o);
+            traverseweak(g, t, t->weak);
+            linkgray(o, weaklist(g, t->weak));
+        }
+        o = next;
+    }
+}
+
+static void converge_ephemerons(global_State *g)
+{
+    int changed;
+    do {
+        changed = 0;
+        for (gcobj *o = g->ephemeron; o; o = gco2tab(o)->gclist)
+            if (traverseweak(g, gco2tab(o), gco2tab(o)->weak))
+                changed = 1;
+        propagateall(g);
+    } while (changed);
+}
+
+/* A value is cleared from a weak table when it is a white object.  Strings
+ * are values, not objects, for weakness: they are marked, never cleared. */
+static int iscleared(global_State *g, uint8_t tt, gcobj *o)
+{
+    if (!(tt & BIT_COLLECTABLE) || tt == V_DEADKEY)
+        return 0;
+    if (ttype(tt) == T_STRING) {
+        markobj(g, o);
+        return 0;
+    }
+    return is_white(o);
+}
+
+static void clearvalues(global_State *g, gcobj *list)
+{
+    for (gcobj *o = list; o; o = gco2tab(o)->gclist) {
+        table *t = gco2tab(o);
+        for (uint32_t i = 0; i < t->asize; i++)
+            if (iscleared(g, t->array[i].tt, t->array[i].v.gc))
+                set_empty(&t->array[i]);
+        uint32_t nn = tab_sizenode(t);
+        for (uint32_t i = 0; i < nn; i++) {
+            node *n = &t->node[i];
+            if (!is_nil(&n->val) && iscleared(g, n->val.tt, n->val.v.gc))
+                set_empty(&n->val);
+            if (is_nil(&n->val))
+                clearkey(n);
+        }
+    }
+}
+
+static void clearkeys(global_State *g, gcobj *list)
+{
+    for (gcobj *o = list; o; o = gco2tab(o)->gclist) {
+        table *t = gco2tab(o);
+        uint32_t nn = tab_sizenode(t);
+        for (uint32_t i = 0; i < nn; i++) {
+            node *n = &t->node[i];
+            if (!is_nil(&n->val) && iscleared(g, n->key_tt, n->key_val.gc))
+                set_empty(&n->val);
+            if (is_nil(&n->val))
+                clearkey(n);
+        }
+    }
+}
+
+/* Move unreached objects with finalizers to the end of tobefnz (in the
+ * order they were given __gc: finobj is newest-first) and mark them. */
+static void separate_tobefnz(global_State *g, int all)
+{
+    gcobj **lastnext = &g->tobefnz;
+    while (*lastnext)
+        lastnext = &(*lastnext)->next;
+    gcobj **pp = &g->finobj;
+    gcobj *o;
+    /* finobj is newest-first; collect dead ones and reverse, so the
+     * oldest finalizer runs first as 5.4 does (reverse of marking order
+     * is acceptable by the manual; we keep creation order). */
+    gcobj *dead = NULL;
+    while ((o = *pp) != NULL) {
+        if (all || is_white(o)) {
+            *pp = o->next;
+            o->next = dead;
+            dead = o;
+        } else {
+            pp = &o->next;
+        }
+    }
+    while (dead) {
+        o = dead;
+        dead = o->next;
+        o->next = NULL;
+        *lastnext = o;
+        lastnext = &o->next;
+    }
+}
+
+static void mark_tobefnz(global_State *g)
+{
+    for (gcobj *o = g->tobefnz; o; o = o->next)
+        markobj(g, o);
+}
+
+static void atomic(global_State *g)
+{
+    g->gcphase = GC_ATOMIC;
+    markroots(g);
+    propagateall(g);
+    remarkupvals(g);
+    propagateall(g);
+    revisit_grayagain(g);
+    propagateall(g);
+    converge_ephemerons(g);
+    clearvalues(g, g->weak);
+    clearvalues(g, g->allweak);
+    gcobj *origweak = g->weak, *origall = g->allweak;
+    separate_tobefnz(g, 0);
+    mark_tobefnz(g);
+    propagateall(g);
+    converge_ephemerons(g);
+    clearkeys(g, g->ephemeron);
+    clearkeys(g, g->allweak);
+    /* Values of resurrected objects' tables, new since the first clear. */
+    (void)origweak;
+    (void)origall;
+    clearvalues(g, g->weak);
+    clearvalues(g, g->allweak);
+    g->weak = g->ephemeron = g->allweak = NULL;
+    g->grayagain = NULL; /* threads: gray, but the list is rebuilt */
+    g->currentwhite = gc_otherwhite(g);
+}
+
+/* ---- Sweeping
+ * --------------------------------------------------------------------------
+ */
+
+size_t gc_objsize(gcobj *o)
+{
+    switch (o->tt) {
+    case V_SHRSTR:
+    case V_LNGSTR:
+        return str_objsize(gco2str(o));
+    case V_TABLE:
+        return tab_objsize(gco2tab(o));
+    case V_LCL:
+        return fn_lclsize(gco2lcl(o)->nupvalues);
+    case V_CCL:
+        return fn_cclsize(gco2ccl(o)->nupvalues);
+    case V_UDATA:
+        return fn_udatasize(gco2ud(o)->len, gco2ud(o)->nuvalue);
+    case V_UPVAL:
+        return sizeof(upval);
+    case V_PROTO:
+        return sizeof(proto);
+    case V_THREAD:
+        return sizeof(lua_State);
+    default:
+        return 0;
+    }
+}
+
+void gc_freeobj(lua_State *L, gcobj *o)
+{
+    global_State *g = G(L);
+    if (g->newest == o)
+        g->newest = NULL;
+    switch (o->tt) {
+    case V_SHRSTR:
+        str_remove(g, gco2str(o));
+        gc_free(g, o, str_objsize(gco2str(o)));
+        break;
+    case V_LNGSTR:
+        gc_free(g, o, str_objsize(gco2str(o)));
+        break;
+    case V_TABLE:
+        tab_free(g, gco2tab(o));
+        break;
+    case V_LCL:
+        gc_free(g, o, fn_lclsize(gco2lcl(o)->nupvalues));
+        break;
+    case V_CCL:
+        gc_free(g, o, fn_cclsize(gco2ccl(o)->nupvalues));
+        break;
+    case V_UDATA:
+        gc_free(g, o, fn_udatasize(gco2ud(o)->len, gco2ud(o)->nuvalue));
+        break;
+    case V_UPVAL:
+        fn_freeupval(g, gco2uv(o));
+        break;
+    case V_PROTO:
+        fn_freeproto(g, gco2proto(o));
+        break;
+    case V_THREAD: {
+        lua_State *th = gco2th(o);
+        /* Off g->twups if it is there. */
+        for (lua_State **pp = &g->twups; *pp; pp = &(*pp)->twups)
+            if (*pp == th) {
+                *pp = th->twups;
+                break;
+            }
+        state_freethread(L, th);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Sweep at most GC_SWEEP_MAX objects of the list g->sweepgc points into.
+ * Returns 1 when the list is finished. */
+static int sweep_unit(lua_State *L)
+{
+    global_State *g = G(L);
+    gcobj **pp = g->sweepgc;
+    for (int i = 0; i < GC_SWEEP_MAX && *pp != NULL; i++) {
+        gcobj *o = *pp;
+        if (gc_isdead(g, o) && !is_fixed(o)) {
+            size_t before = arena_in_use(g->arena);
+            *pp = o->next;
+            gc_freeobj(L, o);
+            g->stats.bytes_freed += before - arena_in_use(g->arena);
+        } else {
+            makewhite(g, o);
+            pp = &o->next;
+        }
+    }
+    g->sweepgc = pp;
+    return *pp == NULL;
+}
+
+/* ---- Finalizers
+ * ----------------------------------------------------------------------------
+ */
+
+/* Put the first object of tobefnz back on allgc and run its __gc. */
+static void call_one_finalizer(lua_State *L)
+{
+    global_State *g = G(L);
+    gcobj *o = g->tobefnz;
+    g->tobefnz = o->next;
+    o->next = g->allgc;
+    g->allgc = o;
+    if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
+        makewhite(g, o);
+    if (g->finalizer != NULL) {
+        uint8_t running = g->gcrunning;
+        g->gcrunning = 0; /* no steps from inside a finalizer */
+        g->gcfinalizing = 1;
+        int err = g->finalizer(L, o);
+        g->gcfinalizing = 0;
+        g->gcrunning = running;
+        if (err && g->warnf)
+            g->warnf(g->warnud, "error in __gc", 0);
+    }
+}
+
+/* ---- The state machine
+ * ------------------------------------------------------------------------ */
+
+static void start_cycle(global_State *g)
+{
+    g->gray = g->grayagain = NULL;
+    g->weak = g->ephemeron = g->allweak = NULL;
+    g->trav = NULL;
+    g->remarks = 0;
+    /* The main thread is not swept: make it white again by hand. */
+    makewhite(g, obj2gc(&g->mainthread));
+    markroots(g);
+    g->gcphase = GC_PROPAGATE;
+}
+
+static int cycle_due(global_State *g)
+{
+    size_t inuse = arena_in_use(g->arena);
+    size_t threshold = g->gcestimate + g->gcestimate / 100 * g->pausepct;
+    return inuse >= threshold || arena_free_bytes(g->arena) < g->reserve;
+}
+
+/* One unit of work.  Returns 0 when the collector is paused with nothing
+ * due (or the cycle just ended and `stop_at_pause` is set). */
+static int unit(lua_State *L, int force)
+{
+    global_State *g = G(L);
+    switch (g->gcphase) {
+    case GC_PAUSE:
+        if (!force && !cycle_due(g))
+            return 0;
+        start_cycle(g);
+        return 1;
+    case GC_PROPAGATE:
+        if (propagate_unit(g))
+            return 1;
+        /* Gray ran out: re-mark the roots so atomic finds little. */
+        if (g->remarks < GC_REMARK_MAX) {
+            g->remarks++;
+            lua_State *mt = &g->mainthread;
+            scan(g, obj2gc(mt), 0, object_slots(obj2gc(mt)));
+            markvalue(g, &g->registry);
+            if (g->gray != NULL)
+                return 1;
+        }
+        atomic(g);
+        str_sweep_start(g);
+        g->gcphase = GC_SWEEP_STRING;
+        return 1;
+    case GC_ATOMIC:
+        return 1; /* not reached: atomic is one unit */
+    case GC_SWEEP_STRING: {
+        size_t freed = 0;
+        if (str_sweep_unit(L, &freed)) {
+            g->sweepgc = &g->allgc;
+            g->sweeplist = 0;
+            g->gcphase = GC_SWEEP_OBJ;
+        }
+        g->stats.bytes_freed += freed;
+        return 1;
+    }
+    case GC_SWEEP_OBJ:
+        if (sweep_unit(L)) {
+            g->sweeplist++;
+            if (g->sweeplist == 1) {
+                g->sweepgc = &g->finobj;
+            } else if (g->sweeplist == 2) {
+                g->sweepgc = &g->tobefnz;
+            } else {
+                g->sweepgc = NULL;
+                g->gcphase = GC_FINALIZE;
+            }
+        }
+        return 1;
+    case GC_FINALIZE:
+        if (g->tobefnz != NULL && (g->gcemergency || g->gcnofin)) {
+            if (force) /* a full collection inside an allocation */
+                goto done;
+            return 0; /* finalizers wait for a step at a safe point */
+        }
+        if (g->tobefnz != NULL) {
+            call_one_finalizer(L);
+            return 1;
+        }
+    done:
+        g->gcphase = GC_PAUSE;
+        g->gcestimate = arena_in_use(g->arena);
+        g->stats.cycles_completed++;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static void record_step(global_State *g, uint32_t used)
+{
+    g->stats.steps++;
+    g->stats.step_cycles_total += used;
+    if (used > g->stats.worst_step_cycles)
+        g->stats.worst_step_cycles = used;
+    unsigned b = 0;
+    while (b + 1 < GC_HIST_BUCKETS && (used >> (b + 1)) != 0)
+        b++;
+    g->stats.hist[b]++;
+}
+
+uint32_t gc_step(lua_State *L, uint32_t budget)
+{
+    global_State *g = G(L);
+    if (g->gcemergency || g->gcfinalizing)
+        return 0;
+    uint32_t start = port_cycles();
+    int worked = 0;
+    while (unit(L, 0)) {
+        worked = 1;
+        if (port_cycles() - start >= budget)
+            break;
+    }
+    uint32_t used = port_cycles() - start;
+    if (worked) {
+        record_step(g, used);
+        if (g->stephook)
+            g->stephook(start, used);
+    }
+    return used;
+}
+
+/* Run units until the collector is back in PAUSE. */
+static void finish_cycle(lua_State *L)
+{
+    global_State *g = G(L);
+    while (g->gcphase != GC_PAUSE)
+        unit(L, 1);
+}
+
+void gc_fullgc(lua_State *L)
+{
+    global_State *g = G(L);
+    if (g->gcemergency || g->gcfinalizing)
+        return;
+    /* A cycle in its mark phase may hold objects that died since they
+     * were marked: finish it, then run a whole new one. */
+    finish_cycle(L);
+    unit(L, 1); /* start */
+    finish_cycle(L);
+}
+
+static void emergency(lua_State *L)
+{
+    global_State *g = G(L);
+    if (g->gcfinalizing)
+        return;
+    g->gcemergency = 1;
+    g->stats.emergencies++;
+    /* markroots keeps g->newest, which may not be anchored yet. */
+    finish_cycle(L);
+    unit(L, 1);
+    finish_cycle(L);
+    g->gcemergency = 0;
+}
+
+static void free_list(lua_State *L, gcobj **list)
+{
+    gcobj *o;
+    while ((o = *list) != NULL) {
+        *list = o->next;
+        gc_freeobj(L, o);
+    }
+}
+
+void gc_freeall(lua_State *L)
+{
+    global_State *g = G(L);
+    g->gcrunning = 0;
+    /* Every pending finalizer runs, in order, each once. */
+    separate_tobefnz(g, 1);
+    while (g->tobefnz) {
+        call_one_finalizer(L);
+        separate_tobefnz(g, 1); /* finalizers may set new ones */
+    }
+    g->gray = g->grayagain = g->trav = NULL;
+    free_list(L, &g->allgc);
+    free_list(L, &g->finobj);
+    free_list(L, &g->tobefnz);
+    str_freeall(g);
+    g->gcphase = GC_PAUSE;
+}
+
+int gc_is_collectable_now(global_State *g, gcobj *o)
+{
+    return gc_isdead(g, o);
+}
+
+/* ---- gc_check
+ * ------------------------------------------------------------------ */
+
+enum {
+    GC_CHECK_OK = 0,
+    GC_CHECK_ARENA = -1,   /* the arena itself is inconsistent */
+    GC_CHECK_COLOR = -2,   /* a black object points to a white one */
+    GC_CHECK_TAG = -3,     /* an object with an impossible tag or mark */
+    GC_CHECK_ACCOUNT = -4, /* objects' bytes differ from the arena's */
+    GC_CHECK_LIST = -5,    /* an object on the wrong list */
+    GC_CHECK_DEAD = -6,    /* a live object reaches a freed-white one */
+};
+
+struct checker {
+    global_State *g;
+    size_t bytes; /* arena cost of every allocation found */
+    int err;
+    const char *why;
+};
+
+static size_t cost(const void *p)
+{
+    return p ? arena_block_size(p) + ARENA_HEADER_SIZE : 0;
+}
+
+static void fail(struct checker *c, int err, const char *why)
+{
+    if (c->err == 0) {
+        c->err = err;
+        c->why = why;
+    }
+}
+
+/* The invariant as it holds in this phase, for parent -> child. */
+static void check_ref(struct checker *c, gcobj *parent, gcobj *child)
+{
+    global_State *g = c->g;
+    if (child == NULL || is_rom(child))
+        return;
+    if (is_rom(parent)) {
+        fail(c, GC_CHECK_COLOR, "a ROM object points to a RAM object");
+        return;
+    }
+    /* The object a chunked traversal is inside is black ahead of its scan:
+     * only its scanned part is bound by the invariant (barriers keep that
+     * part right); the rest is still to be scanned. */
+    if (gc_keepinvariant(g) && g->gcphase != GC_PAUSE && is_black(parent) &&
+        is_white(child) && parent != g->trav) {
+        static char buf[64];
+        port_snprintf(buf, sizeof buf,
+                      "black %02x points to white %02x (trav %d)", parent->tt,
+                      child->tt, g->trav == parent);
+        fail(c, GC_CHECK_COLOR, buf);
+    }
+    if (!gc_keepinvariant(g) && !gc_isdead(g, parent) && gc_isdead(g, child))
+        fail(c, GC_CHECK_DEAD, "live object points to a dead one");
+}
+
+static void check_val(struct checker *c, gcobj *parent, const tvalue *v)
+{
+    if (is_collectable(v) && v->tt != V_DEADKEY)
+        check_ref(c, parent, gc_of(v));
+}
+
+static void check_object(struct checker *c, gcobj *o)
+{
+    switch (o->tt) {
+    case V_SHRSTR:
+    case V_LNGSTR:
+        c->bytes += cost(o);
+        break;
+    case V_TABLE: {
+        table *t = gco2tab(o);
+        c->bytes += cost(o) + cost(t->array);
+        if (tab_sizenode(t) > 0)
+            c->bytes += cost(t->node);
+        check_ref(c, o, obj2gc(t->metatable));
+        /* Weak tables are gray or cleared; their entries need not hold. */
+        if (t->weak == 0 || !is_black(o)) {
+            for (uint32_t i = 0; i < t->asize; i++)
+                check_val(c, o, &t->array[i]);
+            for (uint32_t i = 0; i < tab_sizenode(t); i++) {
+                node *n = &t->node[i];
+                if (is_nil(&n->val))
+                    continue;
+                check_val(c, o, &n->val);
+                if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
+                    check_ref(c, o, n->key_val.gc);
+            }
+        }
+        break;
+    }
+    case V_LCL: {
+        lclosure *cl = gco2lcl(o);
+        c->bytes += cost(o);
+        check_ref(c, o, obj2gc(cl->p));
+        for (int i = 0; i < cl->nupvalues; i++)
+            check_ref(c, o, obj2gc(cl->upvals[i]));
+        break;
+    }
+    case V_CCL: {
+        cclosure *cl = gco2ccl(o);
+        c->bytes += cost(o);
+        for (int i = 0; i < cl->nupvalues; i++)
+            check_val(c, o, &cl->upvalue[i]);
+        break;
+    }
+    case V_UDATA: {
+        udata *u = gco2ud(o);
+        c->bytes += cost(o);
+        check_ref(c, o, obj2gc(u->metatable));
+        for (int i = 0; i < u->nuvalue; i++)
+            check_val(c, o, &u->uv[i]);
+        break;
+    }
+    case V_UPVAL: {
+        upval *uv = gco2uv(o);
+        c->bytes += cost(o);
+        if (!upval_is_open(uv))
+            check_val(c, o, uv->v);
+        break;
+    }
+    case V_PROTO: {
+        proto *p = gco2proto(o);
+        c->bytes += cost(o) + cost(p->k) + cost(p->code) + cost(p->p) +
+                    cost(p->upvalues) + cost(p->lineinfo) + cost(p->locvars);
+        check_ref(c, o, obj2gc(p->source));
+        for (int i = 0; i < p->sizek; i++)
+            check_val(c, o, &p->k[i]);
+        for (int i = 0; i < p->sizep; i++)
+            check_ref(c, o, obj2gc(p->p[i]));
+        break;
+    }
+    case V_THREAD: {
+        lua_State *th = gco2th(o);
+        c->bytes += cost(o) + cost(th->stack);
+        if (is_black(o))
+            fail(c, GC_CHECK_COLOR, "a thread is black");
+        break;
+    }
+    default:
+        fail(c, GC_CHECK_TAG, "object with an unknown tag");
+        break;
+    }
+    if ((o->marked & MARK_WHITES) == MARK_WHITES)
+        fail(c, GC_CHECK_TAG, "object with both whites");
+    if (is_rom(o))
+        fail(c, GC_CHECK_LIST, "a ROM object on a RAM list");
+}
+
+static void check_list(struct checker *c, gcobj *list, int strings_ok)
+{
+    for (gcobj *o = list; o != NULL && c->err == 0; o = o->next) {
+        if (o->tt == V_SHRSTR && !strings_ok)
+            fail(c, GC_CHECK_LIST, "a short string on an object list");
+        check_object(c, o);
+    }
+}
+
+static void check_strings(struct checker *c)
+{
+    strtab *tb = &c->g->strt;
+    c->bytes += cost(tb->hash) + cost(tb->old);
+    for (int pass = 0; pass < 2; pass++) {
+        str **b = pass == 0 ? tb->hash : tb->old;
+        uint32_t n = pass == 0 ? tb->size : tb->oldsize;
+        if (b == NULL)
+            continue;
+        for (uint32_t i = 0; i < n; i++)
+            for (str *s = b[i]; s != NULL; s = s->u.hnext) {
+                if (s->tt != V_SHRSTR)
+                    fail(c, GC_CHECK_LIST, "a non-short string in the table");
+                check_object(c, obj2gc(s));
+            }
+    }
+}
+
+int gc_check(lua_State *L, const char **why)
+{
+    global_State *g = G(L);
+    struct checker c = {g, 0, 0, NULL};
+    if (arena_check(g->arena) != 0)
+        fail(&c, GC_CHECK_ARENA, "arena_check failed");
+    check_list(&c, g->allgc, 0);
+    check_list(&c, g->finobj, 0);
+    check_list(&c, g->tobefnz, 0);
+    check_strings(&c);
+    lua_State *mt = &g->mainthread;
+    c.bytes += cost(mt->stack);
+    if (c.err == 0 && c.bytes != arena_in_use(g->arena))
+        fail(&c, GC_CHECK_ACCOUNT, "objects' bytes differ from the arena's");
+    if (why)
+        *why = c.why;
+    return c.err;
+}

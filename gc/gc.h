@@ -1,0 +1,116 @@
+/*
+ * gc.h — the incremental collector: tri-colour mark and sweep with two
+ * whites, in the tradition of Lua 5.1's, with every unit of work bounded.
+ *
+ * Phases (a visible state machine in gc.c, each unit bounded by a named
+ * constant):
+ *   PAUSE         mark the roots (registry, main thread, basic metatables)
+ *   PROPAGATE     traverse gray objects; a big table, stack or prototype is
+ *                 traversed GC_TRAVERSE_CHUNK slots at a time and resumed;
+ *                 when gray runs out, dirty stacks are re-marked (at most
+ *                 GC_REMARK_MAX times) so that atomic finds little left
+ *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
+ *                 they were scanned and what the barriers queued, clear
+ *                 weak tables, separate unreachable finalizable objects and
+ *                 mark them, flip the current white
+ *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
+ *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj)
+ *   FINALIZE      GC_FINALIZE_MAX __gc calls per step
+ *
+ * Invariant: while marking (PROPAGATE, ATOMIC) no black object points to a
+ * white one.  Barriers are forward everywhere (the white value is marked):
+ * for tables too, so a big table is never traversed twice in one cycle
+ * and the atomic phase never re-traverses one.  During the sweep the
+ * invariant is relaxed: a black object that is stored into turns white
+ * (it would be painted white by the sweep anyway).
+ *
+ * Objects are born current-white.  The sweep frees objects of the other
+ * white and repaints survivors current-white, so objects made during the
+ * sweep survive it.  ROM objects are on no list and never touched.
+ */
+#ifndef RTLUA_GC_H
+#define RTLUA_GC_H
+
+#include "vm/state.h"
+
+/* ---- Bounds of the work units --------------------------------------------
+ */
+/* Array slots, hash nodes, stack slots or constants per traversal unit. */
+#define GC_TRAVERSE_CHUNK 32
+/* Objects examined per unit of the object sweep. */
+#define GC_SWEEP_MAX 16
+/* String-table buckets per unit of the string sweep. */
+#define GC_SWEEP_STR_MAX 8
+/* __gc calls per step. */
+#define GC_FINALIZE_MAX 4
+/* Root re-marks in one propagate phase before atomic is entered anyway. */
+#define GC_REMARK_MAX 4
+
+/* ---- Colours
+ * ---------------------------------------------------------------- */
+#define gc_otherwhite(g) ((uint8_t)((g)->currentwhite ^ MARK_WHITES))
+/* Dead: of the other white, in the sweep of this cycle, and not fixed. */
+#define gc_isdead(g, o)                                                       \
+    (((o)->marked & MARK_FIXED) == 0 &&                                       \
+     ((o)->marked & gc_otherwhite(g) & MARK_WHITES) != 0)
+#define gc_keepinvariant(g) ((g)->gcphase <= GC_ATOMIC)
+
+/* ---- Allocation
+ * -------------------------------------------------------------- Every byte of
+ * the runtime passes through these, so the debt is exact. On failure they run
+ * one emergency full collection and retry; if that fails too they return NULL
+ * and nothing has changed. */
+void *gc_alloc(lua_State *L, size_t n);
+void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n);
+void gc_free(global_State *g, void *p, size_t n);
+
+/* A new collectable object of `size` bytes, current-white, on allgc. */
+gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size);
+
+/* ---- Barriers
+ * ---------------------------------------------------------------- */
+void gc_barrier_(lua_State *L, gcobj *o, gcobj *v);
+/* After storing value `v` (a tvalue *) into object `o`. */
+#define gc_barrier(L, o, v)                                                   \
+    do {                                                                      \
+        if (is_collectable(v) && is_black(obj2gc(o)) && is_white(gc_of(v)))   \
+            gc_barrier_(L, obj2gc(o), gc_of(v));                              \
+    } while (0)
+/* After storing object pointer `v` into object `o`. */
+#define gc_objbarrier(L, o, v)                                                \
+    do {                                                                      \
+        if (is_black(obj2gc(o)) && is_white(obj2gc(v)))                       \
+            gc_barrier_(L, obj2gc(o), obj2gc(v));                             \
+    } while (0)
+
+/* A table's storage moved (resize): restart its chunked traversal. */
+void gc_table_resized(global_State *g, table *t);
+/* setmetatable with a __gc: move the object to finobj. */
+void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
+/* The thread ran: its stack must be scanned again before the sweep. */
+#define gc_thread_ran(L) ((L)->dirty = 1)
+
+/* ---- Driving the collector
+ * ------------------------------------------------------ */
+/* One step of at most `budget` cycles (port_cycles); returns cycles used. */
+uint32_t gc_step(lua_State *L, uint32_t budget);
+/* Finish the current cycle and run a whole one (plus finalizers). */
+void gc_fullgc(lua_State *L);
+/* Free everything but the super-fixed main state (lua_close). */
+void gc_freeall(lua_State *L);
+/* Objects the collector would free: true when `o` is of the dead white. */
+int gc_is_collectable_now(global_State *g, gcobj *o);
+
+/* ---- Checking
+ * ------------------------------------------------------------------------
+ * Walks every object: colour invariant, list membership, accounting equal
+ * to the arena's bytes in use.  Returns 0, or a negative GC_CHECK_* code;
+ * `why` (if not NULL) gets a static description. */
+int gc_check(lua_State *L, const char **why);
+
+/* Bytes a live object occupies (as allocated, without arena headers). */
+size_t gc_objsize(gcobj *o);
+/* Free one object (the sweep and gc_freeall). */
+void gc_freeobj(lua_State *L, gcobj *o);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * pace.c — time-driven pacing of the collector (see pace.h).
+ */
+#include "gc/pace.h"
+#include "gc/gc.h"
+#include "port/port.h"
+
+static global_State *paced; /* the state the tick feeds */
+static uint32_t credit_per_tick;
+
+static void recompute(global_State *g)
+{
+    uint32_t hz = port_tick_hz();
+    uint32_t per_tick = hz ? port_cycle_hz() / hz : 0;
+    credit_per_tick =
+        (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
+}
+
+static void on_tick(void)
+{
+    global_State *g = paced;
+    if (g == NULL)
+        return;
+    uint32_t c = g->credit + credit_per_tick;
+    g->credit = c > g->creditcap ? g->creditcap : c;
+    g->stepflag = 1;
+}
+
+void pace_init(lua_State *L)
+{
+    global_State *g = G(L);
+    g->utilisation_pct = PACE_UTILISATION_DEFAULT;
+    g->stepbudget = (uint32_t)((uint64_t)port_cycle_hz() *
+                               PACE_STEP_US_DEFAULT / 1000000u);
+    g->creditcap = g->stepbudget * PACE_CREDIT_STEPS;
+    g->credit = 0;
+    recompute(g);
+    paced = g;
+    port_on_tick(on_tick);
+}
+
+void pace_stop(lua_State *L)
+{
+    (void)L;
+    port_on_tick(NULL);
+    paced = NULL;
+}
+
+void pace_set_utilisation(lua_State *L, uint32_t pct)
+{
+    global_State *g = G(L);
+    g->utilisation_pct = pct > 100 ? 100 : pct;
+    recompute(g);
+}
+
+void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve)
+{
+    global_State *g = G(L);
+    if (cycles) {
+        g->stepbudget = cycles;
+        g->creditcap = cycles * PACE_CREDIT_STEPS;
+    }
+    if (reserve)
+        g->reserve = reserve;
+}
+
+static void spend(global_State *g, uint32_t used)
+{
+    port_irqstate s = port_critical_enter();
+    g->credit = used >= g->credit ? 0 : g->credit - used;
+    g->stepflag = 0;
+    port_critical_exit(s);
+}
+
+void gc_safepoint_(lua_State *L)
+{
+    global_State *g = G(L);
+    uint32_t budget = g->credit;
+    if (!g->gcrunning || budget == 0) {
+        g->stepflag = 0;
+        return;
+    }
+    if (budget > g->stepbudget)
+        budget = g->stepbudget;
+    spend(g, gc_step(L, budget));
+}
+
+int pace_has_work(lua_State *L)
+{
+    global_State *g = G(L);
+    if (g->gcphase != GC_PAUSE)
+        return 1;
+    size_t inuse = arena_in_use(g->arena);
+    return inuse >= g->gcestimate + g->gcestimate / 100 * g->pausepct;
+}
+
+uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
+{
+    global_State *g = G(L);
+    uint32_t spent = 0;
+    for (;;) {
+        int32_t left = (int32_t)(deadline - port_cycles());
+        if (left <= 0)
+            break;
+        if (g->gcrunning && pace_has_work(L)) {
+            uint32_t b = (uint32_t)left;
+            if (b > g->stepbudget)
+                b = g->stepbudget;
+            spent += gc_step(L, b);
+        } else {
+            port_idle();
+        }
+    }
+    return spent;
+}

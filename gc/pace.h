@@ -1,0 +1,51 @@
+/*
+ * pace.h — driving the collector by time.
+ *
+ * The tick (SysTick) only accrues credit: each tick adds
+ * cycles-per-tick x utilisation to g->credit (never above g->creditcap)
+ * and raises g->stepflag.  The VM's safe points (allocation, call,
+ * backward jump) test the flag with one load and a branch and then run
+ * one step of min(credit, stepbudget) cycles; a step never starts inside
+ * the interrupt.  Below the reserve of free bytes, allocation adds assist
+ * steps (gc.c), so memory cannot run out because utilisation was set low.
+ * rt_idle_until() gives a control loop's slack to the collector.
+ *
+ * Bound: a paced step runs at most stepbudget cycles plus one work unit
+ * (gc.h lists the units' bounds).
+ */
+#ifndef RTLUA_PACE_H
+#define RTLUA_PACE_H
+
+#include "vm/state.h"
+
+/* Default share of each tick given to the collector, in percent. */
+#define PACE_UTILISATION_DEFAULT 25
+/* Default step budget: 100 microseconds. */
+#define PACE_STEP_US_DEFAULT 100
+/* Credit is capped at this many step budgets. */
+#define PACE_CREDIT_STEPS 4
+
+/* Start pacing L's collector from the port's tick. */
+void pace_init(lua_State *L);
+/* Stop feeding credit (before state_close). */
+void pace_stop(lua_State *L);
+void pace_set_utilisation(lua_State *L, uint32_t pct);
+/* Cycles per step, and the free-byte reserve under which allocation
+ * assists (0 leaves a value unchanged). */
+void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve);
+
+void gc_safepoint_(lua_State *L);
+#define gc_safepoint(L)                                                       \
+    do {                                                                      \
+        if (G(L)->stepflag)                                                   \
+            gc_safepoint_(L);                                                 \
+    } while (0)
+
+/* Give the time until `deadline` (port_cycles) to the collector, then
+ * sleep the rest; returns the cycles spent collecting. */
+uint32_t rt_idle_until(lua_State *L, uint32_t deadline);
+
+/* Does the collector have work it could do now? */
+int pace_has_work(lua_State *L);
+
+#endif

@@ -1,0 +1,776 @@
+/*
+ * test_gc.c — the collector, through the internal API: object graphs
+ * (cycles, deep chains, big tables), a random mutator interleaving stores
+ * on every barrier path with steps of random budgets and gc_check() after
+ * every step, finalizers (order, once each, resurrection), weak tables and
+ * ephemerons, emergency collection, countdown fault injection, and an
+ * empty arena after close.  Memory is the port's arena, scaled to it, so
+ * the suite runs on a 16 KiB board as well as on the host.
+ */
+#include "gc/gc.h"
+#include "gc/pace.h"
+#include "tests/unit/check.h"
+#include "vm/func.h"
+#include "vm/str.h"
+#include "vm/tab.h"
+
+#include <string.h>
+
+/* Torture builds collect at every allocation: sizes shrink to fit. */
+#ifdef RTLUA_TORTURE
+#define BIG_CAP 1500u
+#define CHAIN_CAP 400u
+#define MUTATOR_OPS 800u
+/* The arena torture builds use: every allocation collects all of it. */
+#define TORTURE_ARENA (256u << 10)
+#else
+#define BIG_CAP 100000u
+#define CHAIN_CAP 20000u
+#define MUTATOR_OPS 20000u
+#endif
+
+static void *mem;
+static size_t membytes;
+static lua_State *L;
+
+/* The test's roots: registry[3] is a table of anchored objects. */
+#define ROOT_KEY 3
+
+static int open_state(void)
+{
+    if (L != NULL) /* a failed case left its state open */
+        state_close(L);
+    port_heap(&mem, &membytes);
+#ifdef RTLUA_TORTURE
+    if (membytes > TORTURE_ARENA)
+        membytes = TORTURE_ARENA;
+#endif
+    L = state_open_in(mem, membytes);
+    return L != NULL;
+}
+
+static table *root(void)
+{
+    const tvalue *r = tab_getint(state_registry(L), ROOT_KEY);
+    return is_table(r) ? gco2tab(gc_of(r)) : NULL;
+}
+
+static int make_root(void)
+{
+    table *t = tab_new(L);
+    if (t == NULL)
+        return 0;
+    tvalue v;
+    set_gc(&v, t, V_TABLE);
+    return tab_setint(L, state_registry(L), ROOT_KEY, &v) == TAB_OK;
+}
+
+static int close_state_empty(void)
+{
+    global_State *g = G(L);
+    arena_t *a = g->arena;
+    state_close(L);
+    L = NULL;
+    return arena_in_use(a) == 0;
+}
+
+/* Is o still on one of the collector's lists? */
+static int on_lists(gcobj *o)
+{
+    global_State *g = G(L);
+    gcobj *lists[3] = {g->allgc, g->finobj, g->tobefnz};
+    for (int i = 0; i < 3; i++)
+        for (gcobj *p = lists[i]; p; p = p->next)
+            if (p == o)
+                return 1;
+    return 0;
+}
+
+/* A table tagged with an id at key 0 (so pointer reuse is not mistaken
+ * for survival). */
+static table *tagged_table(rt_int id)
+{
+    table *t = tab_new(L);
+    if (t == NULL)
+        return NULL;
+    tvalue v;
+    set_int(&v, id);
+    if (tab_setint(L, t, 0, &v) != TAB_OK)
+        return NULL;
+    return t;
+}
+
+static rt_int tag_of(table *t)
+{
+    const tvalue *v = tab_getint(t, 0);
+    return is_int(v) ? v->v.i : -1;
+}
+
+static int still_there(gcobj *o, rt_int id)
+{
+    return on_lists(o) && o->tt == V_TABLE && tag_of(gco2tab(o)) == id;
+}
+
+/* The collector keeps the object made last (a constructor may still be
+ * building it); making a throwaway object releases that guard. */
+static void release_newest(void)
+{
+    tagged_table(-3);
+}
+
+static int anchor(rt_int k, gcobj *o, uint8_t tt)
+{
+    tvalue v;
+    set_gc(&v, o, tt);
+    return tab_setint(L, root(), k, &v) == TAB_OK;
+}
+
+static void unanchor(rt_int k)
+{
+    tvalue v;
+    set_nil(&v);
+    tab_setint(L, root(), k, &v);
+}
+
+static int checked(void)
+{
+    const char *why = NULL;
+    int r = gc_check(L, &why);
+    if (r != 0)
+        port_printf("  gc_check: %d %s (phase %d)\n", r, why ? why : "?",
+                    G(L)->gcphase);
+    return r == 0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_close_returns_the_arena_to_empty(void)
+{
+    CHECK(open_state());
+    CHECK(arena_in_use(G(L)->arena) > 0);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+static void test_unreachable_objects_are_freed_and_reachable_kept(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *kept = tagged_table(1);
+    CHECK(kept && anchor(1, obj2gc(kept), V_TABLE));
+    table *lost = tagged_table(2);
+    CHECK(lost);
+    release_newest();
+    gc_fullgc(L);
+    CHECK(checked());
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(still_there(obj2gc(kept), 1));
+    CHECK(!still_there(obj2gc(lost), 2));
+    CHECK(close_state_empty());
+}
+
+static void test_cycles_are_collected(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    /* Anchored while built: any allocation may collect. */
+    table *a = tagged_table(10);
+    CHECK(a && anchor(1, obj2gc(a), V_TABLE));
+    table *b = tagged_table(11);
+    CHECK(b && anchor(2, obj2gc(b), V_TABLE));
+    tvalue v;
+    set_gc(&v, b, V_TABLE);
+    CHECK(tab_setint(L, a, 1, &v) == TAB_OK);
+    set_gc(&v, a, V_TABLE);
+    CHECK(tab_setint(L, b, 1, &v) == TAB_OK);
+    unanchor(2);
+    gc_fullgc(L);
+    CHECK(still_there(obj2gc(a), 10) && still_there(obj2gc(b), 11));
+    unanchor(1);
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(!still_there(obj2gc(a), 10) && !still_there(obj2gc(b), 11));
+    CHECK(close_state_empty());
+}
+
+/* A chain of tables as long as the arena allows (a quarter of it). */
+static void test_deep_chain_survives_then_goes(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    uint32_t n = (uint32_t)(membytes / 4 / 160);
+    if (n > CHAIN_CAP)
+        n = CHAIN_CAP;
+    size_t base = arena_in_use(G(L)->arena);
+    table *head = tagged_table(0);
+    CHECK(head && anchor(1, obj2gc(head), V_TABLE));
+    table *t = head;
+    for (uint32_t i = 1; i < n; i++) {
+        table *u = tagged_table((rt_int)i);
+        CHECK(u);
+        tvalue v;
+        set_gc(&v, u, V_TABLE);
+        CHECK(tab_setint(L, t, 1, &v) == TAB_OK);
+        t = u;
+        if (i % 64 == 0)
+            gc_step(L, 1);
+    }
+    gc_fullgc(L);
+    CHECK(checked());
+    t = head;
+    for (uint32_t i = 0; i < n; i++) {
+        CHECK(tag_of(t) == (rt_int)i);
+        const tvalue *nx = tab_getint(t, 1);
+        if (i + 1 < n) {
+            CHECK(is_table(nx));
+            t = gco2tab(gc_of(nx));
+        }
+    }
+    size_t before = arena_in_use(G(L)->arena);
+    unanchor(1);
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    /* At least half of what the chain took is back. */
+    CHECK(arena_in_use(G(L)->arena) < before - (before - base) / 2);
+    CHECK(close_state_empty());
+}
+
+/* A big table is traversed in chunks: no unit scans more than
+ * GC_TRAVERSE_CHUNK of its slots, and it is scanned once a cycle. */
+static void test_big_table_is_traversed_in_bounded_chunks(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    uint32_t n = (uint32_t)(membytes / 4 / 24);
+    if (n > BIG_CAP)
+        n = BIG_CAP;
+    table *big = tab_new_sized(L, n, 0);
+    CHECK(big && anchor(1, obj2gc(big), V_TABLE));
+    for (uint32_t i = 1; i <= n; i++) {
+        tvalue v;
+        set_int(&v, (rt_int)i);
+        CHECK(tab_setint(L, big, (rt_int)i, &v) == TAB_OK);
+    }
+    global_State *g = G(L);
+    gc_fullgc(L);
+    int seen = 0;
+    uint32_t lastpos = 0, steps = 0;
+    g->gcestimate = 0; /* a cycle is due */
+    do {
+        gc_step(L, 1); /* one unit per step */
+        steps++;
+        if (g->trav == obj2gc(big)) {
+            CHECK(g->travpos <= lastpos + GC_TRAVERSE_CHUNK || lastpos == 0);
+            CHECK(g->travpos >= lastpos || g->travpos == 0);
+            lastpos = g->travpos;
+            seen++;
+        }
+        if (steps % 97 == 0)
+            CHECK(checked());
+    } while (g->gcphase != GC_PAUSE && steps < 10u * n);
+    CHECK(g->gcphase == GC_PAUSE);
+    CHECK((uint32_t)seen + 1 >= (n + 1) / GC_TRAVERSE_CHUNK);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* ---- the random mutator ------------------------------------------------ */
+
+static uint32_t rng = 12345;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+#define SLOTS 64
+
+struct ghost {
+    gcobj *o;
+    rt_int id;
+    uint32_t dead_at; /* cycles_completed when it became unreachable */
+};
+
+/* Objects live in root slots 1..SLOTS (tables tagged with ids), possibly
+ * referenced from each other, from closures' upvalues and from userdata
+ * user values.  Unanchoring a slot whose table no other object reaches
+ * makes a ghost that must disappear within two cycles. */
+static void test_random_mutator_keeps_the_invariant(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    static struct ghost ghosts[256];
+    int nghost = 0;
+    rt_int nextid = 100;
+    uint32_t ops = membytes >= (1u << 20) ? MUTATOR_OPS : 3000u;
+    if (ops > MUTATOR_OPS)
+        ops = MUTATOR_OPS;
+    for (uint32_t op = 0; op < ops; op++) {
+        uint32_t r = rnd() % 100;
+        rt_int k = (rt_int)(1 + rnd() % SLOTS);
+        if (r < 30) { /* a fresh tagged table into a slot */
+            const tvalue *old = tab_getint(root(), k);
+            table *t = tagged_table(nextid);
+            if (t == NULL)
+                continue;
+            if (is_table(old) && nghost < 256) {
+                /* The old one is unreachable unless another object holds
+                 * it; only tables never shared become ghosts. */
+                table *ot = gco2tab(gc_of(old));
+                if (is_nil(tab_getint(ot, -1))) {
+                    ghosts[nghost].o = obj2gc(ot);
+                    ghosts[nghost].id = tag_of(ot);
+                    ghosts[nghost].dead_at = g->stats.cycles_completed;
+                    nghost++;
+                }
+            }
+            CHECK(anchor(k, obj2gc(t), V_TABLE));
+            nextid++;
+        } else if (r < 50) { /* table -> table store (barrier) */
+            const tvalue *a = tab_getint(root(), k);
+            const tvalue *b = tab_getint(root(), 1 + rnd() % SLOTS);
+            if (is_table(a) && is_table(b)) {
+                table *bt = gco2tab(gc_of(b));
+                tvalue mark;
+                set_bool(&mark, 1);
+                /* Shared tables are never ghosts: mark first, share only
+                 * when the mark is stored. */
+                if (tab_setint(L, bt, -1, &mark) == TAB_OK)
+                    tab_setint(L, gco2tab(gc_of(a)), 1 + rnd() % 8, b);
+            }
+        } else if (r < 60) { /* a fresh string into a table */
+            const tvalue *a = tab_getint(root(), k);
+            char buf[24];
+            port_snprintf(buf, sizeof buf, "s%u", (unsigned)(rnd() % 500));
+            str *s = str_newz(L, buf);
+            if (is_table(a) && s) {
+                tvalue v;
+                set_gc(&v, s, s->tt);
+                tab_setint(L, gco2tab(gc_of(a)), 20 + rnd() % 4, &v);
+            }
+        } else if (r < 68) { /* closure with a closed upvalue (barrier) */
+            lclosure *cl = fn_newlclosure(L, 1);
+            if (cl == NULL)
+                continue;
+            tvalue v;
+            set_gc(&v, cl, V_LCL);
+            tab_setint(L, root(), SLOTS + 1 + rnd() % 8, &v);
+            upval *uv = fn_newupval(L);
+            if (uv == NULL)
+                continue;
+            cl->upvals[0] = uv;
+            gc_objbarrier(L, cl, uv);
+            const tvalue *t = tab_getint(root(), k);
+            if (is_table(t)) {
+                tvalue mark;
+                set_bool(&mark, 1);
+                if (tab_setint(L, gco2tab(gc_of(t)), -1, &mark) == TAB_OK) {
+                    set_obj(uv->v, t);
+                    gc_barrier(L, uv, t);
+                }
+            }
+        } else if (r < 74) { /* userdata with a user value (barrier) */
+            udata *u = fn_newudata(L, 8 + rnd() % 24, 1);
+            if (u == NULL)
+                continue;
+            tvalue v;
+            set_gc(&v, u, V_UDATA);
+            tab_setint(L, root(), SLOTS + 10 + rnd() % 8, &v);
+            const tvalue *t = tab_getint(root(), k);
+            if (is_table(t)) {
+                tvalue mark;
+                set_bool(&mark, 1);
+                if (tab_setint(L, gco2tab(gc_of(t)), -1, &mark) == TAB_OK) {
+                    set_obj(&u->uv[0], t);
+                    gc_barrier(L, u, t);
+                }
+            }
+        } else if (r < 80) { /* metatable store (object barrier) */
+            const tvalue *a = tab_getint(root(), k);
+            const tvalue *b = tab_getint(root(), 1 + rnd() % SLOTS);
+            if (is_table(a) && is_table(b) && a != b) {
+                table *bt = gco2tab(gc_of(b));
+                tvalue mark;
+                set_bool(&mark, 1);
+                if (tab_setint(L, bt, -1, &mark) == TAB_OK) {
+                    gco2tab(gc_of(a))->metatable = bt;
+                    gc_objbarrier(L, gc_of(a), bt);
+                }
+            }
+        } else if (r < 85) { /* garbage */
+            for (int i = 0; i < 4; i++)
+                if (!tagged_table(-2))
+                    break;
+        } else { /* a step of random budget */
+            gc_step(L, rnd() % 2000);
+            CHECK(checked());
+        }
+        /* Ghosts older than two full cycles must be gone. */
+        for (int i = 0; i < nghost; i++) {
+            if (g->stats.cycles_completed >= ghosts[i].dead_at + 3) {
+                CHECK(!still_there(ghosts[i].o, ghosts[i].id));
+                ghosts[i] = ghosts[--nghost];
+                i--;
+            }
+        }
+    }
+    /* Everything anchored is intact. */
+    for (rt_int k = 1; k <= SLOTS; k++) {
+        const tvalue *t = tab_getint(root(), k);
+        if (is_table(t))
+            CHECK(tag_of(gco2tab(gc_of(t))) >= 100);
+    }
+    CHECK(g->stats.cycles_completed >= 2);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* ---- finalizers --------------------------------------------------------- */
+
+static int fin_calls[16];
+static int fin_order[16];
+static int fin_n;
+static int resurrect_id = -1;
+
+static int test_finalizer(lua_State *L1, gcobj *o)
+{
+    if (o->tt != V_UDATA)
+        return 0;
+    int id = *(int *)udata_mem(gco2ud(o));
+    if (id >= 0 && id < 16) {
+        fin_calls[id]++;
+        if (fin_n < 16)
+            fin_order[fin_n++] = id;
+    }
+    if (id == resurrect_id) {
+        tvalue v;
+        set_gc(&v, o, V_UDATA);
+        tab_setint(L1, root(), 50, &v);
+    }
+    return 0;
+}
+
+static udata *finalizable(table *mt, int id)
+{
+    udata *u = fn_newudata(L, sizeof(int), 0);
+    if (u == NULL)
+        return NULL;
+    *(int *)udata_mem(u) = id;
+    u->metatable = mt;
+    gc_checkfinalizer(L, obj2gc(u), mt);
+    return u;
+}
+
+static table *gc_metatable(void)
+{
+    table *mt = tab_new(L);
+    if (mt == NULL)
+        return NULL;
+    tvalue v;
+    set_bool(&v, 1);
+    if (tab_setstr(L, mt, G(L)->tm_gc, &v) != TAB_OK)
+        return NULL;
+    return mt;
+}
+
+static void test_finalizers_run_once_each_in_order(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    memset(fin_calls, 0, sizeof fin_calls);
+    fin_n = 0;
+    resurrect_id = -1;
+    G(L)->finalizer = test_finalizer;
+    table *mt = gc_metatable();
+    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    for (int i = 0; i < 5; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    udata *kept = finalizable(mt, 7);
+    CHECK(kept && anchor(2, obj2gc(kept), V_UDATA));
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK_EQ(fin_calls[7], 0);
+    CHECK_EQ(fin_n, 5);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ(fin_order[i], i); /* in the order __gc was set */
+    CHECK(close_state_empty());
+    CHECK_EQ(fin_calls[7], 1); /* close runs the pending ones */
+}
+
+static void test_resurrected_object_survives_then_is_freed(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    memset(fin_calls, 0, sizeof fin_calls);
+    fin_n = 0;
+    resurrect_id = 3;
+    G(L)->finalizer = test_finalizer;
+    table *mt = gc_metatable();
+    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    udata *u = finalizable(mt, 3);
+    CHECK(u);
+    release_newest();
+    gc_fullgc(L);
+    CHECK_EQ(fin_calls[3], 1);
+    const tvalue *back = tab_getint(root(), 50);
+    CHECK(back->tt == V_UDATA && gc_of(back) == obj2gc(u));
+    CHECK_EQ(*(int *)udata_mem(u), 3);
+    resurrect_id = -1;
+    unanchor(50);
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(!on_lists(obj2gc(u)));
+    CHECK_EQ(fin_calls[3], 1); /* never again */
+    CHECK(close_state_empty());
+}
+
+/* ---- weak tables ----------------------------------------------------------
+ */
+
+/* A weak table anchored at root slot k, built anchored step by step. */
+static table *weak_table(rt_int k, const char *mode)
+{
+    table *t = tab_new(L);
+    if (t == NULL || !anchor(k, obj2gc(t), V_TABLE))
+        return NULL;
+    table *mt = tab_new(L);
+    if (mt == NULL)
+        return NULL;
+    t->metatable = mt;
+    gc_objbarrier(L, t, mt);
+    str *m = str_newz(L, mode);
+    if (m == NULL)
+        return NULL;
+    tvalue v;
+    set_gc(&v, m, m->tt);
+    if (tab_setstr(L, mt, G(L)->tm_mode, &v) != TAB_OK)
+        return NULL;
+    return t;
+}
+
+static void test_weak_values_are_cleared_strings_kept(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *w = weak_table(1, "v");
+    CHECK(w);
+    table *live = tagged_table(1);
+    CHECK(live && anchor(2, obj2gc(live), V_TABLE));
+    tvalue v;
+    set_gc(&v, live, V_TABLE);
+    CHECK(tab_setint(L, w, 1, &v) == TAB_OK);
+    table *dead = tagged_table(2);
+    set_gc(&v, dead, V_TABLE);
+    CHECK(tab_setint(L, w, 2, &v) == TAB_OK);
+    release_newest();
+    str *s = str_newz(L, "a string value is not an object");
+    set_gc(&v, s, s->tt);
+    CHECK(tab_setint(L, w, 3, &v) == TAB_OK);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(gc_of(tab_getint(w, 1)) == obj2gc(live));
+    CHECK(is_nil(tab_getint(w, 2)));
+    CHECK(is_str(tab_getint(w, 3)));
+    CHECK(close_state_empty());
+}
+
+static void test_ephemeron_entry_dies_with_its_key(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *e = weak_table(1, "k");
+    CHECK(e);
+    /* Built anchored (slots 2-5), then k2 and v2 are let go. */
+    table *k1 = tagged_table(1);
+    CHECK(k1 && anchor(2, obj2gc(k1), V_TABLE));
+    table *k2 = tagged_table(2);
+    CHECK(k2 && anchor(3, obj2gc(k2), V_TABLE));
+    table *v2 = tagged_table(3);
+    CHECK(v2 && anchor(4, obj2gc(v2), V_TABLE));
+    table *v1 = tagged_table(4);
+    CHECK(v1 && anchor(5, obj2gc(v1), V_TABLE));
+    tvalue kv, vv;
+    set_gc(&kv, k2, V_TABLE); /* v2 refers to its own key */
+    CHECK(tab_setint(L, v2, 1, &kv) == TAB_OK);
+    set_gc(&vv, v2, V_TABLE);
+    CHECK(tab_set(L, e, &kv, &vv) == TAB_OK);
+    set_gc(&kv, k1, V_TABLE);
+    set_gc(&vv, v1, V_TABLE);
+    CHECK(tab_set(L, e, &kv, &vv) == TAB_OK);
+    unanchor(3);
+    unanchor(4);
+    unanchor(5);
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(!still_there(obj2gc(k2), 2));
+    CHECK(!still_there(obj2gc(v2), 3));
+    set_gc(&kv, k1, V_TABLE);
+    CHECK(gc_of(tab_get(e, &kv)) == obj2gc(v1)); /* live key keeps value */
+    CHECK(close_state_empty());
+}
+
+/* ---- memory pressure
+ * ----------------------------------------------------------- */
+
+static void test_emergency_collection_frees_garbage_to_satisfy(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->gcrunning = 0; /* no paced or assist work: only the emergency */
+    uint32_t made = 0;
+    while (arena_free_bytes(g->arena) > membytes / 8 && tagged_table(-1))
+        made++;
+    CHECK(made > 10);
+    g->gcrunning = 1;
+    g->reserve = 0;
+    uint32_t before = g->stats.emergencies;
+    size_t big = arena_largest_free(g->arena) + 64;
+    void *p = gc_alloc(L, big);
+    CHECK(p != NULL);
+    CHECK(g->stats.emergencies == before + 1);
+    gc_free(g, p, big);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+static void test_allocation_failure_loses_nothing(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    rt_int n = 0;
+    for (;;) {
+        table *t = tagged_table(n + 1);
+        if (t == NULL || !anchor(n + 1, obj2gc(t), V_TABLE))
+            break;
+        n++;
+    }
+    CHECK(n > 10);
+    CHECK(checked());
+    for (rt_int i = 1; i <= n; i++) {
+        const tvalue *t = tab_getint(root(), i);
+        CHECK(is_table(t));
+        CHECK(tag_of(gco2tab(gc_of(t))) == i);
+    }
+    CHECK(close_state_empty());
+}
+
+/* A scenario that allocates on every path it can. */
+static int scenario(void)
+{
+    if (!make_root())
+        return 0;
+    for (int i = 1; i <= 12; i++) {
+        table *t = tagged_table(i);
+        if (t == NULL || !anchor(i, obj2gc(t), V_TABLE))
+            return 0;
+        char buf[16];
+        port_snprintf(buf, sizeof buf, "key%d", i);
+        str *s = str_newz(L, buf);
+        if (s == NULL)
+            return 0;
+        tvalue v;
+        set_gc(&v, s, s->tt);
+        if (tab_setstr(L, t, s, &v) != TAB_OK)
+            return 0;
+        if (fn_newudata(L, 16, 1) == NULL)
+            return 0;
+        if (fn_newlclosure(L, 2) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
+static void test_fault_injection_at_every_allocation(void)
+{
+    uint32_t ok_at = 0;
+    for (uint32_t n = 1; n < 400; n++) {
+        CHECK(open_state());
+        G(L)->failafter = n;
+        int ok = scenario();
+        G(L)->failafter = 0;
+        CHECK(checked());
+        if (ok)
+            gc_fullgc(L);
+        CHECK(checked());
+        CHECK(close_state_empty());
+        if (ok) {
+            ok_at = n;
+            break;
+        }
+    }
+    CHECK(ok_at > 20); /* the scenario did allocate that often */
+}
+
+#ifndef RTLUA_TORTURE
+/* Steps come from the tick's credit at safe points, and a step ends
+ * within its budget plus one work unit (GC_UNIT_SLACK cycles). */
+#define GC_UNIT_SLACK(hz) ((hz) / 50000u) /* 20 us */
+static void test_paced_steps_respect_the_budget(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    pace_init(L);
+    global_State *g = G(L);
+    uint32_t hz = port_cycle_hz();
+    uint32_t budget = hz / 10000; /* 100 us */
+    pace_set_budget(L, budget, 0);
+    uint32_t t0 = port_ticks();
+    for (int i = 0; port_ticks() - t0 < 30; i++) {
+        table *t = tagged_table(i);
+        if (t && i % 4 == 0)
+            anchor(1 + i % 512, obj2gc(t), V_TABLE);
+        gc_safepoint(L);
+    }
+    pace_stop(L);
+    CHECK(g->stats.steps > 0);
+    CHECK(g->stats.cycles_completed > 0);
+#ifdef RTLUA_HOST
+    /* Linux may preempt a step: only gross overruns are errors here. */
+    CHECK(g->stats.worst_step_cycles <= 20 * budget);
+#else
+    CHECK(g->stats.worst_step_cycles <= budget + GC_UNIT_SLACK(hz));
+#endif
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+#endif
+
+static const struct check_case cases[] = {
+    CASE(test_close_returns_the_arena_to_empty),
+    CASE(test_unreachable_objects_are_freed_and_reachable_kept),
+    CASE(test_cycles_are_collected),
+    CASE(test_deep_chain_survives_then_goes),
+    CASE(test_big_table_is_traversed_in_bounded_chunks),
+    CASE(test_random_mutator_keeps_the_invariant),
+    CASE(test_finalizers_run_once_each_in_order),
+    CASE(test_resurrected_object_survives_then_is_freed),
+    CASE(test_weak_values_are_cleared_strings_kept),
+    CASE(test_ephemeron_entry_dies_with_its_key),
+    CASE(test_emergency_collection_frees_garbage_to_satisfy),
+    CASE(test_allocation_failure_loses_nothing),
+    CASE(test_fault_injection_at_every_allocation),
+#ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
+    CASE(test_paced_steps_respect_the_budget),
+#endif
+};
+
+int main(void)
+{
+    return check_main("gc", cases, CHECK_COUNT(cases));
+}

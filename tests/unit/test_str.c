@@ -1,0 +1,762 @@
+/*
+ * test_str.c — strings: interning, the short/long boundary, ROM strings,
+ * the incremental growth of the string table, the string sweep,
+ * resurrection by interning, allocation failure, and lua_close.
+ *
+ * Each case opens the one main state on the port's arena and closes it;
+ * memory use stays within a few KiB (the micro:bit has 16 KiB of RAM).
+ * Cases that must not see a collection switch the collector off
+ * (gcrunning = 0) and drive the phases by hand.
+ */
+#include "build/gen/romstr.h"
+#include "gc/gc.h"
+#include "tests/unit/check.h"
+#include "vm/str.h"
+
+#include <string.h>
+
+static lua_State *cur;
+
+/* A fresh state; a case that failed half-way left its state open. */
+static lua_State *open_state(void)
+{
+    void *mem;
+    size_t bytes;
+    if (cur != NULL)
+        state_close(cur);
+    port_heap(&mem, &bytes);
+    cur = state_open_in(mem, bytes);
+    return cur;
+}
+
+static void close_state(void)
+{
+    if (cur != NULL)
+        state_close(cur);
+    cur = NULL;
+}
+
+/* Is a RAM string of these bytes in the table?  Reads the chains without
+ * interning anything (or migrating). */
+static str *table_find(global_State *g, const char *s, size_t len)
+{
+    const strtab *t = &g->strt;
+    for (int part = 0; part < 2; part++) {
+        str **b = part == 0 ? t->hash : t->old;
+        uint32_t n = part == 0 ? t->size : t->oldsize;
+        for (uint32_t i = 0; b != NULL && i < n; i++)
+            for (str *p = b[i]; p != NULL; p = p->u.hnext)
+                if (str_len(p) == len && memcmp(p->data, s, len) == 0)
+                    return p;
+    }
+    return NULL;
+}
+
+static uint32_t table_count(global_State *g)
+{
+    const strtab *t = &g->strt;
+    uint32_t c = 0;
+    for (int part = 0; part < 2; part++) {
+        str **b = part == 0 ? t->hash : t->old;
+        uint32_t n = part == 0 ? t->size : t->oldsize;
+        for (uint32_t i = 0; b != NULL && i < n; i++)
+            for (str *p = b[i]; p != NULL; p = p->u.hnext)
+                c++;
+    }
+    return c;
+}
+
+/* Anchor a string on the main thread's stack (set_gc evaluates its
+ * destination twice: no L->top++ inside it). */
+static void push_str(lua_State *L, str *s)
+{
+    set_gc(L->top, s, s->tt);
+    L->top++;
+}
+
+static int on_allgc(global_State *g, const void *o)
+{
+    for (gcobj *p = g->allgc; p != NULL; p = p->next)
+        if ((const void *)p == o)
+            return 1;
+    return 0;
+}
+
+/* "k<i>" with a fixed prefix, distinct for distinct i. */
+static size_t keyname(char *buf, const char *prefix, int i)
+{
+    return (size_t)port_snprintf(buf, 24, "%s%d", prefix, i);
+}
+
+/* ---- Hash ------------------------------------------------------------------
+ */
+
+static void test_hash_depends_on_bytes_not_alignment(void)
+{
+    char a[16] = "abcdefghij", b[17];
+    b[0] = '#';
+    memcpy(b + 1, a, sizeof a);
+    CHECK_EQ(str_hash_bytes(a, 10), str_hash_bytes(b + 1, 10));
+    CHECK(str_hash_bytes(a, 10) != str_hash_bytes(a, 9));
+    a[3] ^= 1;
+    CHECK(str_hash_bytes(a, 10) != str_hash_bytes(b + 1, 10));
+    /* Length is part of the hash: "\0" and "" differ. */
+    CHECK(str_hash_bytes("\0", 1) != str_hash_bytes("", 0));
+}
+
+/* 1024 similar keys over 256 buckets: no bucket far above the mean of 4. */
+static void test_hash_spreads_similar_keys_over_buckets(void)
+{
+    static uint8_t count[256];
+    char buf[24];
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < 1024; i++) {
+        size_t n = keyname(buf, "key", i);
+        count[str_hash_bytes(buf, n) & 255]++;
+    }
+    int worst = 0, empty = 0;
+    for (int i = 0; i < 256; i++) {
+        if (count[i] > worst)
+            worst = count[i];
+        if (count[i] == 0)
+            empty++;
+    }
+    CHECK(worst <= 14);
+    CHECK(empty <= 16); /* Poisson(4) leaves ~2% empty */
+}
+
+/* ---- Interning
+ * --------------------------------------------------------------- */
+
+static void test_equal_short_strings_are_one_object(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    G(L)->gcrunning = 0; /* nothing here is anchored */
+    char buf[16];
+    memcpy(buf, "hello world", 12);
+    str *a = str_new(L, "hello world", 11);
+    str *b = str_new(L, buf, 11);
+    str *c = str_newz(L, "hello worle");
+    CHECK(a != NULL && b != NULL && c != NULL);
+    CHECK(a == b);
+    CHECK(a != c);
+    CHECK(str_eq(a, b));
+    CHECK(!str_eq(a, c));
+    CHECK(!str_is_rom(a));
+    CHECK_EQ(a->extra, 0);
+    CHECK_EQ(str_len(a), 11);
+    CHECK(memcmp(str_data(a), "hello world", 12) == 0);
+    CHECK_EQ(str_hash(a), str_hash_bytes("hello world", 11));
+    /* Short strings live in the table, not on allgc. */
+    CHECK(table_find(G(L), "hello world", 11) == a);
+    CHECK(!on_allgc(G(L), a));
+    CHECK(a->next == NULL);
+    close_state();
+}
+
+static void test_short_long_boundary_is_str_short_max(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    G(L)->gcrunning = 0; /* nothing here is anchored */
+    char buf[STR_SHORT_MAX + 2];
+    memset(buf, 'x', sizeof buf);
+    str *s1 = str_new(L, buf, STR_SHORT_MAX);
+    str *s2 = str_new(L, buf, STR_SHORT_MAX);
+    CHECK(s1 != NULL && s1 == s2);
+    CHECK_EQ(s1->shrlen, STR_SHORT_MAX);
+    CHECK_EQ(s1->data[STR_SHORT_MAX], '\0');
+    str *l1 = str_new(L, buf, STR_SHORT_MAX + 1);
+    str *l2 = str_new(L, buf, STR_SHORT_MAX + 1);
+    CHECK(l1 != NULL && l2 != NULL);
+    CHECK(l1 != l2); /* long strings are not interned */
+    CHECK_EQ(l1->shrlen, 0xFF);
+    CHECK_EQ(str_len(l1), STR_SHORT_MAX + 1);
+    CHECK_EQ(l1->data[STR_SHORT_MAX + 1], '\0');
+    CHECK(str_eq(l1, l2));
+    CHECK(!str_eq(l1, s1));
+    CHECK(on_allgc(G(L), l1) && on_allgc(G(L), l2));
+    CHECK(table_find(G(L), buf, STR_SHORT_MAX + 1) == NULL);
+    /* The long hash is computed once, cached, and is the byte hash. */
+    CHECK_EQ(l1->extra, 0);
+    CHECK_EQ(str_hash(l1), str_hash_bytes(buf, STR_SHORT_MAX + 1));
+    CHECK_EQ(l1->extra, 1);
+    CHECK_EQ(str_hash(l1), str_hash(l2));
+    CHECK_EQ(str_objsize(s1), offsetof(str, data) + STR_SHORT_MAX + 1);
+    CHECK_EQ(str_objsize(l1), offsetof(str, data) + STR_SHORT_MAX + 2);
+    /* A builder's long string of short length still compares by bytes. */
+    str *b = str_newlong(L, 3);
+    CHECK(b != NULL);
+    memcpy(b->data, "abc", 3);
+    CHECK_EQ(b->data[3], '\0');
+    str *s3 = str_newz(L, "abc");
+    CHECK(str_eq(b, s3) && str_eq(s3, b));
+    CHECK_EQ(str_hash(b), str_hash(s3));
+    close_state();
+}
+
+static void test_embedded_nuls_are_bytes_like_any_other(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    G(L)->gcrunning = 0; /* nothing here is anchored */
+    str *a = str_new(L, "a\0b", 3);
+    str *b = str_new(L, "a\0c", 3);
+    str *c = str_new(L, "a", 1);
+    str *d = str_new(L, "a\0b", 3);
+    CHECK(a != NULL && b != NULL && c != NULL);
+    CHECK(a == d);
+    CHECK(a != b && a != c && b != c);
+    CHECK_EQ(str_len(a), 3);
+    CHECK(memcmp(a->data, "a\0b", 4) == 0);
+    char big[STR_SHORT_MAX + 10];
+    memset(big, 0, sizeof big);
+    str *l1 = str_new(L, big, sizeof big);
+    big[sizeof big - 1] = 1;
+    str *l2 = str_new(L, big, sizeof big);
+    CHECK(l1 != NULL && l2 != NULL);
+    CHECK(!str_eq(l1, l2));
+    CHECK_EQ(str_len(l1), sizeof big);
+    close_state();
+}
+
+/* ---- ROM strings
+ * -------------------------------------------------------------- */
+
+static void test_string_equal_to_a_rom_string_is_the_rom_object(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    G(L)->gcrunning = 0; /* nothing here is anchored */
+    uint32_t nuse = G(L)->strt.nuse;
+    str *s = str_newz(L, "__index");
+    CHECK(s == ROMSTR(__index));
+    CHECK(str_is_rom(s));
+    CHECK(str_newz(L, "not enough memory") == ROMSTR(memerrmsg));
+    CHECK(str_new(L, "", 0) == ROMSTR(empty));
+    CHECK_EQ(str_newz(L, "while")->extra, 22);
+    CHECK_EQ(str_newz(L, "and")->extra, 1);
+    CHECK_EQ(str_newz(L, "print")->extra, 0);
+    CHECK_EQ(G(L)->strt.nuse, nuse); /* nothing went to RAM */
+    CHECK(str_rom_find("__indexx", 8, str_hash_bytes("__indexx", 8)) == NULL);
+    CHECK(str_rom_find("__inde", 6, str_hash_bytes("__inde", 6)) == NULL);
+    CHECK(!str_is_rom(str_newz(L, "__indexx")));
+    close_state();
+}
+
+/* Every ROM string: the target's hash equals romgen's, the lookup finds
+ * it, and its header is the preset one. */
+static void test_every_rom_string_is_found_with_the_target_hash(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    G(L)->gcrunning = 0; /* nothing here is anchored */
+    CHECK_EQ(str_rom_count, ROMSTR_COUNT);
+    CHECK(str_rom_count > 250);
+    for (uint32_t i = 0; i < str_rom_count; i++) {
+        const str *r = romstr_ptrs[i];
+        size_t n = str_len(r);
+        CHECK(n <= STR_SHORT_MAX);
+        CHECK_EQ(r->hash, str_hash_bytes(r->data, n));
+        CHECK_EQ(r->marked, MARK_ROM_PRESET);
+        CHECK_EQ(r->tt, V_SHRSTR);
+        CHECK(r->next == NULL && r->u.hnext == NULL);
+        CHECK_EQ(r->data[n], '\0');
+        CHECK_EQ(r->extra, i < ROMSTR_NRESERVED ? i + 1 : 0);
+        CHECK(str_rom_find(r->data, n, r->hash) == r);
+        CHECK(str_new(L, r->data, n) == r);
+    }
+    close_state();
+}
+
+struct rom_copy {
+    const str *s;
+    unsigned char bytes[offsetof(str, data) + 24];
+};
+
+static void test_rom_objects_are_never_written(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    static struct rom_copy c[4];
+    c[0].s = ROMSTR(__index);
+    c[1].s = ROMSTR(memerrmsg); /* state_open fixes it */
+    c[2].s = ROMSTR(__gc);
+    c[3].s = ROMSTR(while);
+    for (int i = 0; i < 4; i++)
+        memcpy(c[i].bytes, c[i].s, str_objsize(c[i].s));
+    /* Make them reachable (on the stack) and collect twice, with a
+     * string sweep over a table that holds RAM strings too. */
+    for (int i = 0; i < 4; i++)
+        push_str(L, (str *)c[i].s);
+    CHECK(str_newz(L, "some ram string") != NULL);
+    str_fix((str *)ROMSTR(__index));
+    gc_fullgc(L);
+    gc_fullgc(L);
+    L->top -= 4;
+    for (int i = 0; i < 4; i++)
+        CHECK(memcmp(c[i].bytes, c[i].s, str_objsize(c[i].s)) == 0);
+    CHECK_EQ(c[0].s->marked, MARK_ROM_PRESET);
+    CHECK(gc_check(L, NULL) == 0);
+    close_state();
+}
+
+/* ---- Incremental growth
+ * -------------------------------------------------------- */
+
+#define GROW_KEYS 80
+
+static void test_table_grows_a_few_buckets_per_operation(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    static str *made[GROW_KEYS];
+    char buf[24];
+    uint32_t size0 = t->size, nuse0 = t->nuse;
+    int resizes = 0, migrating_ops = 0;
+    for (int i = 0; i < GROW_KEYS; i++) {
+        uint32_t moved = t->moved, oldsize = t->oldsize;
+        int was_migrating = t->old != NULL;
+        size_t n = keyname(buf, "grow", i);
+        made[i] = str_new(L, buf, n);
+        CHECK(made[i] != NULL);
+        if (!was_migrating && t->old != NULL) {
+            resizes++;
+            CHECK_EQ(t->oldsize * 2, t->size);
+            CHECK(t->moved <= STRTAB_MOVE_PER_OP);
+        }
+        if (was_migrating) {
+            migrating_ops++;
+            uint32_t delta =
+                t->old != NULL ? t->moved - moved : oldsize - moved;
+            CHECK(delta <= STRTAB_MOVE_PER_OP);
+            CHECK(delta >= 1);
+            /* Every string made so far is still found, by interning
+             * (which migrates too: checked as well) and in the chains. */
+            for (int j = 0; j <= i; j++) {
+                uint32_t m = t->moved;
+                int mig = t->old != NULL;
+                n = keyname(buf, "grow", j);
+                CHECK(table_find(g, buf, n) == made[j]);
+                CHECK(str_new(L, buf, n) == made[j]);
+                if (mig && t->old != NULL)
+                    CHECK(t->moved - m <= STRTAB_MOVE_PER_OP);
+            }
+        }
+        CHECK(t->nuse <= t->size * 2); /* the load never runs away */
+    }
+    CHECK(resizes >= 1);
+    CHECK(migrating_ops >= 1);
+    CHECK(t->size > size0);
+    CHECK_EQ(t->nuse, nuse0 + GROW_KEYS);
+    CHECK_EQ(table_count(g), t->nuse);
+    /* Lookups alone finish a migration in progress. */
+    for (int k = 0; k < 64 && t->old != NULL; k++)
+        CHECK(str_newz(L, "grow0") == made[0]);
+    CHECK(t->old == NULL);
+    CHECK_EQ(t->oldsize, 0);
+    CHECK_EQ(t->moved, 0);
+    g->gcrunning = 1;
+    close_state();
+}
+
+static void test_no_migration_during_the_string_sweep(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    char buf[24];
+    int i = 0;
+    while (t->old == NULL && i < 200) {
+        size_t n = keyname(buf, "nm", i++);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(t->old != NULL);
+    uint32_t moved = t->moved;
+    g->gcphase = GC_SWEEP_STRING;
+    for (int k = 0; k < 8; k++) {
+        size_t n = keyname(buf, "nm", k);
+        CHECK(str_new(L, buf, n) != NULL);
+        n = keyname(buf, "sweeping", k);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(t->old != NULL);
+    CHECK_EQ(t->moved, moved);
+    g->gcphase = GC_PAUSE;
+    CHECK(str_newz(L, "nm0") != NULL);
+    CHECK(t->moved > moved || t->old == NULL);
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* ---- The sweep
+ * -------------------------------------------------------------------- */
+
+#define SWEEP_KEYS 12
+
+static void test_sweep_frees_other_white_strings_only(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    static str *live[SWEEP_KEYS];
+    char buf[24];
+    size_t dead_bytes = 0;
+    for (int i = 0; i < SWEEP_KEYS; i++) {
+        size_t n = keyname(buf, "dead", i);
+        str *d = str_new(L, buf, n);
+        CHECK(d != NULL);
+        dead_bytes += str_objsize(d);
+        n = keyname(buf, "live", i);
+        live[i] = str_new(L, buf, n);
+        CHECK(live[i] != NULL);
+    }
+    str *fixed = str_newz(L, "fixed ram string");
+    CHECK(fixed != NULL);
+    str_fix(fixed);
+    uint8_t fixed_mark = fixed->marked;
+    /* Sweep in the middle of a migration: strings in both arrays. */
+    int pads = 0;
+    while (t->old == NULL || t->moved == 0) {
+        size_t n = keyname(buf, "pad", pads++);
+        str *d = str_new(L, buf, n);
+        CHECK(d != NULL);
+        dead_bytes += str_objsize(d);
+        CHECK(pads < 100);
+    }
+    CHECK(t->moved < t->oldsize);
+    uint32_t nuse = t->nuse;
+    uint32_t strings_before = table_count(g);
+    /* As atomic leaves it: the white flipped, the live ones marked. */
+    g->currentwhite = gc_otherwhite(g);
+    for (int i = 0; i < SWEEP_KEYS; i++)
+        live[i]->marked =
+            (uint8_t)((live[i]->marked & ~MARK_COLOR) | MARK_BLACK);
+    /* Any string of the state other than ours would die too: count. */
+    CHECK_EQ(strings_before, 2 * SWEEP_KEYS + 1 + pads);
+    g->gcphase = GC_SWEEP_STRING;
+    str_sweep_start(g);
+    CHECK_EQ(g->sweepstr, 0);
+    size_t freed = 0;
+    int units = 0, done = 0;
+    while (!done) {
+        uint32_t at = g->sweepstr;
+        done = str_sweep_unit(L, &freed);
+        CHECK(g->sweepstr - at <= GC_SWEEP_STR_MAX);
+        CHECK(++units <= 10000);
+    }
+    CHECK_EQ(units,
+             (t->oldsize + t->size + GC_SWEEP_STR_MAX - 1) / GC_SWEEP_STR_MAX);
+    g->gcphase = GC_PAUSE;
+    CHECK_EQ(freed, dead_bytes);
+    CHECK_EQ(t->nuse, nuse - SWEEP_KEYS - pads);
+    CHECK_EQ(table_count(g), t->nuse);
+    for (int i = 0; i < SWEEP_KEYS; i++) {
+        size_t n = keyname(buf, "dead", i);
+        CHECK(table_find(g, buf, n) == NULL);
+        n = keyname(buf, "live", i);
+        CHECK(table_find(g, buf, n) == live[i]);
+        CHECK_EQ(live[i]->marked & MARK_COLOR, g->currentwhite);
+    }
+    for (int i = 0; i < pads; i++) {
+        size_t n = keyname(buf, "pad", i);
+        CHECK(table_find(g, buf, n) == NULL);
+    }
+    CHECK(table_find(g, "fixed ram string", 16) == fixed);
+    CHECK_EQ(fixed->marked, fixed_mark);
+    CHECK(arena_check(g->arena) == 0);
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* A resize that starts in the middle of the string sweep: the array
+ * being swept becomes `old` at the same indexes, so the sweep neither
+ * skips a dead string nor frees a new one. */
+static void test_resize_during_the_sweep_keeps_its_place(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    char buf[24];
+    size_t dead_bytes = 0;
+    for (int i = 0; i < 20; i++) {
+        size_t n = keyname(buf, "old", i);
+        str *s = str_new(L, buf, n);
+        CHECK(s != NULL);
+        dead_bytes += str_objsize(s);
+    }
+    CHECK(t->old == NULL);
+    g->currentwhite = gc_otherwhite(g);
+    g->gcphase = GC_SWEEP_STRING;
+    str_sweep_start(g);
+    size_t freed = 0;
+    CHECK(!str_sweep_unit(L, &freed));
+    int made = 0;
+    while (t->old == NULL && made < 100) {
+        size_t n = keyname(buf, "new", made++);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(t->old != NULL);
+    CHECK_EQ(t->moved, 0);
+    while (!str_sweep_unit(L, &freed))
+        ;
+    CHECK_EQ(t->moved, 0);
+    g->gcphase = GC_PAUSE;
+    CHECK_EQ(freed, dead_bytes);
+    CHECK_EQ(t->nuse, made);
+    CHECK_EQ(table_count(g), t->nuse);
+    for (int i = 0; i < 20; i++) {
+        size_t n = keyname(buf, "old", i);
+        CHECK(table_find(g, buf, n) == NULL);
+    }
+    for (int i = 0; i < made; i++) {
+        size_t n = keyname(buf, "new", i);
+        str *s = table_find(g, buf, n);
+        CHECK(s != NULL);
+        CHECK_EQ(s->marked & MARK_COLOR, g->currentwhite);
+    }
+    g->gcrunning = 1;
+    close_state();
+}
+
+static void test_interning_revives_a_string_the_sweep_has_not_reached(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    g->gcrunning = 0;
+    str *s = str_newz(L, "lazarus");
+    CHECK(s != NULL);
+    g->currentwhite = gc_otherwhite(g);
+    g->gcphase = GC_SWEEP_STRING;
+    str_sweep_start(g);
+    CHECK(gc_isdead(g, s));
+    CHECK(str_newz(L, "lazarus") == s);
+    CHECK(!gc_isdead(g, s));
+    CHECK_EQ(s->marked & MARK_WHITES, g->currentwhite);
+    size_t freed = 0;
+    while (!str_sweep_unit(L, &freed))
+        ;
+    g->gcphase = GC_PAUSE;
+    CHECK_EQ(freed, 0);
+    CHECK(table_find(g, "lazarus", 7) == s);
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* Through the real collector: strings on the stack survive, the others
+ * are freed, ROM ones are not touched. */
+static void test_full_collection_frees_unreachable_strings(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    char buf[24];
+    str *keep = str_newz(L, "kept string");
+    CHECK(keep != NULL);
+    push_str(L, keep);
+    str *keeplong =
+        str_new(L, "a long string, long enough not to be short", 42);
+    CHECK(keeplong != NULL);
+    push_str(L, keeplong);
+    for (int i = 0; i < 20; i++) {
+        size_t n = keyname(buf, "garbage", i);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(str_new(L, "unreachable long string, also long enough.", 42) !=
+          NULL);
+    gc_fullgc(L);
+    CHECK(gc_check(L, NULL) == 0);
+    for (int i = 0; i < 20; i++) {
+        size_t n = keyname(buf, "garbage", i);
+        CHECK(table_find(g, buf, n) == NULL);
+    }
+    CHECK(table_find(g, "kept string", 11) == keep);
+    CHECK(str_newz(L, "kept string") == keep);
+    CHECK(on_allgc(g, keeplong));
+    CHECK(memcmp(keeplong->data, "a long string", 13) == 0);
+    CHECK_EQ(table_count(g), g->strt.nuse);
+    L->top -= 2;
+    close_state();
+}
+
+static void test_remove_unlinks_without_freeing(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    g->gcrunning = 0;
+    str *s = str_newz(L, "to be removed");
+    CHECK(s != NULL);
+    uint32_t nuse = g->strt.nuse;
+    str_remove(g, s);
+    CHECK_EQ(g->strt.nuse, nuse - 1);
+    CHECK(table_find(g, "to be removed", 13) == NULL);
+    CHECK(memcmp(s->data, "to be removed", 14) == 0); /* not freed */
+    str_remove(g, (str *)ROMSTR(print));              /* ignored */
+    CHECK_EQ(g->strt.nuse, nuse - 1);
+    gc_free(g, s, str_objsize(s));
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* ---- Memory
+ * ----------------------------------------------------------------------- */
+
+#define FILL_MAX 64
+
+/* Allocate every free byte of the arena; returns the block count. */
+static int fill_arena(arena_t *a, void **blocks)
+{
+    int n = 0;
+    size_t sz;
+    while (n < FILL_MAX && (sz = arena_largest_alloc(a)) > 0) {
+        void *p = arena_alloc(a, sz);
+        if (p == NULL)
+            break;
+        blocks[n++] = p;
+    }
+    /* Tails too small for the largest-class guarantee. */
+    for (sz = 64; sz >= 8 && n < FILL_MAX; sz /= 2)
+        while (n < FILL_MAX && (blocks[n] = arena_alloc(a, sz)) != NULL)
+            n++;
+    return n;
+}
+
+static void unfill_arena(arena_t *a, void **blocks, int n)
+{
+    while (n > 0)
+        arena_free(a, blocks[--n]);
+}
+
+static void test_allocation_failure_returns_null_and_changes_nothing(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    str *old = str_newz(L, "made before");
+    CHECK(old != NULL);
+    static void *blocks[FILL_MAX];
+    int nb = fill_arena(g->arena, blocks);
+    CHECK(nb < FILL_MAX);
+    CHECK(arena_alloc(g->arena, 8) == NULL);
+    uint32_t nuse = t->nuse, size = t->size;
+    size_t inuse = arena_in_use(g->arena);
+    CHECK(str_newz(L, "brand new") == NULL);
+    CHECK(str_new(L, "a long string that cannot be allocated now", 42) ==
+          NULL);
+    CHECK(str_newlong(L, 100) == NULL);
+    CHECK_EQ(t->nuse, nuse);
+    CHECK_EQ(t->size, size);
+    CHECK_EQ(arena_in_use(g->arena), inuse);
+    CHECK(table_find(g, "brand new", 9) == NULL);
+    /* What needs no memory still works. */
+    CHECK(str_newz(L, "made before") == old);
+    CHECK(str_newz(L, "print") == ROMSTR(print));
+    CHECK(arena_check(g->arena) == 0);
+    unfill_arena(g->arena, blocks, nb);
+    str *s = str_newz(L, "brand new");
+    CHECK(s != NULL);
+    CHECK(str_newz(L, "brand new") == s);
+    CHECK_EQ(t->nuse, nuse + 1);
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* With no room for a bigger bucket array, strings are still made: the
+ * table just stays as it is (load above 1), then grows when it can. */
+static void test_table_that_cannot_grow_keeps_working(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    char buf[24];
+    int i = 0;
+    while (t->nuse < t->size) {
+        size_t n = keyname(buf, "full", i++);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(t->old == NULL);
+    uint32_t size = t->size;
+    static void *blocks[FILL_MAX];
+    void *hole = arena_alloc(g->arena, 128); /* room for strings only */
+    CHECK(hole != NULL);
+    int nb = fill_arena(g->arena, blocks);
+    CHECK(nb < FILL_MAX);
+    arena_free(g->arena, hole);
+    CHECK(arena_largest_alloc(g->arena) < size * 2 * sizeof(str *));
+    CHECK(str_newz(L, "over the load") != NULL);
+    CHECK(t->old == NULL);
+    CHECK_EQ(t->size, size);
+    CHECK(t->nuse > t->size);
+    CHECK(table_find(g, "over the load", 13) != NULL);
+    unfill_arena(g->arena, blocks, nb);
+    CHECK(str_newz(L, "room again") != NULL);
+    CHECK(t->old != NULL);
+    CHECK_EQ(t->size, size * 2);
+    g->gcrunning = 1;
+    close_state();
+}
+
+static void test_close_returns_the_arena_to_empty(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    arena_t *a = G(L)->arena;
+    char buf[24];
+    str *l = str_newlong(L, 200);
+    CHECK(l != NULL);
+    push_str(L, l);
+    /* Close in the middle of a migration: both arrays must go. */
+    for (int i = 0; i < 38 && G(L)->strt.old == NULL; i++) {
+        size_t n = keyname(buf, "close", i);
+        str *s = str_new(L, buf, n);
+        CHECK(s != NULL);
+        push_str(L, s); /* 39 of the 40 slots at most */
+    }
+    CHECK(G(L)->strt.old != NULL);
+    CHECK(arena_in_use(a) > 0);
+    close_state();
+    CHECK_EQ(arena_in_use(a), 0);
+    CHECK(arena_check(a) == 0);
+}
+
+static const struct check_case cases[] = {
+    CASE(test_hash_depends_on_bytes_not_alignment),
+    CASE(test_hash_spreads_similar_keys_over_buckets),
+    CASE(test_equal_short_strings_are_one_object),
+    CASE(test_short_long_boundary_is_str_short_max),
+    CASE(test_embedded_nuls_are_bytes_like_any_other),
+    CASE(test_string_equal_to_a_rom_string_is_the_rom_object),
+    CASE(test_every_rom_string_is_found_with_the_target_hash),
+    CASE(test_rom_objects_are_never_written),
+    CASE(test_table_grows_a_few_buckets_per_operation),
+    CASE(test_no_migration_during_the_string_sweep),
+    CASE(test_sweep_frees_other_white_strings_only),
+    CASE(test_resize_during_the_sweep_keeps_its_place),
+    CASE(test_interning_revives_a_string_the_sweep_has_not_reached),
+    CASE(test_full_collection_frees_unreachable_strings),
+    CASE(test_remove_unlinks_without_freeing),
+    CASE(test_allocation_failure_returns_null_and_changes_nothing),
+    CASE(test_table_that_cannot_grow_keeps_working),
+    CASE(test_close_returns_the_arena_to_empty),
+};
+
+int main(void)
+{
+    return check_main("str", cases, CHECK_COUNT(cases));
+}

@@ -1,0 +1,422 @@
+/*
+ * romgen.c — build-time generator of the ROM string table (a host
+ * program; see tools/romstr.txt for the input format).
+ *
+ *     romgen tools/romstr.txt build/gen/romstr.c build/gen/romstr.h
+ *
+ * The .c holds one const object per string, laid out exactly as `str`
+ * (vm/obj.h) with a fixed-size data array — one struct type per data size,
+ * each checked field by field against `str` with _Static_assert — so that
+ * the objects land in .rodata (flash) and are used through (const str *).
+ * Each header is preset: tt V_SHRSTR, marked MARK_ROM_PRESET, next and
+ * hnext NULL, hash computed here with vm/strhash.h, the same code the
+ * target runs.  The first ROMGEN_NRESERVED strings must be Lua's reserved
+ * words in the lexer's order; their extra is index + 1.
+ *
+ * Lookup: an open-addressing table of ROMSTR_SLOTS uint16_t entries (a
+ * power of 2, at least twice the string count; 0 = empty, else index + 1)
+ * filled by linear probing in input order.  romgen measures the longest
+ * probe sequence and emits it as ROMSTR_MAX_PROBE, so a lookup (hit or
+ * miss) examines at most that many slots: a bound, not an expectation.
+ *
+ * The .h gives, for each string with a C name: the object (extern), its
+ * index (RS_name) and ROMSTR(name), a (const str *) that is an address
+ * constant, usable in static initialisers of other ROM objects.
+ *
+ * Errors (exit status 1, nothing trustworthy written): a duplicate string
+ * or C name, a string longer than STR_SHORT_MAX, reserved words missing
+ * or out of order, a malformed quoted line.
+ */
+#include "vm/obj.h"
+#include "vm/strhash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Strings the generator accepts; the slot entries are uint16_t. */
+#define ROMGEN_MAX_STRINGS 4096
+/* Longest C name accepted. */
+#define ROMGEN_NAME_MAX 64
+/* Longest input line. */
+#define ROMGEN_LINE_MAX 512
+#define ROMGEN_NRESERVED 22
+
+static const char *const reserved[ROMGEN_NRESERVED] = {
+    "and",      "break",  "do",   "else", "elseif", "end",  "false", "for",
+    "function", "goto",   "if",   "in",   "local",  "nil",  "not",   "or",
+    "repeat",   "return", "then", "true", "until",  "while"};
+
+struct entry {
+    char data[STR_SHORT_MAX + 1];
+    size_t len;
+    char name[ROMGEN_NAME_MAX + 1]; /* "" when it has no C name */
+    uint32_t hash;
+    int line;
+};
+
+static struct entry entries[ROMGEN_MAX_STRINGS];
+static int nentries;
+static const char *input_name;
+
+static void die(int line, const char *msg, const char *what)
+{
+    if (line > 0)
+        fprintf(stderr, "%s:%d: %s%s%s\n", input_name, line, msg,
+                what ? ": " : "", what ? what : "");
+    else
+        fprintf(stderr, "romgen: %s%s%s\n", msg, what ? ": " : "",
+                what ? what : "");
+    exit(1);
+}
+
+static int is_ident_start(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_ident_char(int c)
+{
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static int is_ident(const char *s, size_t len)
+{
+    if (len == 0 || !is_ident_start((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if (!is_ident_char((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static void add_byte(struct entry *e, int c, int line)
+{
+    if (e->len >= STR_SHORT_MAX)
+        die(line, "string longer than STR_SHORT_MAX", NULL);
+    e->data[e->len++] = (char)c;
+}
+
+/* A quoted line: "bytes" [= cname]. */
+static void parse_quoted(struct entry *e, const char *p, int line)
+{
+    p++; /* the opening quote */
+    for (;;) {
+        int c = (unsigned char)*p++;
+        if (c == '\0')
+            die(line, "unterminated quoted string", NULL);
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            c = (unsigned char)*p++;
+            switch (c) {
+            case '\\':
+            case '"':
+                break;
+            case 'n':
+                c = '\n';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case '0':
+                c = '\0';
+                break;
+            case 'x': {
+                int hi = hexval((unsigned char)p[0]);
+                int lo = hi < 0 ? -1 : hexval((unsigned char)p[1]);
+                if (lo < 0)
+                    die(line, "bad \\x escape (two hex digits)", NULL);
+                c = hi * 16 + lo;
+                p += 2;
+                break;
+            }
+            default:
+                die(line, "unknown escape", NULL);
+            }
+        }
+        add_byte(e, c, line);
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '\0') {
+        if (is_ident(e->data, e->len))
+            memcpy(e->name, e->data, e->len + 1);
+        return;
+    }
+    if (*p != '=')
+        die(line, "expected '= cname' or the end after a quoted string", NULL);
+    p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t n = strlen(p);
+    if (!is_ident(p, n) || n > ROMGEN_NAME_MAX)
+        die(line, "the C name is not an identifier", p);
+    memcpy(e->name, p, n + 1);
+}
+
+static void read_input(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        die(0, "cannot open", path);
+    char buf[ROMGEN_LINE_MAX + 2];
+    int line = 0;
+    while (fgets(buf, sizeof buf, f) != NULL) {
+        line++;
+        size_t n = strlen(buf);
+        if (n > ROMGEN_LINE_MAX && buf[n - 1] != '\n')
+            die(line, "line too long", NULL);
+        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' ||
+                         buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+            buf[--n] = '\0';
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0' || *p == '#')
+            continue;
+        if (nentries == ROMGEN_MAX_STRINGS)
+            die(line, "too many strings (ROMGEN_MAX_STRINGS)", NULL);
+        struct entry *e = &entries[nentries];
+        memset(e, 0, sizeof *e);
+        e->line = line;
+        if (*p == '"') {
+            parse_quoted(e, p, line);
+        } else {
+            for (; *p; p++)
+                add_byte(e, (unsigned char)*p, line);
+            if (is_ident(e->data, e->len))
+                memcpy(e->name, e->data, e->len + 1);
+        }
+        e->hash = strhash_compute(e->data, e->len);
+        nentries++;
+    }
+    if (ferror(f))
+        die(0, "read error", path);
+    fclose(f);
+}
+
+/* Quadratic, at build time, over a few hundred strings. */
+static void validate(void)
+{
+    for (int i = 0; i < nentries; i++)
+        for (int j = 0; j < i; j++) {
+            const struct entry *a = &entries[i], *b = &entries[j];
+            if (a->len == b->len && memcmp(a->data, b->data, a->len) == 0)
+                die(a->line, "duplicate string", a->data);
+            if (a->name[0] && strcmp(a->name, b->name) == 0)
+                die(a->line, "duplicate C name", a->name);
+        }
+    if (nentries < ROMGEN_NRESERVED)
+        die(0, "the reserved words must come first", NULL);
+    for (int i = 0; i < ROMGEN_NRESERVED; i++) {
+        const struct entry *e = &entries[i];
+        if (e->len != strlen(reserved[i]) ||
+            memcmp(e->data, reserved[i], e->len) != 0)
+            die(e->line, "expected the reserved word", reserved[i]);
+    }
+}
+
+static uint16_t slots[2 * ROMGEN_MAX_STRINGS];
+static uint32_t nslots;
+static uint32_t max_probe;
+
+static void build_slots(void)
+{
+    nslots = 1;
+    while (nslots < 2u * (uint32_t)nentries)
+        nslots <<= 1;
+    for (int i = 0; i < nentries; i++) {
+        uint32_t at = entries[i].hash & (nslots - 1), probe = 1;
+        while (slots[at] != 0) {
+            at = (at + 1) & (nslots - 1);
+            probe++;
+        }
+        slots[at] = (uint16_t)(i + 1);
+        if (probe > max_probe)
+            max_probe = probe;
+    }
+}
+
+/* The bytes as a C string literal: octal escapes for anything that is not
+ * plain printable (and for '?', against trigraphs). */
+static void put_literal(FILE *f, const struct entry *e)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < e->len; i++) {
+        int c = (unsigned char)e->data[i];
+        if (c < 0x20 || c > 0x7E || c == '"' || c == '\\' || c == '?')
+            fprintf(f, "\\%03o", (unsigned)c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void put_objname(FILE *f, int i)
+{
+    if (entries[i].name[0])
+        fprintf(f, "romstr_o_%s", entries[i].name);
+    else
+        fprintf(f, "romstr_x%d", i);
+}
+
+static int size_used(size_t n)
+{
+    for (int i = 0; i < nentries; i++)
+        if (entries[i].len + 1 == n)
+            return 1;
+    return 0;
+}
+
+static void write_header(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        die(0, "cannot write", path);
+    fprintf(f,
+            "/* romstr.h: generated by tools/romgen from %s; do not edit. */\n"
+            "#ifndef RTLUA_ROMSTR_H\n#define RTLUA_ROMSTR_H\n\n"
+            "#include \"vm/obj.h\"\n\n",
+            input_name);
+    fprintf(f, "#define ROMSTR_COUNT %du\n", nentries);
+    fprintf(f, "#define ROMSTR_SLOTS %uu /* power of 2 */\n",
+            (unsigned)nslots);
+    fprintf(f,
+            "#define ROMSTR_MAX_PROBE %uu /* slots per lookup, at most */\n",
+            (unsigned)max_probe);
+    fprintf(f, "#define ROMSTR_NRESERVED %du\n\n", ROMGEN_NRESERVED);
+    fprintf(f,
+            "/* `str` with a fixed data array: the same fields, offsets and\n"
+            " * alignment (checked in romstr.c). */\n"
+            "#define ROMSTR_STRUCT(n) \\\n"
+            "    struct romstr_s##n { \\\n"
+            "        GCHEADER; \\\n"
+            "        uint8_t extra; \\\n"
+            "        uint8_t shrlen; \\\n"
+            "        uint32_t hash; \\\n"
+            "        union { \\\n"
+            "            size_t lnglen; \\\n"
+            "            struct str *hnext; \\\n"
+            "        } u; \\\n"
+            "        char data[n]; \\\n"
+            "    }\n");
+    for (size_t n = 1; n <= STR_SHORT_MAX + 1; n++)
+        if (size_used(n))
+            fprintf(f, "ROMSTR_STRUCT(%u);\n", (unsigned)n);
+    fputc('\n', f);
+    for (int i = 0; i < nentries; i++) {
+        if (!entries[i].name[0])
+            continue;
+        fprintf(f, "extern const struct romstr_s%u ",
+                (unsigned)entries[i].len + 1);
+        put_objname(f, i);
+        fprintf(f, ";\n#define RS_%s %d\n", entries[i].name, i);
+    }
+    fprintf(f,
+            "\n/* The ROM string of a C name, an address constant. */\n"
+            "#define ROMSTR(name) ((const str *)&romstr_o_##name)\n\n"
+            "/* Every ROM string by index, and the lookup slots (index + 1,\n"
+            " * 0 = empty; linear probing from hash & (ROMSTR_SLOTS - 1)). "
+            "*/\n"
+            "extern const str *const romstr_ptrs[ROMSTR_COUNT];\n"
+            "extern const uint16_t romstr_slots[ROMSTR_SLOTS];\n\n"
+            "#endif\n");
+    if (fclose(f) != 0)
+        die(0, "cannot write", path);
+}
+
+static void write_source(const char *path, const char *hname)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        die(0, "cannot write", path);
+    fprintf(f,
+            "/* romstr.c: generated by tools/romgen from %s; do not edit. */\n"
+            "#include \"%s\"\n\n#include <stddef.h>\n\n",
+            input_name, hname);
+    fprintf(f,
+            "#define ROMSTR_LAYOUT(n) \\\n"
+            "    _Static_assert( \\\n"
+            "        offsetof(struct romstr_s##n, next) == offsetof(str, "
+            "next) && \\\n"
+            "        offsetof(struct romstr_s##n, tt) == offsetof(str, tt) "
+            "&& \\\n"
+            "        offsetof(struct romstr_s##n, marked) == "
+            "offsetof(str, marked) && \\\n"
+            "        offsetof(struct romstr_s##n, extra) == "
+            "offsetof(str, extra) && \\\n"
+            "        offsetof(struct romstr_s##n, shrlen) == "
+            "offsetof(str, shrlen) && \\\n"
+            "        offsetof(struct romstr_s##n, hash) == "
+            "offsetof(str, hash) && \\\n"
+            "        offsetof(struct romstr_s##n, u) == offsetof(str, u) "
+            "&& \\\n"
+            "        sizeof(((struct romstr_s##n *)0)->u) == "
+            "sizeof(((str *)0)->u) && \\\n"
+            "        offsetof(struct romstr_s##n, data) == "
+            "offsetof(str, data) && \\\n"
+            "        _Alignof(struct romstr_s##n) == _Alignof(str), \\\n"
+            "        \"struct romstr_s\" #n \" is not laid out as str\")\n");
+    for (size_t n = 1; n <= STR_SHORT_MAX + 1; n++)
+        if (size_used(n))
+            fprintf(f, "ROMSTR_LAYOUT(%u);\n", (unsigned)n);
+    fputc('\n', f);
+    for (int i = 0; i < nentries; i++) {
+        const struct entry *e = &entries[i];
+        fprintf(f, "%sconst struct romstr_s%u ", e->name[0] ? "" : "static ",
+                (unsigned)e->len + 1);
+        put_objname(f, i);
+        fprintf(f,
+                " = {.next = NULL, .tt = V_SHRSTR, .marked = MARK_ROM_PRESET, "
+                ".extra = %d, .shrlen = %u, .hash = 0x%08Xu, "
+                ".u = {.hnext = NULL}, .data = ",
+                i < ROMGEN_NRESERVED ? i + 1 : 0, (unsigned)e->len,
+                (unsigned)e->hash);
+        put_literal(f, e);
+        fprintf(f, "};\n");
+    }
+    fprintf(f, "\nconst str *const romstr_ptrs[ROMSTR_COUNT] = {\n");
+    for (int i = 0; i < nentries; i++) {
+        fprintf(f, "    (const str *)&");
+        put_objname(f, i);
+        fprintf(f, ",\n");
+    }
+    fprintf(f, "};\n\nconst uint16_t romstr_slots[ROMSTR_SLOTS] = {");
+    for (uint32_t i = 0; i < nslots; i++)
+        fprintf(f, "%s%u,", i % 16 == 0 ? "\n    " : " ", (unsigned)slots[i]);
+    fprintf(f, "\n};\n");
+    if (fclose(f) != 0)
+        die(0, "cannot write", path);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: romgen romstr.txt out.c out.h\n");
+        return 2;
+    }
+    input_name = argv[1];
+    read_input(argv[1]);
+    validate();
+    build_slots();
+    /* The .c includes the header by its path under the repository root
+     * (the build passes -I.). */
+    write_header(argv[3]);
+    write_source(argv[2], argv[3]);
+    return 0;
+}

@@ -1,0 +1,194 @@
+/*
+ * state.c — the static main state, coroutine threads, stacks.
+ *
+ * The global state, with the main thread inside it, is one static object:
+ * opening a state allocates only the string table, the registry, the
+ * globals table and the main stack, and closing frees every byte, so the
+ * arena's bytes in use return to zero.
+ */
+#include "vm/state.h"
+#include "gc/gc.h"
+#include "port/port.h"
+#include "vm/func.h"
+#include "vm/str.h"
+#include "vm/tab.h"
+
+#include <string.h>
+
+/* Registry slots, as Lua numbers them. */
+#define REG_MAINTHREAD 1
+#define REG_GLOBALS 2
+/* Default share of the arena kept free before assist steps begin (1/N). */
+#define STATE_RESERVE_DIV 16
+/* Default step budget in microseconds (pace.c may change it). */
+#define STATE_STEP_US_DEFAULT 100
+/* Default growth over the last cycle's use that starts a new cycle. */
+#define STATE_PAUSE_PCT 100
+
+static global_State main_state;
+static int main_open;
+
+static void init_thread(lua_State *L1, global_State *g)
+{
+    L1->g = g;
+    L1->stack = NULL;
+    L1->top = NULL;
+    L1->stacksize = 0;
+    L1->openupval = NULL;
+    L1->twups = L1; /* "not on g->twups" */
+    L1->status = 0;
+    L1->dirty = 1;
+    L1->nci = 0;
+    L1->gclist = NULL;
+}
+
+static int alloc_stack(lua_State *L, lua_State *L1)
+{
+    L1->stack = gc_alloc(L, sizeof(tvalue) * STATE_STACK_INIT);
+    if (L1->stack == NULL)
+        return -1;
+    L1->stacksize = STATE_STACK_INIT;
+    for (uint32_t i = 0; i < STATE_STACK_INIT; i++)
+        set_nil(&L1->stack[i]);
+    L1->top = L1->stack;
+    return 0;
+}
+
+static void free_stack(global_State *g, lua_State *L1)
+{
+    gc_free(g, L1->stack, sizeof(tvalue) * L1->stacksize);
+    L1->stack = NULL;
+    L1->stacksize = 0;
+}
+
+int state_growstack(lua_State *L, uint32_t n)
+{
+    uint32_t used = (uint32_t)(L->top - L->stack);
+    if (used + n <= L->stacksize)
+        return 0;
+    uint32_t size = L->stacksize * 2;
+    if (size < used + n)
+        size = used + n;
+    if (size > STATE_STACK_MAX)
+        return -1;
+    tvalue *old = L->stack;
+    tvalue *s = gc_realloc(L, old, sizeof(tvalue) * L->stacksize,
+                           sizeof(tvalue) * size);
+    if (s == NULL)
+        return -1;
+    for (uint32_t i = L->stacksize; i < size; i++)
+        set_nil(&s[i]);
+    /* Open upvalues point into the stack: move them with it. */
+    for (upval *uv = L->openupval; uv; uv = uv->u.open.next)
+        uv->v = s + (uv->v - old);
+    L->top = s + used;
+    L->stack = s;
+    L->stacksize = size;
+    return 0;
+}
+
+lua_State *state_newthread(lua_State *L)
+{
+    lua_State *L1 = (lua_State *)gc_newobj(L, V_THREAD, sizeof(lua_State));
+    if (L1 == NULL)
+        return NULL;
+    init_thread(L1, G(L));
+    if (alloc_stack(L, L1) != 0) {
+        /* L1 stays on allgc with no stack; the sweep frees it. */
+        return NULL;
+    }
+    return L1;
+}
+
+void state_freethread(lua_State *L, lua_State *L1)
+{
+    fn_closeupvals(L1, L1->stack);
+    if (L1->stack)
+        free_stack(G(L), L1);
+    gc_free(G(L), L1, sizeof(lua_State));
+}
+
+table *state_registry(lua_State *L)
+{
+    return gco2tab(gc_of(&G(L)->registry));
+}
+
+table *state_globals(lua_State *L)
+{
+    return gco2tab(gc_of(tab_getint(state_registry(L), REG_GLOBALS)));
+}
+
+lua_State *state_open_in(void *mem, size_t bytes)
+{
+    if (main_open)
+        return NULL;
+    global_State *g = &main_state;
+    memset(g, 0, sizeof *g);
+    g->arena = arena_create(mem, bytes);
+    if (g->arena == NULL)
+        return NULL;
+    lua_State *L = &g->mainthread;
+    L->next = NULL;
+    L->tt = V_THREAD;
+    L->marked = MARK_SUPER | MARK_FIXED | MARK_WHITE0;
+    init_thread(L, g);
+    g->currentwhite = MARK_WHITE0;
+    g->gcphase = GC_PAUSE;
+    g->gcrunning = 0; /* no collection until the state is whole */
+    g->seed = STR_SEED;
+    g->pausepct = STATE_PAUSE_PCT;
+    g->reserve = arena_capacity(g->arena) / STATE_RESERVE_DIV;
+    /* Assist steps are bounded from the start, paced or not. */
+    g->stepbudget = (uint32_t)((uint64_t)port_cycle_hz() *
+                               STATE_STEP_US_DEFAULT / 1000000u);
+    set_nil(&g->registry);
+    set_nil(&g->nilvalue);
+    main_open = 1;
+    if (alloc_stack(L, L) != 0 || str_init(L) != 0)
+        goto fail;
+    table *reg = tab_new(L);
+    if (reg == NULL)
+        goto fail;
+    set_gc(&g->registry, reg, V_TABLE);
+    table *globals = tab_new(L);
+    if (globals == NULL)
+        goto fail;
+    tvalue v;
+    set_gc(&v, globals, V_TABLE);
+    if (tab_setint(L, reg, REG_GLOBALS, &v) != TAB_OK)
+        goto fail;
+    set_gc(&v, L, V_THREAD);
+    if (tab_setint(L, reg, REG_MAINTHREAD, &v) != TAB_OK)
+        goto fail;
+    g->memerrmsg = str_newz(L, "not enough memory");
+    g->tm_mode = str_newz(L, "__mode");
+    g->tm_gc = str_newz(L, "__gc");
+    if (!g->memerrmsg || !g->tm_mode || !g->tm_gc)
+        goto fail;
+    str_fix(g->memerrmsg);
+    str_fix(g->tm_mode);
+    str_fix(g->tm_gc);
+    g->gcestimate = arena_in_use(g->arena);
+    g->gcrunning = 1;
+    return L;
+fail:
+    state_close(L);
+    return NULL;
+}
+
+lua_State *state_open(void)
+{
+    void *mem;
+    size_t bytes;
+    port_heap(&mem, &bytes);
+    return state_open_in(mem, bytes);
+}
+
+void state_close(lua_State *L)
+{
+    global_State *g = G(L);
+    gc_freeall(L);
+    if (L->stack)
+        free_stack(g, L);
+    main_open = 0;
+}

@@ -1,0 +1,152 @@
+/*
+ * state.h — the global state and threads.
+ *
+ * There is one global state per Lua universe, and the main one is a static
+ * object (in .bss), super-fixed: never collected, never freed, so creating
+ * a state allocates nothing but the string table and the registry.  A
+ * thread (lua_State) is a collectable object with its own value stack; the
+ * main thread lives inside the static global state.
+ *
+ * The collector's fields are here because every module reaches them
+ * through L->g; gc/gc.h says what each phase does with them.
+ */
+#ifndef RTLUA_STATE_H
+#define RTLUA_STATE_H
+
+#include "gc/arena.h"
+#include "vm/obj.h"
+
+#include <stdbool.h>
+
+/* ---- Collector phases ----------------------------------------------------
+ */
+enum gc_phase {
+    GC_PAUSE,        /* between cycles: the next step marks the roots */
+    GC_PROPAGATE,    /* traversing gray objects, a bounded chunk at a time */
+    GC_ATOMIC,       /* one indivisible step: dirty stacks, weak, finalizers */
+    GC_SWEEP_STRING, /* sweeping the string table, some buckets per unit */
+    GC_SWEEP_OBJ,    /* sweeping allgc, then finobj, some objects per unit */
+    GC_FINALIZE,     /* calling queued __gc, a few per step */
+};
+
+/* Step-length histogram: bucket i counts steps of [2^i, 2^(i+1)) cycles. */
+#define GC_HIST_BUCKETS 24
+
+typedef struct gc_stats {
+    uint32_t steps;             /* steps run (paced, assist, explicit) */
+    uint32_t worst_step_cycles; /* longest single step */
+    uint32_t hist[GC_HIST_BUCKETS];
+    uint32_t cycles_completed;  /* full collection cycles finished */
+    uint32_t emergencies;       /* emergency collections on alloc failure */
+    uint32_t assists;           /* steps forced by the low-memory reserve */
+    uint64_t bytes_freed;       /* arena bytes returned by the sweep */
+    uint64_t step_cycles_total; /* sum of all step lengths */
+} gc_stats;
+
+/* ---- String table ----------------------------------------------------------
+ * Chained hash of RAM short strings; ROM strings are found first in the
+ * flash table.  Resizes move STRTAB_MOVE_PER_OP buckets per operation from
+ * `old` to `hash` (vm/str.c), so no single operation rehashes it all. */
+typedef struct strtab {
+    str **hash;    /* current buckets */
+    uint32_t size; /* buckets in hash (power of 2) */
+    uint32_t nuse; /* strings in both tables */
+    str **old;     /* buckets being migrated, or NULL */
+    uint32_t oldsize;
+    uint32_t moved; /* old buckets already migrated */
+} strtab;
+
+/* ---- Threads --------------------------------------------------------------
+ */
+typedef struct lua_State {
+    GCHEADER;
+    uint8_t status;
+    uint8_t dirty; /* ran since its stack was last scanned */
+    uint16_t nci;  /* call depth (issue 4) */
+    tvalue *stack; /* stack[0..stacksize-1] */
+    tvalue *top;   /* first free slot */
+    uint32_t stacksize;
+    struct global_State *g;
+    upval *openupval;        /* open upvalues, highest level first */
+    struct lua_State *twups; /* threads with open upvalues */
+    gcobj *gclist;
+} lua_State;
+
+/* ---- The global state
+ * -------------------------------------------------------- */
+typedef struct global_State {
+    arena_t *arena;  /* the one heap */
+    strtab strt;     /* interned RAM short strings */
+    tvalue registry; /* the registry table */
+    tvalue nilvalue; /* a nil; also "state fully built" once set */
+    uint32_t seed;   /* string hash seed */
+    table *mt[9];    /* metatables of basic types */
+    str *memerrmsg;  /* "not enough memory", pre-made */
+    str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
+    str *tm_gc;      /* "__gc" */
+    /* collector */
+    uint8_t currentwhite;      /* MARK_WHITE0 or MARK_WHITE1 */
+    uint8_t gcphase;           /* enum gc_phase */
+    uint8_t gcrunning;         /* paced and assist steps allowed */
+    uint8_t gcemergency;       /* inside an emergency collection */
+    uint8_t gcfinalizing;      /* a __gc call is running */
+    uint8_t gcnofin;           /* an assist step: no __gc may run now */
+    uint8_t remarks;           /* root re-marks done in this propagate phase */
+    gcobj *allgc;              /* every collectable RAM object without __gc */
+    gcobj *finobj;             /* objects with a __gc metamethod */
+    gcobj *tobefnz;            /* dead objects waiting for their __gc */
+    gcobj **sweepgc;           /* the sweep's position in the current list */
+    uint8_t sweeplist;         /* 0 allgc, 1 finobj, 2 tobefnz */
+    uint32_t sweepstr;         /* the string sweep's next bucket */
+    gcobj *gray;               /* gray objects to traverse */
+    gcobj *grayagain;          /* threads: scanned again in atomic */
+    gcobj *weak;               /* weak-value tables, for clearing */
+    gcobj *ephemeron;          /* weak-key tables */
+    gcobj *allweak;            /* weak keys and values */
+    gcobj *trav;               /* the object a chunked traversal is inside */
+    uint32_t travpos;          /* where in it the traversal resumes */
+    lua_State *twups;          /* threads with open upvalues */
+    gcobj *newest;             /* the last object made: an emergency collection
+                                  keeps it, it may not be anchored yet */
+    size_t gcestimate;         /* bytes in use at the end of the last cycle */
+    uint32_t pausepct;         /* a cycle starts when use grows this % over
+                                  the estimate (or free falls under reserve) */
+    size_t reserve;            /* assist steps below this many free bytes */
+    uint32_t stepbudget;       /* cycles per paced step */
+    volatile uint32_t credit;  /* cycles accrued by the tick */
+    volatile uint8_t stepflag; /* the tick asks for a step */
+    uint32_t utilisation_pct;  /* share of each tick given to the GC */
+    uint32_t creditcap;        /* credit never exceeds this */
+    gc_stats stats;
+    uint32_t failafter; /* tests: fail the Nth allocation from now (0 off) */
+    void (*stephook)(uint32_t start, uint32_t cycles); /* benchmarks */
+    void (*warnf)(void *ud, const char *msg, int tocont);
+    void *warnud;
+    int (*finalizer)(lua_State *L, gcobj *o); /* calls __gc; see gc.h */
+    lua_State mainthread; /* the main thread, part of this static object */
+} global_State;
+
+#define G(L) ((L)->g)
+
+/* Initial slots of a thread's stack. */
+#define STATE_STACK_INIT 40
+/* The most slots a stack may grow to ("stack overflow" beyond). */
+#define STATE_STACK_MAX 100000
+
+/* The one main state, on the port's arena (port_heap). */
+lua_State *state_open(void);
+/* The same on caller memory (tests); only one main state exists at once. */
+lua_State *state_open_in(void *mem, size_t bytes);
+/* Run pending finalizers, free every object; the arena is empty after. */
+void state_close(lua_State *L);
+
+/* A new coroutine (not anchored: the caller stores it). */
+lua_State *state_newthread(lua_State *L);
+void state_freethread(lua_State *L, lua_State *L1);
+/* Make room for n more slots above top; 0 ok, -1 memory or too big. */
+int state_growstack(lua_State *L, uint32_t n);
+/* The registry table and the globals table. */
+table *state_registry(lua_State *L);
+table *state_globals(lua_State *L);
+
+#endif

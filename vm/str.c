@@ -1,0 +1,342 @@
+/*
+ * str.c — strings: interning in the ROM then the RAM table, the
+ * incremental resize of the RAM table, and its sweep (see str.h for the
+ * invariants and bounds).
+ */
+#include "vm/str.h"
+#include "build/gen/romstr.h"
+#include "gc/gc.h"
+
+#include <string.h>
+
+_Static_assert((STRTAB_MIN_SIZE & (STRTAB_MIN_SIZE - 1)) == 0,
+               "the string table size must be a power of 2");
+_Static_assert((ROMSTR_SLOTS & (ROMSTR_SLOTS - 1)) == 0,
+               "the ROM lookup table size must be a power of 2");
+_Static_assert(STR_SHORT_MAX < 0xFF, "shrlen 0xFF marks long strings");
+_Static_assert(STRTAB_MOVE_PER_OP >= 1, "a resize must make progress");
+
+const uint32_t str_rom_count = ROMSTR_COUNT;
+
+#define LONG_MARK 0xFFu
+
+uint32_t str_hash_bytes(const char *s, size_t len)
+{
+    return strhash_compute(s, len);
+}
+
+int str_is_rom(const str *s)
+{
+    return is_rom(s);
+}
+
+static int same_short(const str *p, const char *s, size_t len, uint32_t h)
+{
+    return p->hash == h && p->shrlen == len &&
+           memcmp(str_data(p), s, len) == 0;
+}
+
+const str *str_rom_find(const char *s, size_t len, uint32_t h)
+{
+    if (len > STR_SHORT_MAX)
+        return NULL;
+    uint32_t at = h & (ROMSTR_SLOTS - 1);
+    for (uint32_t i = 0; i < ROMSTR_MAX_PROBE; i++) {
+        uint16_t k = romstr_slots[at];
+        if (k == 0)
+            return NULL;
+        const str *r = romstr_ptrs[k - 1];
+        if (same_short(r, s, len, h))
+            return r;
+        at = (at + 1) & (ROMSTR_SLOTS - 1);
+    }
+    return NULL;
+}
+
+/* ---- The RAM table -------------------------------------------------------
+ */
+
+static size_t buckets_bytes(uint32_t n)
+{
+    return (size_t)n * sizeof(str *);
+}
+
+int str_init(lua_State *L)
+{
+    strtab *t = &G(L)->strt;
+    str **h = gc_alloc(L, buckets_bytes(STRTAB_MIN_SIZE));
+    if (h == NULL)
+        return -1;
+    memset(h, 0, buckets_bytes(STRTAB_MIN_SIZE));
+    t->hash = h;
+    t->size = STRTAB_MIN_SIZE;
+    t->nuse = 0;
+    t->old = NULL;
+    t->oldsize = 0;
+    t->moved = 0;
+    return 0;
+}
+
+static str *find_ram(const strtab *t, const char *s, size_t len, uint32_t h)
+{
+    for (str *p = t->hash[h & (t->size - 1)]; p != NULL; p = p->u.hnext)
+        if (same_short(p, s, len, h))
+            return p;
+    if (t->old != NULL) /* migrated buckets are empty */
+        for (str *p = t->old[h & (t->oldsize - 1)]; p != NULL; p = p->u.hnext)
+            if (same_short(p, s, len, h))
+                return p;
+    return NULL;
+}
+
+/* Move at most STRTAB_MOVE_PER_OP old buckets into the current table;
+ * free the old array after the last one.  Never during the string sweep:
+ * the current table lies after the old one in the sweep's order. */
+static void migrate(global_State *g)
+{
+    strtab *t = &g->strt;
+    if (t->old == NULL || g->gcphase == GC_SWEEP_STRING)
+        return;
+    for (uint32_t n = 0; n < STRTAB_MOVE_PER_OP && t->moved < t->oldsize;
+         n++) {
+        str *p = t->old[t->moved];
+        t->old[t->moved++] = NULL;
+        while (p != NULL) {
+            str *next = p->u.hnext;
+            str **b = &t->hash[p->hash & (t->size - 1)];
+            p->u.hnext = *b;
+            *b = p;
+            p = next;
+        }
+    }
+    if (t->moved == t->oldsize) {
+        gc_free(g, t->old, buckets_bytes(t->oldsize));
+        t->old = NULL;
+        t->oldsize = 0;
+        t->moved = 0;
+    }
+}
+
+/* Start a resize to twice the size, when the memory is there: the check
+ * first keeps a table that cannot grow from costing an emergency
+ * collection on every new string. */
+static void grow(lua_State *L)
+{
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    if (t->old != NULL || t->size >= STRTAB_MAX_SIZE)
+        return;
+    uint32_t nsize = t->size * 2;
+    size_t bytes = buckets_bytes(nsize);
+    if (arena_largest_alloc(g->arena) < bytes)
+        return;
+    str **h = gc_alloc(L, bytes);
+    if (h == NULL)
+        return;
+    if (t->old != NULL || t->size * 2 != nsize) {
+        /* A finalizer run by an assist step inside gc_alloc made strings
+         * and started a resize itself. */
+        gc_free(g, h, bytes);
+        return;
+    }
+    memset(h, 0, bytes);
+    t->old = t->hash;
+    t->oldsize = t->size;
+    t->moved = 0;
+    t->hash = h;
+    t->size = nsize;
+}
+
+/* A string found dead (other white, not yet swept) is alive again. */
+static str *revive(global_State *g, str *p)
+{
+    if (gc_isdead(g, p))
+        p->marked = (uint8_t)((p->marked & ~MARK_WHITES) | g->currentwhite);
+    return p;
+}
+
+static str *intern(lua_State *L, const char *s, size_t len)
+{
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    uint32_t h = strhash_compute(s, len);
+    const str *r = str_rom_find(s, len, h);
+    if (r != NULL)
+        return (str *)r; /* const in fact: callers check str_is_rom */
+    migrate(g);
+    str *p = find_ram(t, s, len, h);
+    if (p != NULL)
+        return revive(g, p);
+    /* Grow before making the string: the growth may collect, and the new
+     * string would not be anchored yet. */
+    if (t->nuse >= t->size)
+        grow(L);
+    str *ns = gco2str(gc_newobj(L, V_SHRSTR, str_sizefor(len)));
+    if (ns == NULL)
+        return NULL;
+    /* gc_newobj pushed it at the head of allgc, after any collection
+     * work of the allocation; short strings live in the table instead. */
+    g->allgc = ns->next;
+    ns->next = NULL;
+    /* An assist step inside the allocation may have run a finalizer that
+     * made this very string. */
+    p = find_ram(t, s, len, h);
+    if (p != NULL) {
+        if (g->newest == obj2gc(ns))
+            g->newest = NULL;
+        gc_free(g, ns, str_sizefor(len));
+        return revive(g, p);
+    }
+    ns->extra = 0;
+    ns->shrlen = (uint8_t)len;
+    ns->hash = h;
+    memcpy(ns->data, s, len);
+    ns->data[len] = '\0';
+    str **b = &t->hash[h & (t->size - 1)];
+    ns->u.hnext = *b;
+    *b = ns;
+    t->nuse++;
+    return ns;
+}
+
+str *str_newlong(lua_State *L, size_t len)
+{
+    if (len > (size_t)-1 - str_sizefor(0))
+        return NULL;
+    str *s = gco2str(gc_newobj(L, V_LNGSTR, str_sizefor(len)));
+    if (s == NULL)
+        return NULL;
+    s->extra = 0;
+    s->shrlen = LONG_MARK;
+    s->hash = 0;
+    s->u.lnglen = len;
+    s->data[len] = '\0';
+    return s;
+}
+
+str *str_new(lua_State *L, const char *s, size_t len)
+{
+    if (len <= STR_SHORT_MAX)
+        return intern(L, s, len);
+    str *ls = str_newlong(L, len);
+    if (ls != NULL)
+        memcpy(ls->data, s, len);
+    return ls;
+}
+
+str *str_newz(lua_State *L, const char *s)
+{
+    return str_new(L, s, strlen(s));
+}
+
+uint32_t str_hash(str *s)
+{
+    if (s->shrlen != LONG_MARK)
+        return s->hash;
+    if (!s->extra) {
+        s->hash = strhash_compute(s->data, s->u.lnglen);
+        s->extra = 1;
+    }
+    return s->hash;
+}
+
+int str_eq(const str *a, const str *b)
+{
+    if (a == b)
+        return 1;
+    if (a->shrlen != LONG_MARK && b->shrlen != LONG_MARK)
+        return 0; /* both interned */
+    /* A builder's long string may be as short as a short one. */
+    size_t n = str_len(a);
+    return n == str_len(b) && memcmp(a->data, b->data, n) == 0;
+}
+
+size_t str_objsize(const str *s)
+{
+    return str_sizefor(str_len(s));
+}
+
+static int unlink_from(str **pp, const str *s)
+{
+    for (; *pp != NULL; pp = &(*pp)->u.hnext)
+        if (*pp == s) {
+            *pp = s->u.hnext;
+            return 1;
+        }
+    return 0;
+}
+
+void str_remove(global_State *g, str *s)
+{
+    strtab *t = &g->strt;
+    if (is_rom(s) || s->shrlen == LONG_MARK)
+        return;
+    if (unlink_from(&t->hash[s->hash & (t->size - 1)], s) ||
+        (t->old != NULL &&
+         unlink_from(&t->old[s->hash & (t->oldsize - 1)], s)))
+        t->nuse--;
+}
+
+/* ---- The sweep ------------------------------------------------------------
+ */
+
+void str_sweep_start(global_State *g)
+{
+    g->sweepstr = 0;
+}
+
+int str_sweep_unit(lua_State *L, size_t *freed)
+{
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    uint32_t end = t->oldsize + t->size;
+    for (uint32_t n = 0; n < GC_SWEEP_STR_MAX && g->sweepstr < end;
+         n++, g->sweepstr++) {
+        uint32_t i = g->sweepstr;
+        str **pp = i < t->oldsize ? &t->old[i] : &t->hash[i - t->oldsize];
+        str *s;
+        while ((s = *pp) != NULL) {
+            if (is_fixed(s)) {
+                pp = &s->u.hnext;
+            } else if (gc_isdead(g, s)) {
+                size_t bytes = str_objsize(s);
+                *pp = s->u.hnext;
+                t->nuse--;
+                gc_free(g, s, bytes);
+                *freed += bytes;
+            } else {
+                s->marked =
+                    (uint8_t)((s->marked & ~MARK_COLOR) | g->currentwhite);
+                pp = &s->u.hnext;
+            }
+        }
+    }
+    return g->sweepstr >= end;
+}
+
+static void free_buckets(global_State *g, str **b, uint32_t n)
+{
+    if (b == NULL)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        while (b[i] != NULL) {
+            str *s = b[i];
+            b[i] = s->u.hnext;
+            gc_free(g, s, str_objsize(s));
+        }
+    gc_free(g, b, buckets_bytes(n));
+}
+
+void str_freeall(global_State *g)
+{
+    strtab *t = &g->strt;
+    free_buckets(g, t->old, t->oldsize);
+    free_buckets(g, t->hash, t->size);
+    memset(t, 0, sizeof *t);
+}
+
+void str_fix(str *s)
+{
+    if (!is_rom(s))
+        s->marked |= MARK_FIXED;
+}

@@ -1,0 +1,114 @@
+/*
+ * str.h — strings: interning, the incrementally resized string table, ROM
+ * strings, and the string-table part of the sweep.
+ *
+ * Short strings (length <= STR_SHORT_MAX) are interned: two equal short
+ * strings are one object, so equality is pointer identity.  The ROM table
+ * (generated at build time by tools/romgen from tools/romstr.txt: reserved
+ * words, metamethod names, library names) is searched first, then the RAM
+ * table, so a string equal to a ROM string *is* the ROM object.  Long
+ * strings are never interned; they live on g->allgc like other objects and
+ * hash on first use.
+ *
+ * Invariants:
+ *   - A RAM short string is on exactly one string-table chain (linked by
+ *     u.hnext) and on no GC list: its header `next` is NULL, and the string
+ *     sweep (str_sweep_unit) is what frees it.  Long strings are on allgc.
+ *   - ROM strings are const, in flash, on no list; nothing ever writes
+ *     them (every writer here checks str_is_rom first).
+ *   - extra: for short strings the reserved-word index + 1 (ROM reserved
+ *     words only; every RAM string has 0); for long strings 1 once the
+ *     hash is cached.  shrlen is 0xFF exactly for long strings.
+ *   - The table is never rehashed in one operation.  Past load factor 1
+ *     (nuse > size) a bucket array twice as big replaces `hash`, the old
+ *     one goes to `old`, and each short-string str_new then migrates at
+ *     most STRTAB_MOVE_PER_OP old buckets (moved ones are set NULL).
+ *     Lookups search `hash` and `old`.  Migration stops while gcphase ==
+ *     GC_SWEEP_STRING, because a string moved from the unswept old part to
+ *     the swept new part would escape the sweep.  A failed allocation of
+ *     the bigger array is not an error: the table stays as it is.
+ *   - The sweep walks the virtual bucket range [0, oldsize + size): old
+ *     buckets first, then the current ones.  Starting a resize during the
+ *     sweep keeps every index in place (the array being swept becomes
+ *     `old`, at the same indexes; the new one is empty).
+ *   - A RAM string of the other white found by interning during the sweep
+ *     is resurrected (made current white), so the sweep will keep it.
+ *   - Fixed strings (str_fix) are black and FIXED: the sweep leaves them
+ *     as they are and they never look dead.
+ *
+ * Bounds:
+ *   str_new (short)   hash of <= STR_SHORT_MAX bytes, ROM probe of at most
+ *                     ROMSTR_MAX_PROBE slots (computed by romgen), one or
+ *                     two RAM chains, and STRTAB_MOVE_PER_OP migrated
+ *                     buckets; plus one allocation.
+ *   str_new (long)    one allocation and a copy of len bytes.
+ *   str_hash (long)   O(len), once: the hash is cached.
+ *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets (their chains are
+ *                     as long as the load factor makes them: ~1 on
+ *                     average, more only when the table could not grow).
+ *   str_remove        one chain.
+ */
+#ifndef RTLUA_STR_H
+#define RTLUA_STR_H
+
+#include "vm/state.h"
+#include "vm/strhash.h" /* STR_SEED and the hash itself */
+
+/* Buckets of the first RAM table (a power of 2).  Small: the boards start
+ * in a few KiB, and most early strings are in ROM anyway. */
+#define STRTAB_MIN_SIZE 32u
+/* Old buckets migrated per short-string str_new during a resize.  At 2
+ * the migration of S buckets ends after S/2 calls, long before the S
+ * insertions that could call for the next resize. */
+#define STRTAB_MOVE_PER_OP 2u
+/* Largest bucket count the table grows to (indexes stay in 32 bits). */
+#define STRTAB_MAX_SIZE (1u << 30)
+
+/* Bytes of a string object with len bytes of data (NUL included). */
+#define str_sizefor(len) (offsetof(str, data) + (len) + 1u)
+
+/* The hash of any byte string, the same for ROM and RAM, short and long. */
+uint32_t str_hash_bytes(const char *s, size_t len);
+
+/* The first RAM table; 0, or -1 when out of memory. */
+int str_init(lua_State *L);
+
+/* The string of those bytes: interned when short, new when long.  NULL
+ * on memory failure, with nothing changed.  A ROM result must not be
+ * written (str_is_rom). */
+str *str_new(lua_State *L, const char *s, size_t len);
+str *str_newz(lua_State *L, const char *s);
+/* A new long string of len bytes, uninitialised but NUL-terminated, for
+ * builders.  It is not interned even when len <= STR_SHORT_MAX: a builder
+ * whose result is short should intern it with str_new instead. */
+str *str_newlong(lua_State *L, size_t len);
+
+/* Short: the stored hash; long: computed on first use and cached. */
+uint32_t str_hash(str *s);
+/* Byte equality: pointer identity for two short strings. */
+int str_eq(const str *a, const str *b);
+/* Bytes of the object as allocated (what gc_free is given). */
+size_t str_objsize(const str *s);
+
+/* Unlink a RAM short string from the table (it is not freed). */
+void str_remove(global_State *g, str *s);
+
+/* The string sweep: start, then units until one returns 1.  *freed grows
+ * by the object bytes freed. */
+void str_sweep_start(global_State *g);
+int str_sweep_unit(lua_State *L, size_t *freed);
+
+/* Free every RAM short string and the bucket arrays (lua_close). */
+void str_freeall(global_State *g);
+
+/* Never collected (e.g. the memory error message); ROM strings already
+ * are, and are left untouched. */
+void str_fix(str *s);
+
+int str_is_rom(const str *s);
+/* The ROM string of those bytes and hash, or NULL. */
+const str *str_rom_find(const char *s, size_t len, uint32_t h);
+/* Strings in the ROM table. */
+extern const uint32_t str_rom_count;
+
+#endif

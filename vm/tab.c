@@ -1,0 +1,800 @@
+/*
+ * tab.c — tables (see tab.h for the layout, the invariants and the bounds).
+ *
+ * The hash part is chained scatter: each key has a main position (its
+ * hash masked by the power-of-two size); a colliding key takes a pristine
+ * node found by walking `lastfree` downwards and is linked into the chain.
+ * When the node at a new key's main position is held by a key that does
+ * not belong there, that intruder moves to the free node instead, so a
+ * key found at its main position heads a chain of keys of the same main
+ * position.  When no pristine node is left, the next new key causes a
+ * rehash: every entry is counted, the array part gets the integer keys
+ * 1..n for the largest power of two n that would be more than half used,
+ * and the rest go to a new hash part of the next power of two.
+ */
+#include "vm/tab.h"
+#include "gc/gc.h"
+#include "vm/str.h"
+
+#include <string.h>
+
+/* The hash part of every table without one.  Const: any write is a bug
+ * (it faults on the host, and lives in flash on a board). */
+static const node dummynode = {
+    .val = {.tt = V_EMPTY}, .key_tt = V_NIL, .next = 0};
+/* What lookups of missing keys return. */
+static const tvalue absent = {.tt = V_EMPTY};
+
+#define DUMMY ((node *)&dummynode)
+#define is_dummy(t) ((t)->lastfree == NULL)
+#define array_bytes(n) ((size_t)(n) * sizeof(tvalue))
+#define node_bytes(n) ((size_t)(n) * sizeof(node))
+
+/* ---- Hashing ------------------------------------------------------------ */
+
+/* Two multiply-xorshift rounds: every input bit reaches the low bits that
+ * the power-of-two mask keeps. */
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x9E3779B1u;
+    x ^= x >> 15;
+    x *= 0x85EBCA77u;
+    x ^= x >> 13;
+    return x;
+}
+
+static uint32_t hash_uint(rt_uint u)
+{
+#if RTLUA_NUM == 64
+    return mix32((uint32_t)u ^ (uint32_t)(u >> 32));
+#else
+    return mix32(u);
+#endif
+}
+
+static uint32_t hash_flt(rt_num n)
+{
+#if RTLUA_NUM == 64
+    uint64_t bits;
+#else
+    uint32_t bits;
+#endif
+    _Static_assert(sizeof bits == sizeof n, "float bits");
+    memcpy(&bits, &n, sizeof bits);
+    return hash_uint(bits);
+}
+
+static uint32_t hash_ptr(uintptr_t p)
+{
+#if UINTPTR_MAX > 0xFFFFFFFFu
+    return mix32((uint32_t)p ^ (uint32_t)(p >> 32));
+#else
+    return mix32((uint32_t)p);
+#endif
+}
+
+static node *main_position(const table *t, uint8_t tt, const value *v)
+{
+    uint32_t h;
+    switch (tt) {
+    case V_SHRSTR:
+        h = gco2str(v->gc)->hash;
+        break;
+    case V_LNGSTR:
+        h = str_hash(gco2str(v->gc));
+        break;
+    case V_INT:
+        h = hash_uint((rt_uint)v->i);
+        break;
+    case V_FLT:
+        h = hash_flt(v->n);
+        break;
+    case V_FALSE:
+    case V_TRUE:
+        h = mix32(tt);
+        break;
+    case V_LIGHTUD:
+        h = hash_ptr((uintptr_t)v->p);
+        break;
+    case V_LCF:
+        h = hash_ptr((uintptr_t)v->f);
+        break;
+    default: /* collectable objects, by identity */
+        h = hash_ptr((uintptr_t)v->gc);
+        break;
+    }
+    return &t->node[h & ((1u << t->lsizenode) - 1u)];
+}
+
+/* Raw equality of a node's key with a (normalised) key.  A dead key has
+ * its own tag and so never matches. */
+static int key_equal(const node *n, uint8_t tt, const value *v)
+{
+    if (n->key_tt != tt)
+        return 0;
+    switch (tt) {
+    case V_FALSE:
+    case V_TRUE:
+        return 1;
+    case V_INT:
+        return n->key_val.i == v->i;
+    case V_FLT:
+        return n->key_val.n == v->n;
+    case V_LIGHTUD:
+        return n->key_val.p == v->p;
+    case V_LCF:
+        return n->key_val.f == v->f;
+    case V_LNGSTR:
+        return n->key_val.gc == v->gc ||
+               str_eq(gco2str(n->key_val.gc), gco2str(v->gc));
+    default:
+        return n->key_val.gc == v->gc;
+    }
+}
+
+static node *find_node(const table *t, uint8_t tt, const value *v)
+{
+    node *n = main_position(t, tt, v);
+    for (;;) {
+        if (key_equal(n, tt, v))
+            return n;
+        if (n->next == 0)
+            return NULL;
+        n += n->next;
+    }
+}
+
+/* ---- Keys --------------------------------------------------------------- */
+
+/* A float with an exact integer value in range, as that integer. */
+static int flt_to_int(rt_num n, rt_int *out)
+{
+    /* -(rt_num)RT_INT_MIN is 2^(bits-1), exact in either model. */
+    if (!(n >= (rt_num)RT_INT_MIN && n < -(rt_num)RT_INT_MIN))
+        return 0; /* out of range, or NaN */
+    rt_int i = (rt_int)n;
+    if ((rt_num)i != n)
+        return 0;
+    *out = i;
+    return 1;
+}
+
+/* Copy a key into *out in normal form, or say why it cannot be one. */
+static int normalise_key(const tvalue *key, tvalue *out)
+{
+    if (is_nil(key))
+        return TAB_ERR_NILKEY;
+    *out = *key;
+    if (is_flt(key)) {
+        rt_int i;
+        if (flt_to_int(key->v.n, &i))
+            set_int(out, i);
+        else if (key->v.n != key->v.n)
+            return TAB_ERR_NANKEY;
+    }
+    return TAB_OK;
+}
+
+static int in_array(const table *t, rt_int k)
+{
+    return (rt_uint)k - 1u < (rt_uint)t->asize;
+}
+
+int tab_node_key(const node *n, tvalue *out)
+{
+    out->v = n->key_val;
+    out->tt = n->key_tt;
+    return n->key_tt != V_NIL;
+}
+
+/* ---- Lookups ------------------------------------------------------------ */
+
+const tvalue *tab_getint(table *t, rt_int key)
+{
+    if (in_array(t, key))
+        return &t->array[key - 1];
+    node *n = &t->node[hash_uint((rt_uint)key) & ((1u << t->lsizenode) - 1u)];
+    for (;;) {
+        if (n->key_tt == V_INT && n->key_val.i == key)
+            return &n->val;
+        if (n->next == 0)
+            return &absent;
+        n += n->next;
+    }
+}
+
+const tvalue *tab_getshortstr(table *t, str *key)
+{
+    node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
+    for (;;) {
+        if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
+            return &n->val;
+        if (n->next == 0)
+            return &absent;
+        n += n->next;
+    }
+}
+
+const tvalue *tab_getstr(table *t, str *key)
+{
+    if (key->tt == V_SHRSTR)
+        return tab_getshortstr(t, key);
+    value v;
+    v.gc = obj2gc(key);
+    node *n = find_node(t, V_LNGSTR, &v);
+    return n ? &n->val : &absent;
+}
+
+const tvalue *tab_get(table *t, const tvalue *key)
+{
+    switch (tt_of(key)) {
+    case V_SHRSTR:
+        return tab_getshortstr(t, gco2str(key->v.gc));
+    case V_INT:
+        return tab_getint(t, key->v.i);
+    case V_FLT: {
+        rt_int i;
+        if (flt_to_int(key->v.n, &i))
+            return tab_getint(t, i);
+        break; /* NaN matches nothing: the search fails by itself */
+    }
+    default:
+        if (is_nil(key))
+            return &absent;
+        break;
+    }
+    node *n = find_node(t, tt_of(key), &key->v);
+    return n ? &n->val : &absent;
+}
+
+/* ---- Insertion ---------------------------------------------------------- */
+
+/* A pristine node, or NULL when none is left below lastfree. */
+static node *free_node(table *t)
+{
+    if (is_dummy(t))
+        return NULL;
+    while (t->lastfree > t->node) {
+        t->lastfree--;
+        if (t->lastfree->key_tt == V_NIL)
+            return t->lastfree;
+    }
+    return NULL;
+}
+
+/* Give a new key (normalised, not present) a node, whose value is empty;
+ * NULL when the hash part has no room.  Allocates nothing. */
+static node *insert_key(lua_State *L, table *t, const tvalue *key)
+{
+    if (is_dummy(t))
+        return NULL;
+    node *mp = main_position(t, key->tt, &key->v);
+    if (!is_nil(&mp->val)) {
+        node *f = free_node(t);
+        if (f == NULL)
+            return NULL;
+        /* mp's value is live, so its key is live (not dead) and hashable. */
+        node *home = main_position(t, mp->key_tt, &mp->key_val);
+        if (home != mp) {
+            /* The intruder moves to f; the new key takes its home. */
+            node *prev = home;
+            while (prev + prev->next != mp)
+                prev += prev->next;
+            prev->next = (int32_t)(f - prev);
+            *f = *mp;
+            if (mp->next != 0) {
+                f->next += (int32_t)(mp - f);
+                mp->next = 0;
+            }
+            set_empty(&mp->val);
+            /* A move is a store as far as the collector can tell. */
+            tvalue k;
+            tab_node_key(f, &k);
+            gc_barrier(L, t, &k);
+            gc_barrier(L, t, &f->val);
+        } else {
+            /* Same main position: f joins the chain right after mp. */
+            if (mp->next != 0)
+                f->next = (int32_t)(mp + mp->next - f);
+            mp->next = (int32_t)(f - mp);
+            mp = f;
+        }
+    }
+    /* mp is pristine or removed; a removed node keeps its chain link. */
+    mp->key_val = key->v;
+    mp->key_tt = key->tt;
+    set_empty(&mp->val);
+    return mp;
+}
+
+/* ---- Resizing ----------------------------------------------------------- */
+
+/* ceil(log2(x)) for x >= 1. */
+static uint32_t ceil_log2(uint32_t x)
+{
+    return x <= 1 ? 0 : 32u - (uint32_t)__builtin_clz(x - 1u);
+}
+
+/* Count an integer key into the slices of nums[] (slice lg holds keys in
+ * (2^(lg-1), 2^lg]); 1 when it is a candidate for the array part. */
+static uint32_t count_int(rt_int k, uint32_t *nums)
+{
+    if (k < 1 || (rt_uint)k > (rt_uint)TAB_MAXASIZE)
+        return 0;
+    nums[ceil_log2((uint32_t)k)]++;
+    return 1;
+}
+
+/* Non-nil slots of the array part, by slice. */
+static uint32_t count_array(const table *t, uint32_t *nums)
+{
+    uint32_t total = 0;
+    for (uint32_t lg = 0; lg <= TAB_MAXABITS; lg++) {
+        uint32_t first = lg == 0 ? 1u : (1u << (lg - 1)) + 1u;
+        uint32_t last = 1u << lg;
+        if (first > t->asize)
+            break;
+        if (last > t->asize)
+            last = t->asize;
+        uint32_t c = 0;
+        for (uint32_t k = first; k <= last; k++)
+            c += !is_nil(&t->array[k - 1]);
+        nums[lg] += c;
+        total += c;
+    }
+    return total;
+}
+
+/* The largest power of two n such that more than n/2 of the keys 1..n are
+ * among the `nint` candidates counted in nums[] (0 if none); *inarray
+ * gets how many candidates fall in 1..n. */
+static uint32_t best_array_size(const uint32_t *nums, uint32_t nint,
+                                uint32_t *inarray)
+{
+    uint32_t below = 0, best = 0;
+    *inarray = 0;
+    for (uint32_t lg = 0; lg <= TAB_MAXABITS; lg++) {
+        uint32_t size = 1u << lg;
+        if (nint <= size / 2)
+            break; /* even all of them could not fill half */
+        below += nums[lg];
+        if (below > size / 2) {
+            best = size;
+            *inarray = below;
+        }
+    }
+    return best;
+}
+
+/* Live entries that do not go to an array part of nasize slots. */
+static uint32_t hash_need(const table *t, uint32_t nasize)
+{
+    uint32_t need = 0;
+    for (uint32_t i = nasize; i < t->asize; i++)
+        need += !is_nil(&t->array[i]);
+    uint32_t nsize = tab_sizenode(t);
+    for (uint32_t i = 0; i < nsize; i++) {
+        const node *n = &t->node[i];
+        if (!is_nil(&n->val) &&
+            !(n->key_tt == V_INT && (rt_uint)n->key_val.i - 1u < nasize))
+            need++;
+    }
+    return need;
+}
+
+static void clear_nodes(node *n, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        memset(&n[i].key_val, 0, sizeof n[i].key_val);
+        n[i].key_tt = V_NIL;
+        n[i].next = 0;
+        set_empty(&n[i].val);
+    }
+}
+
+/* resize_parts could not use its allocations: the table changed while it
+ * allocated (see below); the caller counts again. */
+#define TAB_AGAIN (-1)
+
+/* Resize to exactly nasize array slots and a hash part of the power of
+ * two >= nhash nodes, which must hold every live entry that does not go
+ * to the array plus `extra` keys about to be inserted.  Allocates first,
+ * then moves entries: nothing can fail once the allocations succeeded. */
+static int resize_parts(lua_State *L, table *t, uint32_t nasize,
+                        uint32_t nhash, uint32_t extra)
+{
+    global_State *g = G(L);
+    uint32_t lsize = 0, nsize = 0;
+    node *nn = DUMMY;
+    if (nasize > TAB_MAXASIZE)
+        return TAB_ERR_MEM;
+    if (nhash > 0) {
+        lsize = ceil_log2(nhash);
+        if (lsize > TAB_MAXHBITS)
+            return TAB_ERR_MEM;
+        nsize = 1u << lsize;
+        nn = gc_alloc(L, node_bytes(nsize));
+        if (nn == NULL)
+            return TAB_ERR_MEM;
+        clear_nodes(nn, nsize);
+    }
+    uint32_t oldasize = t->asize;
+    tvalue *na = NULL;
+    if (nasize < oldasize && nasize > 0) {
+        na = gc_alloc(L, array_bytes(nasize));
+        if (na == NULL) {
+            gc_free(g, nn, node_bytes(nsize));
+            return TAB_ERR_MEM;
+        }
+    }
+    /* gc_alloc may have run a collector step, and a step may run a __gc
+     * metamethod that writes into this very table.  Count again. */
+    if (t->asize != oldasize || hash_need(t, nasize) + extra > nsize) {
+        if (na != NULL)
+            gc_free(g, na, array_bytes(nasize));
+        if (nsize > 0)
+            gc_free(g, nn, node_bytes(nsize));
+        return TAB_AGAIN;
+    }
+    tvalue *oldarray = t->array;
+    if (nasize > oldasize) {
+        /* Last, as gc_realloc frees the old array: its emergency
+         * collection (no __gc there) sees the table still whole. */
+        na = gc_realloc(L, oldarray, array_bytes(oldasize),
+                        array_bytes(nasize));
+        if (na == NULL) {
+            if (nsize > 0)
+                gc_free(g, nn, node_bytes(nsize));
+            return TAB_ERR_MEM;
+        }
+        oldarray = NULL; /* gone with the realloc */
+    } else if (nasize == oldasize) {
+        na = oldarray;
+        oldarray = NULL;
+    } else if (nasize > 0) {
+        memcpy(na, oldarray, array_bytes(nasize));
+    }
+
+    /* From here on nothing allocates. */
+    node *oldnode = t->node;
+    uint32_t oldnsize = tab_sizenode(t);
+    t->array = na;
+    t->asize = nasize;
+    for (uint32_t i = oldasize; i < nasize; i++)
+        set_empty(&na[i]);
+    t->node = nn;
+    t->lsizenode = (uint8_t)lsize;
+    t->lastfree = nsize > 0 ? nn + nsize : NULL;
+
+    if (oldarray != NULL) { /* shrunk: move the tail to the hash part */
+        for (uint32_t i = nasize; i < oldasize; i++) {
+            if (is_nil(&oldarray[i]))
+                continue;
+            tvalue k;
+            set_int(&k, (rt_int)i + 1);
+            insert_key(L, t, &k)->val = oldarray[i];
+        }
+        gc_free(g, oldarray, array_bytes(oldasize));
+    }
+    for (uint32_t i = 0; i < oldnsize; i++) {
+        node *o = &oldnode[i];
+        if (is_nil(&o->val))
+            continue;
+        tvalue k;
+        tab_node_key(o, &k);
+        if (is_int(&k) && in_array(t, k.v.i))
+            t->array[k.v.i - 1] = o->val;
+        else
+            insert_key(L, t, &k)->val = o->val;
+    }
+    if (oldnsize > 0)
+        gc_free(g, oldnode, node_bytes(oldnsize));
+    gc_table_resized(g, t);
+    return TAB_OK;
+}
+
+/* The hash part is full and `key` is new: size both parts for every live
+ * entry plus that key. */
+static int rehash(lua_State *L, table *t, const tvalue *key)
+{
+    int rc;
+    do {
+        uint32_t nums[TAB_MAXABITS + 1];
+        memset(nums, 0, sizeof nums);
+        uint32_t nint = count_array(t, nums);
+        uint32_t total = nint;
+        uint32_t nsize = tab_sizenode(t);
+        for (uint32_t i = 0; i < nsize; i++) {
+            const node *n = &t->node[i];
+            if (is_nil(&n->val))
+                continue;
+            total++;
+            if (n->key_tt == V_INT)
+                nint += count_int(n->key_val.i, nums);
+        }
+        total++;
+        if (is_int(key))
+            nint += count_int(key->v.i, nums);
+        uint32_t inarray;
+        uint32_t asize = best_array_size(nums, nint, &inarray);
+        uint32_t extra =
+            is_int(key) && (rt_uint)key->v.i - 1u < asize ? 0u : 1u;
+        rc = resize_parts(L, t, asize, total - inarray, extra);
+    } while (rc == TAB_AGAIN);
+    return rc;
+}
+
+int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize)
+{
+    int rc;
+    if (nasize > TAB_MAXASIZE)
+        return TAB_ERR_MEM;
+    do {
+        uint32_t need = hash_need(t, nasize);
+        rc = resize_parts(L, t, nasize, nhsize > need ? nhsize : need, 0);
+    } while (rc == TAB_AGAIN);
+    return rc;
+}
+
+/* ---- Stores ------------------------------------------------------------- */
+
+/* The slot of an existing key (normalised), or NULL. */
+static tvalue *find_slot(table *t, const tvalue *k)
+{
+    if (is_int(k) && in_array(t, k->v.i))
+        return &t->array[k->v.i - 1];
+    node *n = find_node(t, k->tt, &k->v);
+    return n ? &n->val : NULL;
+}
+
+/* k is normalised; val is a copy (a __gc run by an allocation here could
+ * move the stack the caller's value lives in). */
+static int set_normalised(lua_State *L, table *t, const tvalue *k,
+                          const tvalue *val)
+{
+    tvalue *slot;
+    for (;;) {
+        slot = find_slot(t, k);
+        if (slot != NULL)
+            break;
+        if (is_nil(val))
+            return TAB_OK; /* removing an absent key */
+        node *n = insert_key(L, t, k);
+        if (n != NULL) {
+            slot = &n->val;
+            break;
+        }
+        /* The rehash counts k: the next round finds room for it. */
+        int rc = rehash(L, t, k);
+        if (rc != TAB_OK)
+            return rc;
+    }
+    if (is_nil(val))
+        set_empty(slot);
+    else
+        set_obj(slot, val);
+    if (is_str(k))
+        t->flags = 0;
+    gc_barrier(L, t, k);
+    gc_barrier(L, t, val);
+    return TAB_OK;
+}
+
+int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val)
+{
+    tvalue k, v = *val;
+    int rc = normalise_key(key, &k);
+    if (rc != TAB_OK)
+        return rc;
+    return set_normalised(L, t, &k, &v);
+}
+
+int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val)
+{
+    if (in_array(t, key)) {
+        tvalue *slot = &t->array[key - 1];
+        if (is_nil(val))
+            set_empty(slot);
+        else
+            set_obj(slot, val);
+        gc_barrier(L, t, val);
+        return TAB_OK;
+    }
+    tvalue k, v = *val;
+    set_int(&k, key);
+    return set_normalised(L, t, &k, &v);
+}
+
+int tab_setstr(lua_State *L, table *t, str *key, const tvalue *val)
+{
+    tvalue k, v = *val;
+    set_gc(&k, key, key->tt);
+    return set_normalised(L, t, &k, &v);
+}
+
+/* ---- Length ------------------------------------------------------------- */
+
+/* A border at or above j, given t[j] non-nil (or j == 0), probing the
+ * hash part: double until a nil, then bisect. */
+static rt_uint hash_border(table *t, rt_uint j)
+{
+    const rt_uint maxk = (rt_uint)RT_INT_MAX;
+    rt_uint lo = j, hi = j + 1;
+    if (is_nil(tab_getint(t, (rt_int)hi)))
+        return j;
+    for (;;) { /* t[hi] is non-nil */
+        lo = hi;
+        if (hi > maxk / 2) {
+            if (!is_nil(tab_getint(t, (rt_int)maxk)))
+                return maxk; /* a border by definition */
+            hi = maxk;
+            break;
+        }
+        hi *= 2;
+        if (is_nil(tab_getint(t, (rt_int)hi)))
+            break;
+    }
+    while (hi - lo > 1) { /* t[lo] non-nil, t[hi] nil */
+        rt_uint m = lo + (hi - lo) / 2;
+        if (is_nil(tab_getint(t, (rt_int)m)))
+            hi = m;
+        else
+            lo = m;
+    }
+    return lo;
+}
+
+rt_uint tab_length(table *t)
+{
+    uint32_t n = t->asize;
+    if (n > 0 && is_nil(&t->array[n - 1])) {
+        uint32_t lo = 0, hi = n; /* t[lo] non-nil or lo == 0; t[hi] nil */
+        while (hi - lo > 1) {
+            uint32_t m = lo + (hi - lo) / 2;
+            if (is_nil(&t->array[m - 1]))
+                hi = m;
+            else
+                lo = m;
+        }
+        return lo;
+    }
+    if (is_dummy(t))
+        return n;
+    return hash_border(t, n);
+}
+
+/* ---- Traversal ---------------------------------------------------------- */
+
+/* Where the traversal after `key` resumes: 0 for nil, k for array key k,
+ * asize + i + 1 for node i; 0 is returned when the key is not there.
+ * A key removed and then declared dead by the collector is found by
+ * identity. */
+static int next_index(const table *t, const tvalue *key, uint32_t *idx)
+{
+    if (is_nil(key)) {
+        *idx = 0;
+        return 1;
+    }
+    tvalue k = *key;
+    rt_int i;
+    if (is_flt(&k) && flt_to_int(k.v.n, &i))
+        set_int(&k, i);
+    if (is_int(&k) && in_array(t, k.v.i)) {
+        *idx = (uint32_t)k.v.i;
+        return 1;
+    }
+    if (is_dummy(t))
+        return 0;
+    const node *n = main_position(t, k.tt, &k.v);
+    for (;;) {
+        if (key_equal(n, k.tt, &k.v) ||
+            (n->key_tt == V_DEADKEY && is_collectable(&k) &&
+             n->key_val.gc == k.v.gc)) {
+            *idx = t->asize + (uint32_t)(n - t->node) + 1u;
+            return 1;
+        }
+        if (n->next == 0)
+            return 0;
+        n += n->next;
+    }
+}
+
+int tab_next(table *t, tvalue *key, tvalue *val)
+{
+    uint32_t i;
+    if (!next_index(t, key, &i))
+        return -1;
+    for (; i < t->asize; i++) {
+        if (!is_nil(&t->array[i])) {
+            set_int(key, (rt_int)i + 1);
+            set_obj(val, &t->array[i]);
+            return 1;
+        }
+    }
+    uint32_t nsize = tab_sizenode(t);
+    for (i -= t->asize; i < nsize; i++) {
+        const node *n = &t->node[i];
+        if (!is_nil(&n->val)) {
+            tab_node_key(n, key);
+            set_obj(val, &n->val);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- Life cycle --------------------------------------------------------- */
+
+table *tab_new(lua_State *L)
+{
+    return tab_new_sized(L, 0, 0);
+}
+
+table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash)
+{
+    global_State *g = G(L);
+    uint32_t lsize = 0, nsize = 0;
+    if (narray > TAB_MAXASIZE)
+        return NULL;
+    if (nhash > 0) {
+        lsize = ceil_log2(nhash);
+        if (lsize > TAB_MAXHBITS)
+            return NULL;
+        nsize = 1u << lsize;
+    }
+    /* Parts first: an emergency collection in a later allocation cannot
+     * free raw parts, but it would free an unanchored new header. */
+    tvalue *array = NULL;
+    node *nodes = DUMMY;
+    table *t = NULL;
+    if (narray > 0 && (array = gc_alloc(L, array_bytes(narray))) == NULL)
+        return NULL;
+    if (nsize == 0 || (nodes = gc_alloc(L, node_bytes(nsize))) != NULL)
+        t = (table *)gc_newobj(L, V_TABLE, sizeof(table));
+    if (t == NULL) {
+        if (nsize > 0 && nodes != NULL)
+            gc_free(g, nodes, node_bytes(nsize));
+        if (narray > 0)
+            gc_free(g, array, array_bytes(narray));
+        return NULL;
+    }
+    for (uint32_t i = 0; i < narray; i++)
+        set_empty(&array[i]);
+    clear_nodes(nodes, nsize);
+    t->flags = 0;
+    t->lsizenode = (uint8_t)lsize;
+    t->weak = 0;
+    t->asize = narray;
+    t->array = array;
+    t->node = nodes;
+    t->lastfree = nsize > 0 ? nodes + nsize : NULL;
+    t->metatable = NULL;
+    t->gclist = NULL;
+    return t;
+}
+
+uint32_t tab_sizenode(const table *t)
+{
+    return is_dummy(t) ? 0u : 1u << t->lsizenode;
+}
+
+size_t tab_objsize(const table *t)
+{
+    (void)t;
+    return sizeof(table);
+}
+
+size_t tab_memsize(const table *t)
+{
+    return sizeof(table) + array_bytes(t->asize) + node_bytes(tab_sizenode(t));
+}
+
+void tab_free(global_State *g, table *t)
+{
+    if (t->asize > 0)
+        gc_free(g, t->array, array_bytes(t->asize));
+    if (!is_dummy(t))
+        gc_free(g, t->node, node_bytes(tab_sizenode(t)));
+    gc_free(g, t, sizeof(table));
+}

@@ -1,0 +1,128 @@
+/*
+ * tab.h — Lua tables: an array part and a hash part (vm/obj.h has the
+ * layout), with Lua 5.4's semantics for keys, `#` and `next`.
+ *
+ * Layout and invariants (the collector reads the structs directly):
+ *   - t->array[0..asize-1] holds the values of the integer keys 1..asize;
+ *     an unused slot is empty (is_nil).  No key 1..asize is ever in the
+ *     hash part.
+ *   - t->node[0..tab_sizenode(t)-1] are the hash nodes.  A node is
+ *       pristine  key_tt == V_NIL: never used since the part was made;
+ *       live      a key and a non-nil value;
+ *       removed   a key (possibly V_DEADKEY) and an empty value.
+ *     A removed key keeps its node until the next rehash, so `next` can
+ *     continue from it.  The collector may turn a removed collectable key
+ *     into V_DEADKEY (keeping key_val.gc); lookups never match a dead key,
+ *     tab_next finds it by pointer identity.
+ *   - Chains: node->next is the offset of the next node (0 ends the chain).
+ *     Every key is reachable by following the chain from its main
+ *     position (its hash modulo the size).  A key that occupies another
+ *     key's main position is moved away when that other key arrives, so
+ *     chains stay short.  Existing entries move only when a new key is
+ *     inserted (moved entries get the barrier as if stored) or on a
+ *     rehash (gc_table_resized is called).
+ *   - An empty hash part is a shared static dummy node (t->lastfree ==
+ *     NULL, lsizenode == 0), never written: lookups need no NULL check.
+ *   - Keys are normalised: a float with an exact integer value is stored
+ *     as that integer, so t[1.0] and t[1] are one slot.  Nil and NaN are
+ *     never keys.
+ *   - Assigning to an existing key (nil included) and removing never move
+ *     storage; only inserting a new key can (when the hash part is full).
+ *
+ * Bounds (n = entries, N = asize + sizenode):
+ *   tab_get*, tab_set* of an existing key     O(1) expected (chain walk)
+ *   tab_set* of a new key                     O(1) expected; O(N) when it
+ *                                             triggers a rehash (count the
+ *                                             integer keys, reinsert all)
+ *   tab_length                                O(log asize) when the array
+ *                                             part ends in nil, else
+ *                                             O(log n) hash lookups
+ *   tab_next                                  O(1) to find the key plus a
+ *                                             scan to the next used slot:
+ *                                             O(N) per call worst case,
+ *                                             O(N) for a whole traversal
+ *   tab_resize                                O(N)
+ *   tab_new, tab_new_sized, tab_free          O(1) + clearing the parts
+ *
+ * Memory: parts come from gc_alloc/gc_realloc and go back through gc_free
+ * with their exact sizes.  A rehash allocates the new parts before it
+ * touches anything: on failure the table keeps all its contents.  The
+ * table, key and value given to a call that may allocate (tab_set*,
+ * tab_resize) must be reachable by the collector (e.g. on the stack),
+ * since an emergency collection can run inside the allocation.
+ */
+#ifndef RTLUA_TAB_H
+#define RTLUA_TAB_H
+
+#include "vm/state.h"
+
+/* Results of tab_set* and tab_resize. */
+enum {
+    TAB_OK = 0,
+    TAB_ERR_NILKEY = 1, /* "index is nil" */
+    TAB_ERR_NANKEY = 2, /* "index is NaN" */
+    TAB_ERR_MEM = 3     /* not enough memory: the table is unchanged */
+};
+
+/* log2 of the largest array part; integer keys above 2^TAB_MAXABITS live
+ * in the hash part.  Bounds the counting array of a rehash (stack) and
+ * keeps array bytes within the arena's 2^31. */
+#define TAB_MAXABITS 26
+#define TAB_MAXASIZE (1u << TAB_MAXABITS)
+/* log2 of the largest hash part (nodes); bounds node bytes likewise. */
+#define TAB_MAXHBITS 25
+
+/* An empty table (shared dummy hash part, no array); NULL when out of
+ * memory. */
+table *tab_new(lua_State *L);
+/* A table with room for keys 1..narray and nhash other keys: filling it
+ * within those sizes allocates nothing more.  NULL when out of memory. */
+table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash);
+
+/* Lookups.  Never NULL: a missing key gives a pointer to a shared absent
+ * value (is_nil true).  The result may be overwritten in place only when
+ * it is not nil (an existing entry), followed by gc_barrier. */
+const tvalue *tab_get(table *t, const tvalue *key);
+const tvalue *tab_getint(table *t, rt_int key);
+const tvalue *tab_getshortstr(table *t, str *key); /* interned short */
+const tvalue *tab_getstr(table *t, str *key);      /* any string */
+
+/* t[key] = val.  TAB_OK, TAB_ERR_NILKEY, TAB_ERR_NANKEY or TAB_ERR_MEM;
+ * on an error nothing has changed.  A nil val removes the entry (an
+ * absent key stays absent and nothing is allocated).  A store with a
+ * string key clears t->flags (it may add a metamethod). */
+int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val);
+int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val);
+int tab_setstr(lua_State *L, table *t, str *key, const tvalue *val);
+
+/* A border: j with t[j] non-nil and t[j+1] nil (or j == RT_INT_MAX), or
+ * 0 when t[1] is nil. */
+rt_uint tab_length(table *t);
+
+/* Traversal: *key nil starts.  Returns 1 with the next key and value
+ * written, 0 at the end, -1 when *key is not in the table ("invalid key to
+ * 'next'").  Order: array part, then hash nodes.  Stays valid while
+ * existing fields are assigned or removed during the traversal. */
+int tab_next(table *t, tvalue *key, tvalue *val);
+
+/* Give the table an array part of nasize slots and a hash part for at
+ * least nhsize keys (a power of two; raised as needed to hold every entry
+ * that does not go to the array).  Entries with nil values are dropped.
+ * TAB_OK, or TAB_ERR_MEM with the table unchanged. */
+int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize);
+
+/* Bytes of the table header (what gc_newobj allocated). */
+size_t tab_objsize(const table *t);
+/* Header plus array and node parts. */
+size_t tab_memsize(const table *t);
+/* Free the parts and the header (the sweep and gc_freeall). */
+void tab_free(global_State *g, table *t);
+/* Hash nodes, 0 for the dummy. */
+uint32_t tab_sizenode(const table *t);
+
+/* For the collector: a node's key as a value.  Returns 0 for a pristine
+ * node (out is nil), else 1; a dead key comes out with tt V_DEADKEY and
+ * its old gc pointer. */
+int tab_node_key(const node *n, tvalue *out);
+
+#endif
