@@ -90,7 +90,7 @@ $(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
     | $(ROMSTR_H)
 # ---- end of ROM strings --------------------------------------------------
 
-.PHONY: all host board run test repl debug size flash clean setup \
+.PHONY: all host board run test repl debug size flash clean setup bench-gc \
         host-tests board-tests
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
@@ -145,6 +145,9 @@ $(BDIR)/tests/test_%.elf: $(BDIR)/obj/tests/unit/test_%.o \
                           $(call board_obj,$(CHECK_SRCS)) $(BOARD_LINK_DEPS)
 	$(board_link)
 
+$(BDIR)/bench/%.elf: $(BDIR)/obj/bench/%.o $(BOARD_LINK_DEPS)
+	$(board_link)
+
 %.bin: %.elf
 	$(Q)$(OBJCOPY) -O binary $< $@
 
@@ -153,6 +156,7 @@ board: $(BDIR)/rtlua.elf $(BDIR)/rtlua.bin
 	@cat $(BDIR)/rtlua.size
 
 board-tests: $(BDIR)/rtlua.elf $(BDIR)/tests/platform.elf \
+             $(BDIR)/bench/gc_latency.elf \
              $(addprefix $(BDIR)/tests/,$(addsuffix .elf,$(UNIT_TESTS)))
 
 size: board
@@ -173,6 +177,11 @@ flash: board
 	@test -n "$(BOARD_OPENOCD)" || \
 	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
 	openocd $(BOARD_OPENOCD) -c "program $(BDIR)/rtlua.elf verify reset exit"
+
+# The collector's latency on the board (deterministic virtual time).
+bench-gc: $(BDIR)/bench/gc_latency.elf
+	@mkdir -p bench/results
+	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | tee bench/results/gc_latency-$(BOARD).md
 
 test: setup
 	$(Q)tests/run

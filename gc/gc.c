@@ -34,11 +34,30 @@
  */
 
 static void emergency(lua_State *L);
+static void record_step(global_State *g, uint32_t used);
 
 /* Countdown fault injection: the Nth allocation fails, with its retry. */
 static int injected_failure(global_State *g)
 {
     return g->failafter != 0 && --g->failafter == 0;
+}
+
+/* Under the reserve, allocation pays for collection: one assist step per
+ * free/GC_ASSIST_DIV bytes allocated, so assists grow denser as memory
+ * runs out instead of all arriving at once. */
+static int assist_due(global_State *g, size_t n)
+{
+    size_t free = arena_free_bytes(g->arena);
+    if (free >= g->reserve) {
+        g->assistdebt = 0;
+        return 0;
+    }
+    g->assistdebt += n + ARENA_HEADER_SIZE;
+    size_t every = free / GC_ASSIST_DIV;
+    if (g->assistdebt < every)
+        return 0;
+    g->assistdebt = 0;
+    return 1;
 }
 
 void *gc_alloc(lua_State *L, size_t n)
@@ -61,8 +80,7 @@ void *gc_alloc(lua_State *L, size_t n)
         emergency(L);
         p = arena_alloc(g->arena, n);
     }
-    if (p != NULL && g->gcrunning && !g->gcemergency &&
-        arena_free_bytes(g->arena) < g->reserve) {
+    if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n)) {
         /* Inside an allocation no __gc may run: the caller is mid-way. */
         g->stats.assists++;
         g->gcnofin = 1;
@@ -986,10 +1004,16 @@ static void emergency(lua_State *L)
         return;
     g->gcemergency = 1;
     g->stats.emergencies++;
+    uint32_t start = port_cycles();
     /* markroots keeps g->newest, which may not be anchored yet. */
     finish_cycle(L);
     unit(L, 1);
     finish_cycle(L);
+    /* An emergency collection is a pause like any step: count it. */
+    uint32_t used = port_cycles() - start;
+    record_step(g, used);
+    if (g->stephook)
+        g->stephook(start, used);
     g->gcemergency = 0;
 }
 

@@ -43,6 +43,8 @@
 #define GC_SWEEP_STR_MAX 8
 /* __gc calls per step. */
 #define GC_FINALIZE_MAX 4
+/* Under the reserve, one assist step per (free bytes / this) allocated. */
+#define GC_ASSIST_DIV 64
 /* Root re-marks in one propagate phase before atomic is entered anyway. */
 #define GC_REMARK_MAX 4
 

@@ -19,11 +19,11 @@
 #define REG_MAINTHREAD 1
 #define REG_GLOBALS 2
 /* Default share of the arena kept free before assist steps begin (1/N). */
-#define STATE_RESERVE_DIV 16
+#define STATE_RESERVE_DIV 8
 /* Default step budget in microseconds (pace.c may change it). */
 #define STATE_STEP_US_DEFAULT 100
 /* Default growth over the last cycle's use that starts a new cycle. */
-#define STATE_PAUSE_PCT 100
+#define STATE_PAUSE_PCT 25
 
 static global_State main_state;
 static int main_open;

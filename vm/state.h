@@ -85,34 +85,36 @@ typedef struct global_State {
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
     /* collector */
-    uint8_t currentwhite;      /* MARK_WHITE0 or MARK_WHITE1 */
-    uint8_t gcphase;           /* enum gc_phase */
-    uint8_t gcrunning;         /* paced and assist steps allowed */
-    uint8_t gcemergency;       /* inside an emergency collection */
-    uint8_t gcfinalizing;      /* a __gc call is running */
-    uint8_t gcnofin;           /* an assist step: no __gc may run now */
-    uint8_t remarks;           /* root re-marks done in this propagate phase */
-    gcobj *allgc;              /* every collectable RAM object without __gc */
-    gcobj *finobj;             /* objects with a __gc metamethod */
-    gcobj *tobefnz;            /* dead objects waiting for their __gc */
-    gcobj **sweepgc;           /* the sweep's position in the current list */
-    uint8_t sweeplist;         /* 0 allgc, 1 finobj, 2 tobefnz */
-    uint32_t sweepstr;         /* the string sweep's next bucket */
-    gcobj *gray;               /* gray objects to traverse */
-    gcobj *grayagain;          /* threads: scanned again in atomic */
-    gcobj *weak;               /* weak-value tables, for clearing */
-    gcobj *ephemeron;          /* weak-key tables */
-    gcobj *allweak;            /* weak keys and values */
-    gcobj *trav;               /* the object a chunked traversal is inside */
-    uint32_t travpos;          /* where in it the traversal resumes */
-    lua_State *twups;          /* threads with open upvalues */
-    gcobj *newest;             /* the last object made: an emergency collection
-                                  keeps it, it may not be anchored yet */
-    size_t gcestimate;         /* bytes in use at the end of the last cycle */
-    uint32_t pausepct;         /* a cycle starts when use grows this % over
-                                  the estimate (or free falls under reserve) */
-    size_t reserve;            /* assist steps below this many free bytes */
-    uint32_t stepbudget;       /* cycles per paced step */
+    uint8_t currentwhite; /* MARK_WHITE0 or MARK_WHITE1 */
+    uint8_t gcphase;      /* enum gc_phase */
+    uint8_t gcrunning;    /* paced and assist steps allowed */
+    uint8_t gcemergency;  /* inside an emergency collection */
+    uint8_t gcfinalizing; /* a __gc call is running */
+    uint8_t gcnofin;      /* an assist step: no __gc may run now */
+    uint8_t remarks;      /* root re-marks done in this propagate phase */
+    gcobj *allgc;         /* every collectable RAM object without __gc */
+    gcobj *finobj;        /* objects with a __gc metamethod */
+    gcobj *tobefnz;       /* dead objects waiting for their __gc */
+    gcobj **sweepgc;      /* the sweep's position in the current list */
+    uint8_t sweeplist;    /* 0 allgc, 1 finobj, 2 tobefnz */
+    uint32_t sweepstr;    /* the string sweep's next bucket */
+    gcobj *gray;          /* gray objects to traverse */
+    gcobj *grayagain;     /* threads: scanned again in atomic */
+    gcobj *weak;          /* weak-value tables, for clearing */
+    gcobj *ephemeron;     /* weak-key tables */
+    gcobj *allweak;       /* weak keys and values */
+    gcobj *trav;          /* the object a chunked traversal is inside */
+    uint32_t travpos;     /* where in it the traversal resumes */
+    lua_State *twups;     /* threads with open upvalues */
+    gcobj *newest;        /* the last object made: an emergency collection
+                             keeps it, it may not be anchored yet */
+    size_t gcestimate;    /* bytes in use at the end of the last cycle */
+    uint32_t pausepct;    /* a cycle starts when use grows this % over
+                             the estimate (or free falls under reserve) */
+    size_t reserve;       /* assist steps below this many free bytes */
+    size_t assistdebt;    /* bytes allocated under the reserve since the last
+                             assist step */
+    uint32_t stepbudget;  /* cycles per paced step */
     volatile uint32_t credit;  /* cycles accrued by the tick */
     volatile uint8_t stepflag; /* the tick asks for a step */
     uint32_t utilisation_pct;  /* share of each tick given to the GC */

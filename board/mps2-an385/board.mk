@@ -9,4 +9,4 @@ BOARD_GUARD := 256
 # An FPGA board programmed from its SD card: no openocd configuration.
 BOARD_OPENOCD :=
 # The arena tests' big arena: 2 MiB of the 4 MiB RAM.
-BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2097152
+BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2097152 -DBENCH_MAX_STEPS=60000

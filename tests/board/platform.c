@@ -140,6 +140,9 @@ int main(void)
         return case_fault();
     if (!strcmp(which, "stack"))
         return case_stack();
+    if (!strcmp(which, "hang"))
+        for (;;)
+            port_idle();
     port_printf("platform: unknown case '%s'\n", which);
     return 1;
 }

@@ -28,6 +28,15 @@ check malloc 0 '^malloc: NULL \(errno ENOMEM\)$'
 check fault 2 'pc=0xfffffff0 '
 check stack 2 'stack overflow'
 
+# A firmware that never exits is stopped by qemu/run's timeout: 124.
+RTLUA_TIMEOUT=2 qemu/run "$board" "$elf" hang >/dev/null 2>&1
+st=$?
+if [ $st = 124 ]; then
+    echo "PASS platform.$name.timeout"
+else
+    echo "FAIL platform.$name.timeout (status $st, want 124)"
+fi
+
 # The firmware image itself boots and prints its banner.
 out=$(RTLUA_TIMEOUT=30 qemu/run "$board" "$bdir/rtlua.elf" 2>&1)
 st=$?
