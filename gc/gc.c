@@ -162,6 +162,11 @@ static gcobj **gclist_of(gcobj *o)
     }
 }
 
+gcobj **gc_gclist(gcobj *o)
+{
+    return gclist_of(o);
+}
+
 static void linkgray(gcobj *o, gcobj **list)
 {
     *gclist_of(o) = *list;
@@ -484,10 +489,19 @@ static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
     }
 }
 
+/* Open upvalues live while they are open: the thread holds them (the list
+ * is no longer than the stack). */
+static void mark_openupvals(global_State *g, lua_State *th)
+{
+    for (upval *uv = th->openupval; uv; uv = uv->u.open.next)
+        markobj(g, uv);
+}
+
 /* Finish an object whose scan is complete. */
 static void finish(global_State *g, gcobj *o)
 {
     if (o->tt == V_THREAD) {
+        mark_openupvals(g, gco2th(o));
         gco2th(o)->dirty = 0;
         linkgray(o, &g->grayagain); /* stays gray: scanned again if it runs */
     }
@@ -585,6 +599,7 @@ static void revisit_grayagain(global_State *g)
             lua_State *th = gco2th(o);
             if (th->dirty || th == &g->mainthread) {
                 scan(g, o, 0, object_slots(o));
+                mark_openupvals(g, th);
                 th->dirty = 0;
             }
             /* Clear the dead part of the stack, so stale slots hold

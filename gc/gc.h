@@ -110,6 +110,9 @@ int gc_is_collectable_now(global_State *g, gcobj *o);
  * `why` (if not NULL) gets a static description. */
 int gc_check(lua_State *L, const char **why);
 
+/* The gray-list link of an object that can be gray (tests). */
+gcobj **gc_gclist(gcobj *o);
+
 /* Bytes a live object occupies (as allocated, without arena headers). */
 size_t gc_objsize(gcobj *o);
 /* Free one object (the sweep and gc_freeall). */

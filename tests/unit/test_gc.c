@@ -751,6 +751,181 @@ static void test_paced_steps_respect_the_budget(void)
 }
 #endif
 
+/* ---- threads, upvalues, prototypes, idle time -----------------------------
+ */
+
+/* Scanned this cycle: threads wait on grayagain after their scan. */
+static int on_grayagain(lua_State *L1)
+{
+    for (gcobj *o = G(L)->grayagain; o; o = *gc_gclist(o))
+        if (o == obj2gc(L1))
+            return 1;
+    return 0;
+}
+
+static lua_State *anchored_thread(rt_int k)
+{
+    lua_State *L1 = state_newthread(L);
+    if (L1 == NULL || !anchor(k, obj2gc(L1), V_THREAD))
+        return NULL;
+    return L1;
+}
+
+/* A value put on a coroutine's stack after the stack was scanned (no
+ * barrier: stacks have none) survives because the thread ran, so atomic
+ * scans it again. */
+static void test_stack_of_a_thread_that_ran_is_scanned_again(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1);
+    gc_fullgc(L);
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);
+    CHECK(g->gcphase == GC_PROPAGATE);
+    int guard = 0;
+    while (!on_grayagain(L1) && g->gcphase == GC_PROPAGATE && guard++ < 100000)
+        gc_step(L, 1); /* until L1's stack has been scanned this cycle */
+    CHECK(on_grayagain(L1) && !L1->dirty && g->gcphase == GC_PROPAGATE);
+    table *t = tagged_table(77);
+    CHECK(t);
+    set_gc(L1->top, t, V_TABLE);
+    L1->top++;
+    gc_thread_ran(L1);
+    release_newest();
+    while (g->gcphase != GC_PAUSE)
+        gc_step(L, 1000);
+    CHECK(checked());
+    CHECK(still_there(obj2gc(t), 77));
+    L1->top--; /* off the stack: goes in a later cycle */
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(!still_there(obj2gc(t), 77));
+    CHECK(close_state_empty());
+}
+
+static void test_stack_growth_keeps_values_and_open_upvalues(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1);
+    for (rt_int i = 0; i < 10; i++) {
+        set_int(L1->top, i * 3);
+        L1->top++;
+    }
+    upval *uv = fn_findupval(L1, L1->stack + 4);
+    CHECK(uv && upval_is_open(uv));
+    CHECK(fn_findupval(L1, L1->stack + 4) == uv); /* shared, not new */
+    lclosure *cl = fn_newlclosure(L, 1);
+    CHECK(cl && anchor(2, obj2gc(cl), V_LCL));
+    cl->upvals[0] = uv;
+    gc_objbarrier(L, cl, uv);
+    uint32_t grow = (uint32_t)(membytes / 4 / sizeof(tvalue));
+    if (grow > 2000)
+        grow = 2000;
+    CHECK(state_growstack(L1, grow) == 0);
+    CHECK(L1->stacksize >= grow + 10);
+    for (rt_int i = 0; i < 10; i++)
+        CHECK(L1->stack[i].v.i == i * 3);
+    CHECK(uv->v == L1->stack + 4); /* moved with the stack */
+    CHECK(state_growstack(L1, STATE_STACK_MAX) != 0); /* too big */
+    gc_fullgc(L);
+    CHECK(checked());
+    fn_closeupvals(L1, L1->stack);
+    CHECK(!upval_is_open(uv));
+    CHECK(uv->v->v.i == 12);
+    CHECK(L1->openupval == NULL);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* A prototype's constants, nested prototypes and names are reached
+ * through its closure; unreachable, the whole tree goes. */
+static void test_prototype_tree_is_traversed_and_freed(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    lclosure *cl = fn_newlclosure(L, 0);
+    CHECK(cl && anchor(1, obj2gc(cl), V_LCL));
+    proto *p = fn_newproto(L);
+    CHECK(p);
+    cl->p = p;
+    gc_objbarrier(L, cl, p);
+    p->k = gc_alloc(L, 3 * sizeof(tvalue));
+    CHECK(p->k);
+    p->sizek = 3;
+    for (int i = 0; i < 3; i++)
+        set_nil(&p->k[i]);
+    p->p = gc_alloc(L, sizeof(proto *));
+    CHECK(p->p);
+    p->p[0] = NULL;
+    p->sizep = 1;
+    char buf[48];
+    for (int i = 0; i < 3; i++) {
+        port_snprintf(buf, sizeof buf, "a long constant string number %d!!",
+                      i * 1000);
+        str *s = str_newz(L, buf);
+        CHECK(s);
+        set_gc(&p->k[i], s, s->tt);
+        gc_barrier(L, p, &p->k[i]);
+    }
+    proto *inner = fn_newproto(L);
+    CHECK(inner);
+    p->p[0] = inner;
+    gc_objbarrier(L, p, inner);
+    inner->source = str_newz(L, "=inner chunk");
+    CHECK(inner->source);
+    gc_objbarrier(L, inner, inner->source);
+    release_newest();
+    gc_fullgc(L);
+    CHECK(checked());
+    for (int i = 0; i < 3; i++) {
+        port_snprintf(buf, sizeof buf, "a long constant string number %d!!",
+                      i * 1000);
+        CHECK(strcmp(str_data(gco2str(gc_of(&p->k[i]))), buf) == 0);
+    }
+    CHECK(on_lists(obj2gc(inner)));
+    size_t before = arena_in_use(G(L)->arena);
+    unanchor(1);
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    /* Gone, or its memory reused by another kind of object. */
+    CHECK(!(on_lists(obj2gc(p)) && obj2gc(p)->tt == V_PROTO));
+    CHECK(!(on_lists(obj2gc(inner)) && obj2gc(inner)->tt == V_PROTO));
+    CHECK(arena_in_use(G(L)->arena) < before);
+    CHECK(close_state_empty());
+}
+
+#ifndef RTLUA_TORTURE
+/* Slack handed to rt_idle_until goes to the collector, and it returns at
+ * the deadline, not before. */
+static void test_idle_time_is_given_to_the_collector(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    for (int i = 0; i < 2000; i++)
+        if (!tagged_table(i))
+            break;
+    g->gcestimate = 0;
+    uint32_t cycles0 = g->stats.cycles_completed;
+    uint32_t span = port_cycle_hz() / 100; /* 10 ms */
+    uint32_t deadline = port_cycles() + span;
+    uint32_t spent = rt_idle_until(L, deadline);
+    CHECK((int32_t)(port_cycles() - deadline) >= 0);
+    CHECK(spent > 0);
+    CHECK(g->stats.cycles_completed > cycles0);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+#endif
+
 static const struct check_case cases[] = {
     CASE(test_close_returns_the_arena_to_empty),
     CASE(test_unreachable_objects_are_freed_and_reachable_kept),
@@ -765,8 +940,12 @@ static const struct check_case cases[] = {
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
     CASE(test_allocation_failure_loses_nothing),
     CASE(test_fault_injection_at_every_allocation),
+    CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
+    CASE(test_stack_growth_keeps_values_and_open_upvalues),
+    CASE(test_prototype_tree_is_traversed_and_freed),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
+    CASE(test_idle_time_is_given_to_the_collector),
 #endif
 };
 
