@@ -60,26 +60,42 @@ static int assist_due(global_State *g, size_t n)
     return 1;
 }
 
+static void *arena_try(global_State *g, void *old, size_t n)
+{
+    return old ? arena_realloc(g->arena, old, n) : arena_alloc(g->arena, n);
+}
+
+/* Allocate (old == NULL) or resize `old` to n bytes: the torture builds'
+ * collections, then one arena attempt, then on failure one emergency
+ * collection and a second attempt.  NULL leaves `old` as it was. */
+static void *obtain(lua_State *L, void *old, size_t n)
+{
+    global_State *g = G(L);
+    if (injected_failure(g))
+        return NULL;
+    int collect = g->gcrunning && !g->gcemergency;
+#ifdef RTLUA_GC_HARD
+    if (collect)
+        emergency(L);
+#endif
+    void *p = NULL;
+#ifdef RTLUA_GC_EMERGENCY
+    if (!collect) /* the first attempt of every allocation fails */
+#endif
+        p = arena_try(g, old, n);
+    if (p == NULL && collect) {
+        emergency(L);
+        p = arena_try(g, old, n);
+    }
+    return p;
+}
+
 void *gc_alloc(lua_State *L, size_t n)
 {
     global_State *g = G(L);
     if (n == 0)
         return NULL;
-    if (injected_failure(g))
-        return NULL;
-#ifdef RTLUA_GC_HARD
-    if (g->gcrunning && !g->gcemergency)
-        emergency(L);
-#endif
-    void *p = NULL;
-#ifdef RTLUA_GC_EMERGENCY
-    if (!g->gcrunning || g->gcemergency)
-#endif
-        p = arena_alloc(g->arena, n);
-    if (p == NULL && g->gcrunning && !g->gcemergency) {
-        emergency(L);
-        p = arena_alloc(g->arena, n);
-    }
+    void *p = obtain(L, NULL, n);
     if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n)) {
         /* Inside an allocation no __gc may run: the caller is mid-way. */
         g->stats.assists++;
@@ -100,22 +116,7 @@ void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n)
         arena_free(g->arena, p);
         return NULL;
     }
-    if (injected_failure(g))
-        return NULL;
-#ifdef RTLUA_GC_HARD
-    if (g->gcrunning && !g->gcemergency)
-        emergency(L);
-#endif
-    void *q = NULL;
-#ifdef RTLUA_GC_EMERGENCY
-    if (!g->gcrunning || g->gcemergency)
-#endif
-        q = arena_realloc(g->arena, p, n);
-    if (q == NULL && g->gcrunning && !g->gcemergency) {
-        emergency(L);
-        q = arena_realloc(g->arena, p, n);
-    }
-    return q;
+    return obtain(L, p, n);
 }
 
 void gc_free(global_State *g, void *p, size_t n)

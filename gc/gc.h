@@ -24,6 +24,25 @@
  * invariant is relaxed: a black object that is stored into turns white
  * (it would be painted white by the sweep anyway).
  *
+ * The atomic phase's cost is bounded by configuration, not by heap size:
+ * the main thread's stack and the stacks of coroutines that ran since
+ * they were scanned (each at most STATE_STACK_MAX slots), their open
+ * upvalues, what the barriers queued since the last step (GC_REMARK_MAX
+ * root re-marks before atomic leave only that), and, where a program uses
+ * them, the sizes of its weak tables (traversed and cleared whole in
+ * atomic, ephemerons until they converge) and of the object graphs that
+ * finalizable objects resurrect.  A program without weak tables and
+ * finalizers has an atomic phase bounded by its stack sizes.
+ *
+ * Known mutator costs outside the collector's steps: the first
+ * setmetatable with __gc on an object unlinks it from allgc by a walk
+ * from the newest object (O(1) for a fresh object, O(objects) at worst),
+ * and a table rehash is O(that table's size) (vm/tab.h).
+ *
+ * The object made last (g->newest) is kept by every cycle, since a
+ * constructor may still be allocating its parts; it is released when the
+ * next object is made.
+ *
  * Objects are born current-white.  The sweep frees objects of the other
  * white and repaints survivors current-white, so objects made during the
  * sweep survive it.  ROM objects are on no list and never touched.

@@ -537,6 +537,47 @@ static void test_resurrected_object_survives_then_is_freed(void)
     CHECK(close_state_empty());
 }
 
+static int warnings;
+static void count_warning(void *ud, const char *msg, int tocont)
+{
+    (void)ud;
+    (void)tocont;
+    if (strstr(msg, "__gc"))
+        warnings++;
+}
+
+static int failing_finalizer(lua_State *L1, gcobj *o)
+{
+    (void)L1;
+    (void)o;
+    return 1; /* as if __gc raised an error */
+}
+
+/* An error in __gc is a warning; the object is still freed, nothing is
+ * lost and the cycle goes on. */
+static void test_finalizer_error_is_a_warning_and_loses_nothing(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    warnings = 0;
+    g->finalizer = failing_finalizer;
+    g->warnf = count_warning;
+    table *mt = gc_metatable();
+    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    udata *u = finalizable(mt, 5);
+    CHECK(u);
+    release_newest();
+    size_t before = arena_in_use(g->arena);
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK_EQ(warnings, 1);
+    CHECK(!(on_lists(obj2gc(u)) && obj2gc(u)->tt == V_UDATA));
+    CHECK(arena_in_use(g->arena) < before);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* ---- weak tables ----------------------------------------------------------
  */
 
@@ -935,6 +976,7 @@ static const struct check_case cases[] = {
     CASE(test_random_mutator_keeps_the_invariant),
     CASE(test_finalizers_run_once_each_in_order),
     CASE(test_resurrected_object_survives_then_is_freed),
+    CASE(test_finalizer_error_is_a_warning_and_loses_nothing),
     CASE(test_weak_values_are_cleared_strings_kept),
     CASE(test_ephemeron_entry_dies_with_its_key),
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
