@@ -782,8 +782,8 @@ static void test_paced_steps_respect_the_budget(void)
     CHECK(g->stats.steps > 0);
     CHECK(g->stats.cycles_completed > 0);
 #ifdef RTLUA_HOST
-    /* Linux may preempt a step: only gross overruns are errors here. */
-    CHECK(g->stats.worst_step_cycles <= 20 * budget);
+    /* Linux may preempt any one step: the mean must still be in budget. */
+    CHECK(g->stats.step_cycles_total / g->stats.steps <= 3u * budget);
 #else
     CHECK(g->stats.worst_step_cycles <= budget + GC_UNIT_SLACK(hz));
 #endif
@@ -956,7 +956,7 @@ static void test_idle_time_is_given_to_the_collector(void)
             break;
     g->gcestimate = 0;
     uint32_t cycles0 = g->stats.cycles_completed;
-    uint32_t span = port_cycle_hz() / 100; /* 10 ms */
+    uint32_t span = port_cycle_hz() / 20; /* 50 ms */
     uint32_t deadline = port_cycles() + span;
     uint32_t spent = rt_idle_until(L, deadline);
     CHECK((int32_t)(port_cycles() - deadline) >= 0);
