@@ -1,0 +1,143 @@
+/*
+ * lex.h — the lexer: Lua 5.4 source text (reference manual §3.1) to tokens.
+ *
+ * The lexer reads a source held whole in memory (p .. end) one byte at a
+ * time, with one token of lookahead.  Words and operators of one character
+ * are their own character value; the rest have TK_ codes above 255.  The 22
+ * reserved words are TK_AND .. TK_WHILE in the order of the ROM reserved
+ * words, so a name whose interned str has extra != 0 is the token
+ * TK_AND + extra - 1.
+ *
+ * Invariants:
+ *   - `current` is the byte at p[-1], or LEX_EOZ once the source is used
+ *     up; `line` counts the newlines read so far, plus one.  Each of \n,
+ *     \r, \r\n and \n\r is one newline.
+ *   - `t` is the current token, `ahead` the lookahead (tok == TK_EOS and
+ *     `hasahead` 0 when there is none).  A name or string token holds an
+ *     interned str (ROM or RAM) in sem.s; TK_INT holds sem.i, TK_FLT sem.r.
+ *   - The lexer does not anchor the strings it makes: a RAM string in t or
+ *     ahead may be collected by the next allocation, so the caller anchors
+ *     what it keeps (the parser's constant table) before it allocates.
+ *   - `buf` holds the bytes of the token being read (buflen of them); it
+ *     grows through gc_realloc and belongs to the lexer until lex_free.
+ *   - After an error lex_next returns its code and `err` holds the message
+ *     as Lua prints it, "<chunkid>:<line>: <msg> near <token>"; the state
+ *     is then unusable except for lex_free.
+ */
+#ifndef RTLUA_LEX_H
+#define RTLUA_LEX_H
+
+#include "vm/state.h"
+
+#include <stddef.h>
+
+/* Bytes of a chunk id, the name in messages (Lua's LUA_IDSIZE). */
+#define LEX_IDSIZE 60
+/* Bytes of the error message buffer (chunk id, line, text, token). */
+#define LEX_ERRSIZE 160
+/* First size of the token buffer; it doubles from there. */
+#define LEX_BUF_MIN 32
+/* `current` at the end of the source. */
+#define LEX_EOZ (-1)
+
+/* lex_init_flags: skip a first line beginning with '#' (a Unix "#!"). */
+#define LEX_SKIPHASH 1
+
+/* Error codes of lex_next / lex_lookahead. */
+#define LEX_OK 0
+#define LEX_ESYNTAX 1 /* a lexical error: the message is in err */
+#define LEX_EMEM 2    /* no memory for a string or the buffer */
+
+enum lex_token {
+    /* single-character tokens are their byte value (< 256) */
+    TK_AND = 257,
+    TK_BREAK,
+    TK_DO,
+    TK_ELSE,
+    TK_ELSEIF,
+    TK_END,
+    TK_FALSE,
+    TK_FOR,
+    TK_FUNCTION,
+    TK_GOTO,
+    TK_IF,
+    TK_IN,
+    TK_LOCAL,
+    TK_NIL,
+    TK_NOT,
+    TK_OR,
+    TK_REPEAT,
+    TK_RETURN,
+    TK_THEN,
+    TK_TRUE,
+    TK_UNTIL,
+    TK_WHILE,
+    /* other multi-character tokens */
+    TK_IDIV,    /* // */
+    TK_CONCAT,  /* .. */
+    TK_DOTS,    /* ... */
+    TK_EQ,      /* == */
+    TK_GE,      /* >= */
+    TK_LE,      /* <= */
+    TK_NE,      /* ~= */
+    TK_SHL,     /* << */
+    TK_SHR,     /* >> */
+    TK_DBCOLON, /* :: */
+    TK_EOS,
+    TK_FLT,
+    TK_INT,
+    TK_NAME,
+    TK_STRING
+};
+
+/* Reserved words: TK_AND .. TK_WHILE. */
+#define LEX_NRESERVED (TK_WHILE - TK_AND + 1)
+
+typedef struct token {
+    int tok;
+    union {
+        rt_num r;
+        rt_int i;
+        str *s;
+    } sem;
+} token;
+
+typedef struct lexstate {
+    lua_State *L;
+    const char *p, *end;   /* the next byte to read, the end of the source */
+    int current;           /* the byte just read, or LEX_EOZ */
+    int line;              /* line of `current` */
+    int lastline;          /* line of the last token consumed (t) */
+    token t;               /* the current token */
+    token ahead;           /* the lookahead token */
+    int hasahead;          /* ahead holds a token */
+    str *source;           /* the chunk name as given ("=x", "@f", text) */
+    char *buf;             /* bytes of the token being read */
+    size_t buflen;         /* bytes in buf */
+    size_t bufcap;         /* bytes allocated for buf */
+    int memfail;           /* buf could not grow: the token fails */
+    char err[LEX_ERRSIZE]; /* the message of the last error */
+} lexstate;
+
+/* Start reading src[0..len-1]; the first lex_next reads the first token.
+ * Returns LEX_OK (it allocates nothing). */
+int lex_init(lexstate *ls, lua_State *L, const char *src, size_t len,
+             str *chunkname);
+/* The same with LEX_* flags (LEX_SKIPHASH). */
+int lex_init_flags(lexstate *ls, lua_State *L, const char *src, size_t len,
+                   str *chunkname, int flags);
+/* Make the next token current (the lookahead if there is one). */
+int lex_next(lexstate *ls);
+/* Read the token after t into ahead (only one lookahead at a time). */
+int lex_lookahead(lexstate *ls);
+/* How messages show a token: 'x' for symbols and words, <eof>, <number>,
+ * <name>, <string>, '<\N>' for control bytes.  Returns buf. */
+const char *lex_token2str(lexstate *ls, int tok, char *buf, size_t cap);
+/* Lua's chunk id: "=name" as name, "@file" as file (long names lose their
+ * front to "..."), other text as [string "first line..."]; out gets at
+ * most cap (<= LEX_IDSIZE in Lua) bytes with the NUL. */
+void lex_chunkid(const char *source, char *out, size_t cap);
+/* Free the token buffer. */
+void lex_free(lexstate *ls);
+
+#endif

@@ -1,0 +1,777 @@
+/*
+ * num.c — exact number <-> text conversion (see num.h).
+ *
+ * Text -> float: the decimal digits D and exponent E give V = D * 10^E.
+ * A float-arithmetic estimate picks a candidate m * 2^e; then V is
+ * compared exactly, as big integers, with the halfway points to the two
+ * neighbours, and the candidate steps one unit until V lies between them
+ * (ties to the even mantissa).  Only the first NUM_DIGITS_MAX significant
+ * digits are kept, plus a sticky digit when the rest is not all zeros:
+ * every halfway point has fewer digits, so the rounding is unchanged.
+ *
+ * Float -> text: x = m * 2^e becomes the fraction num/den scaled by a
+ * power of ten so that 1 <= num/den < 10; each digit is the quotient of
+ * num/den (at most nine subtractions), and the remainder decides the last
+ * digit's rounding, half to even.
+ */
+#include "vm/num.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- Model constants ---------------------------------------------------
+ * P: mantissa bits; E_MIN / E_MAX: least and greatest exponent e of the
+ * value m * 2^e, m < 2^P; X_MIN / X_MAX: decimal exponents of the leading
+ * digit beyond which the result is surely 0 or infinity. */
+#if RTLUA_NUM == 64
+#define NUM_P 53
+#define NUM_E_MIN (-1074)
+#define NUM_E_MAX 971
+#define NUM_X_MIN (-324)
+#define NUM_X_MAX 309
+/* Significant decimal digits kept by str2number (a halfway point between
+ * two doubles has at most 767). */
+#define NUM_DIGITS_MAX 780
+/* Limbs of a big integer: str2number compares values up to about
+ * 2^55 * 5^1105 (2620 bits); formatting needs 40. */
+#define BN_LIMBS 90
+#else
+#define NUM_P 24
+#define NUM_E_MIN (-149)
+#define NUM_E_MAX 104
+#define NUM_X_MIN (-46)
+#define NUM_X_MAX 39
+/* A halfway point between two floats has at most 112 digits. */
+#define NUM_DIGITS_MAX 120
+/* Formatting a double (num_fmt_g takes one in either model) needs about
+ * 2^1130 for denormals: 36 limbs. */
+#define BN_LIMBS 40
+#endif
+
+/* Exponents beyond this are clamped: they already make any numeral 0 or
+ * infinity, and the clamp keeps the arithmetic in int. */
+#define NUM_EXP_CLAMP 100000
+
+/* Bound on the one-unit correction steps after the estimate (which is
+ * within a few units); passing it means a bug, reported as failure. */
+#define NUM_STEPS_MAX 64
+
+/* Most significant digits a formatting call produces (prec <= 99, + 1). */
+#define NUM_FMT_DIGITS 101
+
+/* ---- Big integers -------------------------------------------------------
+ * Little-endian 32-bit limbs; n is the count in use (no leading zero
+ * limbs).  An operation that would pass BN_LIMBS sets `over`; the sizes
+ * above make that unreachable, and callers treat it as a failure. */
+typedef struct {
+    int n;
+    int over;
+    uint32_t w[BN_LIMBS];
+} bignum;
+
+static void bn_set(bignum *a, uint64_t v)
+{
+    a->n = 0;
+    a->over = 0;
+    while (v != 0) {
+        a->w[a->n++] = (uint32_t)v;
+        v >>= 32;
+    }
+}
+
+static void bn_muladd(bignum *a, uint32_t m, uint32_t add)
+{
+    uint64_t carry = add;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t t = (uint64_t)a->w[i] * m + carry;
+        a->w[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    if (carry != 0) {
+        if (a->n == BN_LIMBS) {
+            a->over = 1;
+            return;
+        }
+        a->w[a->n++] = (uint32_t)carry;
+    }
+}
+
+/* 5^13 and 10^9 are the largest powers that fit a limb. */
+static void bn_mulpow5(bignum *a, int k)
+{
+    for (; k >= 13; k -= 13)
+        bn_muladd(a, 1220703125u, 0);
+    uint32_t p = 1;
+    while (k-- > 0)
+        p *= 5;
+    bn_muladd(a, p, 0);
+}
+
+static void bn_mulpow10(bignum *a, int k)
+{
+    for (; k >= 9; k -= 9)
+        bn_muladd(a, 1000000000u, 0);
+    uint32_t p = 1;
+    while (k-- > 0)
+        p *= 10;
+    bn_muladd(a, p, 0);
+}
+
+static void bn_shl(bignum *a, int bits)
+{
+    if (a->n == 0 || bits <= 0)
+        return;
+    int limbs = bits / 32, b = bits % 32;
+    uint32_t top = b ? a->w[a->n - 1] >> (32 - b) : 0;
+    if (a->n + limbs + (top != 0) > BN_LIMBS) {
+        a->over = 1;
+        return;
+    }
+    for (int i = a->n - 1; i >= 0; i--) {
+        uint32_t lo = (b && i > 0) ? a->w[i - 1] >> (32 - b) : 0;
+        a->w[i + limbs] = (a->w[i] << b) | lo;
+    }
+    for (int i = 0; i < limbs; i++)
+        a->w[i] = 0;
+    a->n += limbs;
+    if (top != 0)
+        a->w[a->n++] = top;
+}
+
+static int bn_cmp(const bignum *a, const bignum *b)
+{
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->w[i] != b->w[i])
+            return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+/* a -= b, where a >= b. */
+static void bn_sub(bignum *a, const bignum *b)
+{
+    uint32_t borrow = 0;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t t = (uint64_t)a->w[i] - (i < b->n ? b->w[i] : 0) - borrow;
+        a->w[i] = (uint32_t)t;
+        borrow = (uint32_t)(t >> 63);
+    }
+    while (a->n > 0 && a->w[a->n - 1] == 0)
+        a->n--;
+}
+
+/* ---- Text -> number ----------------------------------------------------- */
+static int is_space(int c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int hex_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The significant digits of a decimal numeral: `first` points at the
+ * first nonzero digit, `nd` digits are taken from there (skipping the
+ * point), and `sticky` stands for a nonzero digit after them. */
+typedef struct {
+    const char *first;
+    int nd;
+    int sticky;
+} digits;
+
+/* D (with the sticky digit appended, if any) as a big integer. */
+static void load_digits(bignum *a, const digits *d)
+{
+    const char *p = d->first;
+    uint32_t chunk = 0, scale = 1;
+    bn_set(a, 0);
+    for (int i = 0; i < d->nd; p++) {
+        if (*p == '.')
+            continue;
+        chunk = chunk * 10 + (uint32_t)(*p - '0');
+        scale *= 10;
+        i++;
+        if (scale == 1000000000u) {
+            bn_muladd(a, scale, chunk);
+            chunk = 0;
+            scale = 1;
+        }
+    }
+    if (d->sticky) {
+        chunk = chunk * 10 + 1;
+        scale *= 10;
+    }
+    if (scale > 1) {
+        bn_muladd(a, scale, chunk);
+    }
+}
+
+/* Sign of D * 10^E - M * 2^f; 2 when the arithmetic overflowed. */
+static int cmp_exact(const digits *d, int E, uint64_t M, int f)
+{
+    bignum lhs, rhs;
+    load_digits(&lhs, d);
+    bn_set(&rhs, M);
+    if (E >= 0)
+        bn_mulpow5(&lhs, E);
+    else
+        bn_mulpow5(&rhs, -E);
+    if (E > f)
+        bn_shl(&lhs, E - f);
+    else
+        bn_shl(&rhs, f - E);
+    if (lhs.over || rhs.over)
+        return 2;
+    return bn_cmp(&lhs, &rhs);
+}
+
+/* Exact powers of ten as doubles, for the estimate. */
+static const double pow10_tab[] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Rounds the value D * 10^E to m * 2^e of the model.  Returns 0 on
+ * (unreachable) arithmetic overflow. */
+static int decimal_to_float(const digits *d, int E, rt_num *out)
+{
+    const uint64_t one = (uint64_t)1 << NUM_P, half = one >> 1;
+    int X = E + d->nd - 1 + (d->sticky ? 1 : 0);
+    if (d->nd == 0 || X < NUM_X_MIN) {
+        *out = 0;
+        return 1;
+    }
+    if (X > NUM_X_MAX) {
+        *out = (rt_num)HUGE_VAL;
+        return 1;
+    }
+    /* Estimate from the first 19 digits, keeping the binary exponent
+     * apart so that no step under- or overflows. */
+    uint64_t top = 0;
+    int used = 0;
+    for (const char *p = d->first; used < d->nd && used < 19; p++) {
+        if (*p == '.')
+            continue;
+        top = top * 10 + (uint64_t)(*p - '0');
+        used++;
+    }
+    int e10 = E + d->nd + (d->sticky ? 1 : 0) - used, e2 = 0, t;
+    double g = frexp((double)top, &t);
+    e2 += t;
+    while (e10 != 0) {
+        int k = e10 > 22 ? 22 : e10 < -22 ? -22 : e10;
+        g = k > 0 ? g * pow10_tab[k] : g / pow10_tab[-k];
+        e10 -= k;
+        g = frexp(g, &t);
+        e2 += t;
+    }
+    uint64_t m = (uint64_t)ldexp(g, NUM_P);
+    int e = e2 - NUM_P;
+    if (e < NUM_E_MIN) {
+        int sh = NUM_E_MIN - e;
+        m = sh >= 64 ? 0 : m >> sh;
+        e = NUM_E_MIN;
+    }
+    if (m >= one) {
+        m >>= 1;
+        e++;
+    }
+    if (e > NUM_E_MAX) {
+        m = one - 1;
+        e = NUM_E_MAX;
+    }
+    for (int step = 0;; step++) {
+        if (step == NUM_STEPS_MAX)
+            return 0;
+        int c = cmp_exact(d, E, 2 * m + 1, e - 1);
+        if (c == 2)
+            return 0;
+        if (c > 0 || (c == 0 && (m & 1))) {
+            if (++m == one) {
+                m = half;
+                if (++e > NUM_E_MAX) {
+                    *out = (rt_num)HUGE_VAL;
+                    return 1;
+                }
+            }
+            continue;
+        }
+        if (m == 0)
+            break;
+        if (m == half && e > NUM_E_MIN)
+            c = cmp_exact(d, E, 4 * m - 1, e - 2);
+        else
+            c = cmp_exact(d, E, 2 * m - 1, e - 1);
+        if (c == 2)
+            return 0;
+        if (c < 0 || (c == 0 && (m & 1))) {
+            if (--m == half - 1 && e > NUM_E_MIN) {
+                m = one - 1;
+                e--;
+            }
+            continue;
+        }
+        break;
+    }
+    *out = (rt_num)ldexp((double)m, e);
+    return 1;
+}
+
+/* mant * 2^bexp, plus a nonzero tail below it when sticky, rounded to the
+ * model's float. */
+static rt_num binary_to_float(uint64_t mant, int bexp, int sticky)
+{
+    const uint64_t one = (uint64_t)1 << NUM_P;
+    if (mant == 0)
+        return 0;
+    int nb = 0;
+    while (nb < 64 && (mant >> nb) != 0)
+        nb++;
+    int e = bexp + nb - NUM_P;
+    if (e < NUM_E_MIN)
+        e = NUM_E_MIN;
+    int sh = e - bexp;
+    uint64_t m;
+    if (sh <= 0) {
+        m = mant << -sh;
+    } else {
+        uint64_t rest, halfway;
+        if (sh > 64) {
+            m = 0;
+            rest = 1; /* below half: mant < 2^64 <= 2^(sh-1) */
+            halfway = 2;
+        } else {
+            m = sh == 64 ? 0 : mant >> sh;
+            rest = sh == 64 ? mant : mant & (((uint64_t)1 << sh) - 1);
+            halfway = (uint64_t)1 << (sh - 1);
+        }
+        if (rest > halfway || (rest == halfway && (sticky || (m & 1))))
+            m++;
+    }
+    if (m == one) {
+        m >>= 1;
+        e++;
+    }
+    if (e > NUM_E_MAX)
+        return (rt_num)HUGE_VAL;
+    return (rt_num)ldexp((double)m, e);
+}
+
+/* Reads an optional exponent [+-]digits after the marker at *pp; returns
+ * 0 when the marker is there but no digit follows. */
+static int read_exponent(const char **pp, int *exp)
+{
+    const char *p = *pp;
+    int neg = 0, v = 0;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if (v < NUM_EXP_CLAMP)
+            v = v * 10 + (*p - '0');
+    *exp = neg ? -v : v;
+    *pp = p;
+    return 1;
+}
+
+static int clamp_add(int a, long b)
+{
+    long s = (long)a + b;
+    if (s > NUM_EXP_CLAMP)
+        return NUM_EXP_CLAMP * 2;
+    if (s < -NUM_EXP_CLAMP)
+        return -NUM_EXP_CLAMP * 2;
+    return (int)s;
+}
+
+/* A hex float body after "0x"; *pp is left after it. */
+static int read_hex_float(const char **pp, rt_num *out)
+{
+    const char *p = *pp;
+    uint64_t mant = 0;
+    int bexp = 0, sticky = 0, any = 0, point = 0, v;
+    for (;; p++) {
+        if (*p == '.' && !point) {
+            point = 1;
+            continue;
+        }
+        if ((v = hex_value(*p)) < 0)
+            break;
+        any = 1;
+        if (mant >> 56 == 0) {
+            mant = mant << 4 | (uint64_t)v;
+            if (point)
+                bexp -= 4;
+        } else {
+            sticky |= v != 0;
+            if (!point)
+                bexp += 4;
+        }
+        if (bexp > NUM_EXP_CLAMP)
+            bexp = NUM_EXP_CLAMP;
+    }
+    if (!any)
+        return 0;
+    if (*p == 'p' || *p == 'P') {
+        int x;
+        p++;
+        if (!read_exponent(&p, &x))
+            return 0;
+        bexp = clamp_add(bexp, x);
+    }
+    *out = binary_to_float(mant, bexp, sticky);
+    *pp = p;
+    return 1;
+}
+
+/* A decimal float body; *pp is left after it. */
+static int read_dec_float(const char **pp, rt_num *out)
+{
+    const char *p = *pp;
+    digits d = {NULL, 0, 0};
+    int any = 0, point = 0;
+    long E = 0;
+    for (;; p++) {
+        if (*p == '.' && !point) {
+            point = 1;
+            continue;
+        }
+        if (*p < '0' || *p > '9')
+            break;
+        any = 1;
+        if (d.first == NULL && *p == '0') {
+            if (point)
+                E--;
+            continue;
+        }
+        if (d.first == NULL)
+            d.first = p;
+        if (d.nd < NUM_DIGITS_MAX) {
+            d.nd++;
+            if (point)
+                E--;
+        } else {
+            d.sticky |= *p != '0';
+            if (!point)
+                E++;
+        }
+        if (E < -NUM_EXP_CLAMP)
+            E = -NUM_EXP_CLAMP;
+    }
+    if (!any)
+        return 0;
+    if (d.sticky)
+        E--; /* the sticky digit is one more place of D */
+    if (*p == 'e' || *p == 'E') {
+        int x;
+        p++;
+        if (!read_exponent(&p, &x))
+            return 0;
+        E += x;
+    }
+    if (E > NUM_EXP_CLAMP)
+        E = NUM_EXP_CLAMP;
+    if (E < -NUM_EXP_CLAMP)
+        E = -NUM_EXP_CLAMP;
+    if (!decimal_to_float(&d, (int)E, out))
+        return 0;
+    *pp = p;
+    return 1;
+}
+
+/* An integer numeral (decimal that fits, or hex modulo 2^N). */
+static const char *read_int(const char *s, rt_int *out)
+{
+    rt_uint a = 0;
+    int neg = 0, any = 0, v;
+    while (is_space(*s))
+        s++;
+    if (*s == '-' || *s == '+')
+        neg = *s++ == '-';
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        for (s += 2; (v = hex_value(*s)) >= 0; s++, any = 1)
+            a = a * 16 + (rt_uint)v;
+    } else {
+        const rt_uint lim = (rt_uint)RT_INT_MAX / 10;
+        const int lastd = (int)((rt_uint)RT_INT_MAX % 10);
+        for (; *s >= '0' && *s <= '9'; s++, any = 1) {
+            int dg = *s - '0';
+            if (a >= lim && (a > lim || dg > lastd + neg))
+                return NULL;
+            a = a * 10 + (rt_uint)dg;
+        }
+    }
+    while (is_space(*s))
+        s++;
+    if (!any || *s != '\0')
+        return NULL;
+    *out = (rt_int)(neg ? 0u - a : a);
+    return s;
+}
+
+static const char *read_float(const char *s, rt_num *out)
+{
+    int neg = 0, ok;
+    rt_num n;
+    while (is_space(*s))
+        s++;
+    if (*s == '-' || *s == '+')
+        neg = *s++ == '-';
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        ok = read_hex_float(&s, &n);
+    } else {
+        ok = read_dec_float(&s, &n);
+    }
+    if (!ok)
+        return NULL;
+    while (is_space(*s))
+        s++;
+    if (*s != '\0')
+        return NULL;
+    *out = neg ? -n : n;
+    return s;
+}
+
+size_t num_str2number(const char *s, tvalue *out)
+{
+    rt_int i;
+    rt_num n;
+    const char *e = read_int(s, &i);
+    if (e != NULL) {
+        set_int(out, i);
+        return (size_t)(e - s) + 1;
+    }
+    e = read_float(s, &n);
+    if (e != NULL) {
+        set_flt(out, n);
+        return (size_t)(e - s) + 1;
+    }
+    return 0;
+}
+
+/* ---- Number -> text ----------------------------------------------------- */
+
+/* Writes the n most significant digits of finite x > 0, correctly rounded
+ * half to even, into dg (as values 0..9); returns the decimal exponent of
+ * the first, after rounding. */
+static int exact_digits(double x, int n, char *dg)
+{
+    int b;
+    double f = frexp(x, &b);
+    uint64_t m = (uint64_t)ldexp(f, 53);
+    int e = b - 53;
+    bignum num, den;
+    bn_set(&num, m);
+    bn_set(&den, 1);
+    if (e >= 0)
+        bn_shl(&num, e);
+    else
+        bn_shl(&den, -e);
+    /* log10(2) ~ 0.30103; the estimate may be one low, fixed below. */
+    int K = (int)floor((b - 1) * 0.30102999566398120);
+    if (K >= 0)
+        bn_mulpow10(&den, K);
+    else
+        bn_mulpow10(&num, -K);
+    bignum ten = den;
+    bn_muladd(&ten, 10, 0);
+    while (bn_cmp(&num, &ten) >= 0) {
+        bn_muladd(&den, 10, 0);
+        bn_muladd(&ten, 10, 0);
+        K++;
+    }
+    while (bn_cmp(&num, &den) < 0) {
+        bn_muladd(&num, 10, 0);
+        K--;
+    }
+    for (int i = 0; i < n; i++) {
+        int q = 0;
+        while (bn_cmp(&num, &den) >= 0) {
+            bn_sub(&num, &den);
+            q++;
+        }
+        dg[i] = (char)q;
+        bn_muladd(&num, 10, 0);
+    }
+    /* num is now 10 * remainder: compare with 5 * den for the half. */
+    bn_muladd(&den, 5, 0);
+    int c = bn_cmp(&num, &den);
+    if (c > 0 || (c == 0 && (dg[n - 1] & 1))) {
+        int i = n - 1;
+        while (i >= 0 && dg[i] == 9)
+            dg[i--] = 0;
+        if (i >= 0) {
+            dg[i]++;
+        } else {
+            dg[0] = 1;
+            K++;
+        }
+    }
+    return K;
+}
+
+/* Output into a bounded buffer with snprintf's result. */
+typedef struct {
+    char *buf;
+    size_t cap;
+    size_t len;
+} sink;
+
+static void put(sink *o, char c)
+{
+    if (o->len + 1 < o->cap)
+        o->buf[o->len] = c;
+    o->len++;
+}
+
+static int finish(sink *o)
+{
+    if (o->cap > 0)
+        o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
+    return (int)o->len;
+}
+
+/* Sign, and inf/nan; returns 1 when x was not finite (already written). */
+static int put_special(sink *o, double x)
+{
+    if (signbit(x))
+        put(o, '-');
+    if (isnan(x) || isinf(x)) {
+        const char *w = isnan(x) ? "nan" : "inf";
+        while (*w)
+            put(o, *w++);
+        return 1;
+    }
+    return 0;
+}
+
+static void put_exp(sink *o, int K)
+{
+    char t[6];
+    int n = 0;
+    put(o, 'e');
+    put(o, K < 0 ? '-' : '+');
+    unsigned u = (unsigned)(K < 0 ? -K : K);
+    do {
+        t[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (n < 2)
+        t[n++] = '0';
+    while (n > 0)
+        put(o, t[--n]);
+}
+
+static int clamp_prec(int prec)
+{
+    return prec < 0                    ? 6
+           : prec > NUM_FMT_DIGITS - 2 ? NUM_FMT_DIGITS - 2
+                                       : prec;
+}
+
+int num_fmt_e(double x, int prec, char *buf, size_t cap)
+{
+    sink o = {buf, cap, 0};
+    char dg[NUM_FMT_DIGITS];
+    prec = clamp_prec(prec);
+    if (put_special(&o, x))
+        return finish(&o);
+    int K = 0;
+    if (x != 0)
+        K = exact_digits(fabs(x), prec + 1, dg);
+    else
+        memset(dg, 0, (size_t)prec + 1);
+    put(&o, (char)('0' + dg[0]));
+    if (prec > 0)
+        put(&o, '.');
+    for (int i = 1; i <= prec; i++)
+        put(&o, (char)('0' + dg[i]));
+    put_exp(&o, K);
+    return finish(&o);
+}
+
+int num_fmt_g(double x, int prec, char *buf, size_t cap)
+{
+    sink o = {buf, cap, 0};
+    char dg[NUM_FMT_DIGITS];
+    int P = clamp_prec(prec);
+    if (P == 0)
+        P = 1;
+    if (put_special(&o, x))
+        return finish(&o);
+    int K = 0;
+    if (x != 0)
+        K = exact_digits(fabs(x), P, dg);
+    else
+        memset(dg, 0, (size_t)P);
+    int n = P; /* significant digits left after dropping trailing zeros */
+    while (n > 1 && dg[n - 1] == 0)
+        n--;
+    if (K < -4 || K >= P) {
+        put(&o, (char)('0' + dg[0]));
+        if (n > 1)
+            put(&o, '.');
+        for (int i = 1; i < n; i++)
+            put(&o, (char)('0' + dg[i]));
+        put_exp(&o, K);
+    } else if (K < 0) {
+        put(&o, '0');
+        put(&o, '.');
+        for (int i = K + 1; i < 0; i++)
+            put(&o, '0');
+        for (int i = 0; i < n; i++)
+            put(&o, (char)('0' + dg[i]));
+    } else {
+        for (int i = 0; i <= K; i++)
+            put(&o, (char)('0' + (i < n ? dg[i] : 0)));
+        if (n > K + 1)
+            put(&o, '.');
+        for (int i = K + 1; i < n; i++)
+            put(&o, (char)('0' + dg[i]));
+    }
+    return finish(&o);
+}
+
+int num_tostring(const tvalue *v, char *buf, size_t cap)
+{
+    if (is_int(v)) {
+        char t[24];
+        int n = 0;
+        sink o = {buf, cap, 0};
+        rt_uint u = (rt_uint)v->v.i;
+        if (v->v.i < 0) {
+            put(&o, '-');
+            u = 0u - u;
+        }
+        do {
+            t[n++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u != 0);
+        while (n > 0)
+            put(&o, t[--n]);
+        return finish(&o);
+    }
+#if RTLUA_NUM == 64
+    int len = num_fmt_g(v->v.n, 14, buf, cap);
+#else
+    int len = num_fmt_g((double)v->v.n, 7, buf, cap);
+#endif
+    if (len < 0 || (size_t)len >= cap)
+        return len;
+    if (buf[strspn(buf, "-0123456789")] == '\0' && (size_t)len + 2 < cap) {
+        buf[len++] = '.';
+        buf[len++] = '0';
+        buf[len] = '\0';
+    }
+    return len;
+}
