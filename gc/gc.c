@@ -725,16 +725,13 @@ static void atomic(global_State *g)
     converge_ephemerons(g);
     clearvalues(g, g->weak);
     clearvalues(g, g->allweak);
-    gcobj *origweak = g->weak, *origall = g->allweak;
     separate_tobefnz(g, 0);
     mark_tobefnz(g);
     propagateall(g);
     converge_ephemerons(g);
     clearkeys(g, g->ephemeron);
     clearkeys(g, g->allweak);
-    /* Values of resurrected objects' tables, new since the first clear. */
-    (void)origweak;
-    (void)origall;
+    /* Values stored since the first clear, by resurrected objects' tables. */
     clearvalues(g, g->weak);
     clearvalues(g, g->allweak);
     g->weak = g->ephemeron = g->allweak = NULL;
@@ -881,7 +878,7 @@ static void start_cycle(global_State *g)
     g->gcphase = GC_PROPAGATE;
 }
 
-static int cycle_due(global_State *g)
+int gc_cycle_due(global_State *g)
 {
     size_t inuse = arena_in_use(g->arena);
     size_t threshold = g->gcestimate + g->gcestimate / 100 * g->pausepct;
@@ -895,7 +892,7 @@ static int unit(lua_State *L, int force)
     global_State *g = G(L);
     switch (g->gcphase) {
     case GC_PAUSE:
-        if (!force && !cycle_due(g))
+        if (!force && !gc_cycle_due(g))
             return 0;
         start_cycle(g);
         return 1;
@@ -1058,11 +1055,6 @@ void gc_freeall(lua_State *L)
     free_list(L, &g->tobefnz);
     str_freeall(g);
     g->gcphase = GC_PAUSE;
-}
-
-int gc_is_collectable_now(global_State *g, gcobj *o)
-{
-    return gc_isdead(g, o);
 }
 
 /* ---- gc_check

@@ -119,8 +119,9 @@ uint32_t gc_step(lua_State *L, uint32_t budget);
 void gc_fullgc(lua_State *L);
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
-/* Objects the collector would free: true when `o` is of the dead white. */
-int gc_is_collectable_now(global_State *g, gcobj *o);
+/* A new cycle is due: use grew pausepct over the last estimate, or free
+ * bytes fell under the reserve. */
+int gc_cycle_due(global_State *g);
 
 /* ---- Checking
  * ------------------------------------------------------------------------

@@ -30,8 +30,7 @@ void pace_init(lua_State *L)
 {
     global_State *g = G(L);
     g->utilisation_pct = PACE_UTILISATION_DEFAULT;
-    g->stepbudget = (uint32_t)((uint64_t)port_cycle_hz() *
-                               PACE_STEP_US_DEFAULT / 1000000u);
+    /* The step budget is the state's (100 us unless changed). */
     g->creditcap = g->stepbudget * PACE_CREDIT_STEPS;
     g->credit = 0;
     recompute(g);
@@ -88,10 +87,7 @@ void gc_safepoint_(lua_State *L)
 int pace_has_work(lua_State *L)
 {
     global_State *g = G(L);
-    if (g->gcphase != GC_PAUSE)
-        return 1;
-    size_t inuse = arena_in_use(g->arena);
-    return inuse >= g->gcestimate + g->gcestimate / 100 * g->pausepct;
+    return g->gcphase != GC_PAUSE || gc_cycle_due(g);
 }
 
 uint32_t rt_idle_until(lua_State *L, uint32_t deadline)

@@ -20,8 +20,6 @@
 
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
-/* Default step budget: 100 microseconds. */
-#define PACE_STEP_US_DEFAULT 100
 /* Credit is capped at this many step budgets. */
 #define PACE_CREDIT_STEPS 4
 

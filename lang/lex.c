@@ -46,17 +46,6 @@ static int is_alnum(int c)
     return is_alpha(c) || is_digit(c);
 }
 
-static int hex_value(int c)
-{
-    if (is_digit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int is_newline(int c)
 {
     return c == '\n' || c == '\r';
@@ -385,9 +374,9 @@ static int escape(lexstate *ls, size_t at)
         int v = 0;
         for (int i = 0; i < 2; i++) {
             save_step(ls);
-            if (hex_value(ls->current) < 0)
+            if (num_hexvalue(ls->current) < 0)
                 return escape_error(ls, "hexadecimal digit expected");
-            v = v * 16 + hex_value(ls->current);
+            v = v * 16 + num_hexvalue(ls->current);
         }
         step(ls);
         ls->buflen = at;
@@ -400,13 +389,13 @@ static int escape(lexstate *ls, size_t at)
         if (ls->current != '{')
             return escape_error(ls, "missing '{'");
         save_step(ls);
-        if (hex_value(ls->current) < 0)
+        if (num_hexvalue(ls->current) < 0)
             return escape_error(ls, "hexadecimal digit expected");
         v = 0;
-        while (hex_value(ls->current) >= 0) {
+        while (num_hexvalue(ls->current) >= 0) {
             if (v > (LEX_UTF8_MAX >> 4))
                 return escape_error(ls, "UTF-8 value too large");
-            v = v * 16 + (uint32_t)hex_value(ls->current);
+            v = v * 16 + (uint32_t)num_hexvalue(ls->current);
             save_step(ls);
         }
         if (ls->current != '}')
@@ -483,7 +472,7 @@ static int numeral(lexstate *ls, token *tk)
             save_step(ls);
             if (ls->current == '+' || ls->current == '-')
                 save_step(ls);
-        } else if (hex_value(ls->current) >= 0 || ls->current == '.') {
+        } else if (num_hexvalue(ls->current) >= 0 || ls->current == '.') {
             save_step(ls);
         } else {
             break;

@@ -168,7 +168,7 @@ static int is_space(int c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-static int hex_value(int c)
+int num_hexvalue(int c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -404,7 +404,7 @@ static int read_hex_float(const char **pp, rt_num *out)
             point = 1;
             continue;
         }
-        if ((v = hex_value(*p)) < 0)
+        if ((v = num_hexvalue(*p)) < 0)
             break;
         any = 1;
         if (mant >> 56 == 0) {
@@ -498,7 +498,7 @@ static const char *read_int(const char *s, rt_int *out)
     if (*s == '-' || *s == '+')
         neg = *s++ == '-';
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        for (s += 2; (v = hex_value(*s)) >= 0; s++, any = 1)
+        for (s += 2; (v = num_hexvalue(*s)) >= 0; s++, any = 1)
             a = a * 16 + (rt_uint)v;
     } else {
         const rt_uint lim = (rt_uint)RT_INT_MAX / 10;

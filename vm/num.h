@@ -37,6 +37,8 @@ int num_tostring(const tvalue *v, char *buf, size_t cap);
  * from the exact binary value.  Like snprintf they write at most cap
  * bytes including the NUL and return the full length. */
 int num_fmt_e(double x, int prec, char *buf, size_t cap);
+/* The value of a hexadecimal digit, or -1 (shared with the lexer). */
+int num_hexvalue(int c);
 int num_fmt_g(double x, int prec, char *buf, size_t cap);
 
 #endif
