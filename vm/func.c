@@ -25,7 +25,8 @@ size_t fn_protosize(const proto *p)
            sizeof(proto *) * (size_t)p->sizep +
            sizeof(upvaldesc) * (size_t)p->sizeupvalues +
            sizeof(int8_t) * (size_t)p->sizelineinfo +
-           sizeof(locvar) * (size_t)p->sizelocvars;
+           sizeof(locvar) * (size_t)p->sizelocvars +
+           sizeof(absline) * (size_t)p->sizeabslineinfo;
 }
 
 void fn_freeproto(global_State *g, proto *p)
@@ -36,6 +37,7 @@ void fn_freeproto(global_State *g, proto *p)
     gc_free(g, p->upvalues, sizeof(upvaldesc) * (size_t)p->sizeupvalues);
     gc_free(g, p->lineinfo, sizeof(int8_t) * (size_t)p->sizelineinfo);
     gc_free(g, p->locvars, sizeof(locvar) * (size_t)p->sizelocvars);
+    gc_free(g, p->abslineinfo, sizeof(absline) * (size_t)p->sizeabslineinfo);
     gc_free(g, p, sizeof(proto));
 }
 

@@ -235,6 +235,12 @@ typedef struct locvar {
 
 typedef uint32_t instr;
 
+/* An absolute line for instruction pc (vm/opcodes.h: line information). */
+typedef struct absline {
+    int32_t pc;
+    int32_t line;
+} absline;
+
 typedef struct proto {
     GCHEADER;
     uint8_t numparams;
@@ -246,6 +252,7 @@ typedef struct proto {
     int32_t sizelineinfo;
     int32_t sizep;
     int32_t sizelocvars;
+    int32_t sizeabslineinfo;
     int32_t linedefined;
     int32_t lastlinedefined;
     tvalue *k;
@@ -253,6 +260,7 @@ typedef struct proto {
     struct proto **p;
     upvaldesc *upvalues;
     int8_t *lineinfo;
+    absline *abslineinfo;
     locvar *locvars;
     str *source;
     gcobj *gclist;

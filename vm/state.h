@@ -58,18 +58,36 @@ typedef struct strtab {
 
 /* ---- Threads --------------------------------------------------------------
  */
+struct CallInfo; /* vm/do.h */
+struct lua_longjmp;
+struct lua_Debug;
+
 typedef struct lua_State {
     GCHEADER;
-    uint8_t status;
-    uint8_t dirty; /* ran since its stack was last scanned */
-    uint16_t nci;  /* call depth (issue 4) */
-    tvalue *stack; /* stack[0..stacksize-1] */
-    tvalue *top;   /* first free slot */
+    uint8_t status; /* LUA_OK, LUA_YIELD, or the error that killed it */
+    uint8_t dirty;  /* ran since its stack was last scanned */
+    uint16_t nci;   /* CallInfo records allocated on the ci list */
+    tvalue *stack;  /* stack[0..stacksize-1] */
+    tvalue *top;    /* first free slot */
     uint32_t stacksize;
     struct global_State *g;
     upval *openupval;        /* open upvalues, highest level first */
     struct lua_State *twups; /* threads with open upvalues */
     gcobj *gclist;
+    /* calls (vm/do.c) */
+    struct CallInfo *ci;          /* the running function's record */
+    struct CallInfo *base_ci;     /* the bottom record (C, the host) */
+    struct lua_longjmp *errorJmp; /* the innermost protected call */
+    tvalue *tbclist;              /* top to-be-closed variable, or NULL */
+    ptrdiff_t errfunc;            /* message handler's stack offset, 0 */
+    uint32_t nCcalls;  /* low 16 bits: nested C calls (C stack levels);
+                          high 16: non-yieldable calls */
+    uint8_t allowhook; /* hooks may run */
+    uint8_t hookmask;  /* LUA_MASK* */
+    int32_t basehookcount;
+    int32_t hookcount;
+    void (*hook)(struct lua_State *L, struct lua_Debug *ar);
+    int32_t oldpc; /* last pc traced (line hooks) */
 } lua_State;
 
 /* ---- The global state

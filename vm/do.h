@@ -1,0 +1,152 @@
+/*
+ * do.h — calls, returns, errors, protected calls, stack growth and
+ * coroutines: the machinery under the interpreter and the C API.
+ *
+ * Each active function has a CallInfo on its thread's doubly linked ci
+ * list (records are kept and reused; L->ci is the running one).  Errors
+ * are longjmp to the innermost protected call (L->errorJmp) with the
+ * error object at L->top - 1.  Lua-to-Lua calls never recurse in C (the
+ * interpreter loop re-enters itself); C calls, metamethod calls from C
+ * and resumes do, and are counted in L->nCcalls ("C stack overflow"
+ * beyond LUAI_MAXCCALLS).
+ *
+ * Invariants:
+ *   - stack <= ci->func < ci->top <= stack + stacksize - VM_EXTRA_STACK
+ *     for every record; while a Lua function runs and may allocate or
+ *     call, L->top == ci->top, so the collector sees all its registers.
+ *   - Pointers into the stack (ci->func, ci->top, L->top, L->tbclist,
+ *     open upvalues) are fixed by vm_growstack when the stack moves;
+ *     anything else that held a stack pointer across a call or an
+ *     allocation must have kept an offset (vm_savestack/vm_restorestack).
+ *   - The stack always has VM_EXTRA_STACK slots above ci->top, so a
+ *     metamethod call can push its function and operands without growing.
+ */
+#ifndef RTLUA_DO_H
+#define RTLUA_DO_H
+
+#include "include/lua.h"
+#include "vm/state.h"
+
+/* Slots kept free above every frame's top (metamethod calls). */
+#define VM_EXTRA_STACK 5
+
+/* CallInfo.callstatus bits. */
+#define CIST_C (1u << 0)         /* a C function */
+#define CIST_FRESH (1u << 1)     /* a fresh vm_execute (return to C) */
+#define CIST_HOOKED (1u << 2)    /* running a hook */
+#define CIST_YPCALL (1u << 3)    /* a yieldable protected call */
+#define CIST_TAIL (1u << 4)      /* made by a tail call */
+#define CIST_HOOKYIELD (1u << 5) /* last hook yielded */
+#define CIST_FIN (1u << 6)       /* a finalizer */
+#define CIST_CLSRET (1u << 7)    /* closing tbc variables at return */
+#define CIST_TRAN (1u << 8)      /* ftransfer/ntransfer valid */
+
+typedef struct CallInfo {
+    tvalue *func; /* the function's slot; arguments follow */
+    tvalue *top;  /* top of this frame */
+    struct CallInfo *previous, *next;
+    union {
+        struct {                  /* Lua functions */
+            const instr *savedpc; /* next instruction */
+            volatile int trap;    /* the loop must re-check hooks/stack */
+            int nextraargs;       /* extra arguments of a vararg call */
+        } l;
+        struct {                   /* C functions */
+            lua_KFunction k;       /* continuation after a yield */
+            ptrdiff_t old_errfunc; /* L->errfunc to restore */
+            lua_KContext ctx;      /* the continuation's context */
+        } c;
+    } u;
+    union {
+        int funcidx; /* pcallk: the called function's slot */
+        int nyield;  /* values yielded */
+        int nres;    /* values returned (closing at return) */
+        struct {     /* values transferred (call/ret hooks) */
+            unsigned short ftransfer;
+            unsigned short ntransfer;
+        } transferinfo;
+    } u2;
+    int16_t nresults; /* results wanted, LUA_MULTRET for all */
+    uint16_t callstatus;
+} CallInfo;
+
+#define ci_isLua(ci) (!((ci)->callstatus & CIST_C))
+#define ci_func(ci) (gco2lcl(gc_of((ci)->func)))
+
+/* Offsets of stack slots, for pointers held across a possible move. */
+#define vm_savestack(L, p) ((char *)(p) - (char *)(L)->stack)
+#define vm_restorestack(L, n) ((tvalue *)((char *)(L)->stack + (n)))
+
+/* Room for n more slots above top (errors "stack overflow", or memory). */
+#define vm_checkstack(L, n)                                                   \
+    do {                                                                      \
+        if ((L)->stack + (L)->stacksize - (L)->top <=                         \
+            (ptrdiff_t)(n) + VM_EXTRA_STACK)                                  \
+            vm_growstack(L, (int)(n), 1);                                     \
+    } while (0)
+
+/* Grow so n slots fit above top (plus VM_EXTRA_STACK).  raiseerror 0:
+ * return 0 on failure instead of raising.  Returns 1 on success. */
+int vm_growstack(lua_State *L, int n, int raiseerror);
+
+/* Raise: the error object is at L->top - 1.  status is LUA_ERR*. */
+_Noreturn void vm_throw(lua_State *L, int status);
+/* Push a message ("%s %d %I %f %p %c %U %%", as lua_pushfstring) and
+ * raise it as LUA_ERRRUN, with "chunk:line: " in front when the running
+ * function is a Lua function. */
+_Noreturn void vm_runerror(lua_State *L, const char *fmt, ...);
+/* "not enough memory" (the pre-made string) as LUA_ERRMEM. */
+_Noreturn void vm_memerror(lua_State *L);
+
+/* Call f(L, ud) catching errors; returns LUA_OK or the status. */
+typedef void (*vm_pfunc)(lua_State *L, void *ud);
+int vm_rawrunprotected(lua_State *L, vm_pfunc f, void *ud);
+/* Protected call restoring the stack to `oldtop` (an offset) and closing
+ * upvalues and tbc variables above it on error; ef is the message
+ * handler's offset (0 none).  The error object is left at oldtop. */
+int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
+             ptrdiff_t ef);
+
+/* Call the value at func with the values above it (up to L->top) as
+ * arguments; nresults results (LUA_MULTRET: all) replace them from func
+ * on, and L->top ends after the last.  Counts one C level. */
+void vm_call(lua_State *L, tvalue *func, int nresults);
+/* The same, not yieldable. */
+void vm_callnoyield(lua_State *L, tvalue *func, int nresults);
+
+/* For the interpreter: set up a call of func (a Lua function returns its
+ * new CallInfo to run; a C function is run to completion and NULL is
+ * returned, results in place).  __call is followed. */
+CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults);
+/* Move nres results (at L->top - nres) to ci->func and pop the frame. */
+void vm_poscall(lua_State *L, CallInfo *ci, int nres);
+/* Prepare a tail call of func in ci; returns -1 when func was a Lua
+ * function (ci reused, run it), or the number of results of a C function. */
+int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
+                   int delta);
+/* A new CallInfo after L->ci (reusing a kept one), or a memory error. */
+CallInfo *vm_nextci(lua_State *L);
+/* Free the kept records above L->ci (thread shrinking, closing). */
+void vm_freeci(lua_State *L);
+
+/* To-be-closed variables and upvalues: close everything at or above
+ * level with the error object status (LUA_OK for normal exit); may call
+ * __close metamethods.  Returns level (restored if the stack moved). */
+tvalue *vm_close(lua_State *L, tvalue *level, int status);
+/* Register the value at obj as to-be-closed ("variable '%s' got a
+ * non-closable value" when it has no __close and is not false/nil). */
+void vm_newtbcupval(lua_State *L, tvalue *obj);
+
+/* Raise "C stack overflow" when L->nCcalls reached LUAI_MAXCCALLS. */
+void vm_checkcstack(lua_State *L);
+#define vm_getCcalls(L) ((L)->nCcalls & 0xFFFFu)
+#define vm_isyieldable(L) (((L)->nCcalls & 0xFFFF0000u) == 0)
+#define vm_incnny(L) ((L)->nCcalls += 0x10000u)
+#define vm_decnny(L) ((L)->nCcalls -= 0x10000u)
+
+/* A thread's call machinery: the base CallInfo and an empty state, for
+ * state_open and state_newthread; free it for state_freethread. */
+int vm_initthread(lua_State *L, lua_State *L1);
+void vm_freethread(lua_State *L, lua_State *L1);
+
+#endif
