@@ -102,6 +102,8 @@ typedef struct global_State {
     str *memerrmsg;  /* "not enough memory", pre-made */
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
+    str *tmname[25]; /* event names, by tm_event (vm/tm.h: TM_N) */
+    int (*panic)(struct lua_State *L); /* lua_atpanic: unprotected errors */
     /* collector */
     uint8_t currentwhite; /* MARK_WHITE0 or MARK_WHITE1 */
     uint8_t gcphase;      /* enum gc_phase */
