@@ -5,6 +5,8 @@
 #   make test        every test (host, torture, all boards); last line
 #                    "N passed, N failed"
 #   make run         boot the default board in QEMU
+#   make bench       speed against lua5.4 (callgrind), written to bench/results
+#   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
 #   make repl|debug|size|flash|clean
 #
 # RTLUA_NUM=32|64 picks the number model; the default is 32 on boards and
@@ -90,7 +92,7 @@ $(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
     | $(ROMSTR_H)
 # ---- end of ROM strings --------------------------------------------------
 
-.PHONY: all host board run test repl debug size flash clean setup bench-gc \
+.PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
         host-tests board-tests
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
@@ -182,6 +184,17 @@ flash: board
 bench-gc: $(BDIR)/bench/gc_latency.elf
 	@mkdir -p bench/results
 	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | tee bench/results/gc_latency-$(BOARD).md
+
+# Interpreter speed against the reference lua5.4 (callgrind instruction
+# counts, one run), then the collector's latency on the board.
+bench: setup host
+	@mkdir -p bench/results
+	bench/run-speed build/host/rtlua lua5.4 | tee bench/results/speed-host.md
+
+# The compiler and VM fuzz targets (libFuzzer); FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 300
+fuzz: setup host
+	tests/fuzz/run --seconds $(FUZZ_SECONDS)
 
 test: setup
 	$(Q)tests/run

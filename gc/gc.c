@@ -15,6 +15,7 @@
  */
 #include "gc/gc.h"
 #include "port/port.h"
+#include "vm/do.h"
 #include "vm/func.h"
 #include "vm/str.h"
 #include "vm/tab.h"
@@ -109,13 +110,14 @@ void *gc_alloc(lua_State *L, size_t n)
 void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n)
 {
     global_State *g = G(L);
-    (void)oldn;
     if (p == NULL)
         return gc_alloc(L, n);
     if (n == 0) {
         arena_free(g->arena, p);
         return NULL;
     }
+    if (n <= oldn) /* a shrink is done in place and cannot fail */
+        return arena_realloc(g->arena, p, n);
     return obtain(L, p, n);
 }
 
@@ -685,25 +687,18 @@ static void separate_tobefnz(global_State *g, int all)
         lastnext = &(*lastnext)->next;
     gcobj **pp = &g->finobj;
     gcobj *o;
-    /* finobj is newest-first; collect dead ones and reverse, so the
-     * oldest finalizer runs first as 5.4 does (reverse of marking order
-     * is acceptable by the manual; we keep creation order). */
-    gcobj *dead = NULL;
+    /* finobj is newest-first (most recently marked for finalization
+     * first), and the manual calls finalizers in the reverse order of
+     * marking: keep finobj's order. */
     while ((o = *pp) != NULL) {
         if (all || is_white(o)) {
             *pp = o->next;
-            o->next = dead;
-            dead = o;
+            o->next = NULL;
+            *lastnext = o;
+            lastnext = &o->next;
         } else {
             pp = &o->next;
         }
-    }
-    while (dead) {
-        o = dead;
-        dead = o->next;
-        o->next = NULL;
-        *lastnext = o;
-        lastnext = &o->next;
     }
 }
 
@@ -897,6 +892,7 @@ static int unit(lua_State *L, int force)
         start_cycle(g);
         return 1;
     case GC_PROPAGATE:
+        str_migrate(g);
         if (propagate_unit(g))
             return 1;
         /* Gray ran out: re-mark the roots so atomic finds little. */
@@ -917,6 +913,7 @@ static int unit(lua_State *L, int force)
     case GC_SWEEP_STRING: {
         size_t freed = 0;
         if (str_sweep_unit(L, &freed)) {
+            str_shrink_start(g);
             g->sweepgc = &g->allgc;
             g->sweeplist = 0;
             g->gcphase = GC_SWEEP_OBJ;
@@ -925,6 +922,7 @@ static int unit(lua_State *L, int force)
         return 1;
     }
     case GC_SWEEP_OBJ:
+        str_migrate(g); /* a shrink of the string table goes on */
         if (sweep_unit(L)) {
             g->sweeplist++;
             if (g->sweeplist == 1) {
@@ -1008,6 +1006,13 @@ void gc_fullgc(lua_State *L)
     finish_cycle(L);
     unit(L, 1); /* start */
     finish_cycle(L);
+    /* A full collection is not bounded anyway: end a string-table
+     * shrink it started, so the memory comes back now. */
+    for (int pass = 0; pass < 2 && g->gcphase != GC_SWEEP_STRING; pass++) {
+        while (g->strt.old != NULL)
+            str_migrate(g);
+        str_shrink_start(g); /* a growth was still migrating at the sweep */
+    }
 }
 
 static void emergency(lua_State *L)
@@ -1080,6 +1085,16 @@ struct checker {
 static size_t cost(const void *p)
 {
     return p ? arena_block_size(p) + ARENA_HEADER_SIZE : 0;
+}
+
+/* A thread's own blocks: its stack, its CallInfo record blocks and its
+ * to-be-closed array (vm/do.c). */
+static size_t thread_parts_cost(lua_State *th)
+{
+    size_t n = cost(th->stack) + cost(th->tbcslots);
+    for (CallInfoBlock *b = th->ciblocks; b != NULL; b = b->prev)
+        n += cost(b);
+    return n;
 }
 
 static void fail(struct checker *c, int err, const char *why)
@@ -1182,7 +1197,8 @@ static void check_object(struct checker *c, gcobj *o)
     case V_PROTO: {
         proto *p = gco2proto(o);
         c->bytes += cost(o) + cost(p->k) + cost(p->code) + cost(p->p) +
-                    cost(p->upvalues) + cost(p->lineinfo) + cost(p->locvars);
+                    cost(p->upvalues) + cost(p->lineinfo) + cost(p->locvars) +
+                    cost(p->abslineinfo);
         check_ref(c, o, obj2gc(p->source));
         for (int i = 0; i < p->sizek; i++)
             check_val(c, o, &p->k[i]);
@@ -1192,7 +1208,7 @@ static void check_object(struct checker *c, gcobj *o)
     }
     case V_THREAD: {
         lua_State *th = gco2th(o);
-        c->bytes += cost(o) + cost(th->stack);
+        c->bytes += cost(o) + thread_parts_cost(th);
         if (is_black(o))
             fail(c, GC_CHECK_COLOR, "a thread is black");
         break;
@@ -1244,8 +1260,7 @@ int gc_check(lua_State *L, const char **why)
     check_list(&c, g->finobj, 0);
     check_list(&c, g->tobefnz, 0);
     check_strings(&c);
-    lua_State *mt = &g->mainthread;
-    c.bytes += cost(mt->stack);
+    c.bytes += thread_parts_cost(&g->mainthread);
     if (c.err == 0 && c.bytes != arena_in_use(g->arena))
         fail(&c, GC_CHECK_ACCOUNT, "objects' bytes differ from the arena's");
     if (why)

@@ -80,7 +80,8 @@
  * -------------------------------------------------------------- Every byte of
  * the runtime passes through these, so the debt is exact. On failure they run
  * one emergency full collection and retry; if that fails too they return NULL
- * and nothing has changed. */
+ * and nothing has changed.  Shrinking with gc_realloc (n <= oldn) never
+ * fails and never collects: callers may rely on it. */
 void *gc_alloc(lua_State *L, size_t n);
 void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n);
 void gc_free(global_State *g, void *p, size_t n);

@@ -53,14 +53,15 @@
 #endif
 #endif
 
-/* Nested C calls and parser levels ("C stack overflow" beyond).  Each
- * level costs C stack, which is a few KiB on the smaller boards. */
+/* Nested C calls and parser levels ("C stack overflow" beyond).  On the
+ * boards the real bound is the stack itself: a level is refused when
+ * fewer than LUAI_CSTACK_KEEP bytes of C stack remain (port_stack_left),
+ * which leaves room for the error path and the deepest leaf's work. */
 #ifndef LUAI_MAXCCALLS
-#ifdef RTLUA_HOST
 #define LUAI_MAXCCALLS 200
-#else
-#define LUAI_MAXCCALLS 60
 #endif
+#ifndef LUAI_CSTACK_KEEP
+#define LUAI_CSTACK_KEEP 1536
 #endif
 
 /* Bytes of a luaL_Buffer's inline storage (C stack). */

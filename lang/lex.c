@@ -125,9 +125,9 @@ void lex_chunkid(const char *source, char *out, size_t cap)
         }
     } else {
         /* [string "..."]: the first line, as much as fits beside the
-         * 15 bytes of decoration and "..." */
+         * 11 bytes of [string ""], the 3 of "..." and the NUL */
         const char *nl = strchr(source, '\n');
-        size_t room = cap > 16 ? cap - 16 : 0;
+        size_t room = cap > 15 ? cap - 15 : 0;
         size_t take = nl != NULL ? (size_t)(nl - source) : len;
         int cut = nl != NULL || take >= room;
         put(out, cap, &n, "[string \"");

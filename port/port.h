@@ -33,6 +33,9 @@ void port_init(void);
 /* Console.  port_getc blocks; it returns -1 at end of input (host). */
 void port_putc(int c);
 void port_write(const char *s, size_t n);
+/* The error console: stderr on the host (after flushing the console), the
+ * same UART on the boards.  Warnings, panics and uncaught errors. */
+void port_write_err(const char *s, size_t n);
 void port_puts(const char *s); /* no newline added */
 int port_getc(void);
 /* Non-blocking: a byte, or -1 when none is waiting. */
@@ -87,6 +90,10 @@ int port_file_close(int fd);
 /* Free bytes between the deepest stack use seen and the stack's bottom
  * (filled-pattern scan; 0 when the port cannot tell). */
 size_t port_stack_unused(void);
+/* Bytes of C stack left below the current stack pointer before the guard
+ * (SIZE_MAX on the host, whose stack is not ours to bound).  The runtime
+ * turns a shortage into a "C stack overflow" error instead of a fault. */
+size_t port_stack_left(void);
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,
  * a static array on the host (RTLUA_HOST_ARENA bytes). */

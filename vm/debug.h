@@ -21,6 +21,11 @@ int dbg_currentline(CallInfo *ci);
 /* Name of local variable n (1-based) active at pc, or NULL. */
 const char *dbg_getlocalname(const proto *p, int n, int pc);
 
+/* The printable name of a chunk for messages, as the reference gives it
+ * ("[string \"...\"]", a file name, or a literal "=name"), at most
+ * LUA_IDSIZE bytes with the NUL.  The lexer's lex_chunkid may call it. */
+void dbg_chunkid(char *out, const char *source, size_t srclen);
+
 /* Prepend "chunk:line: " of the running Lua function (if it is one) to
  * msg and push the result; returns it. */
 const char *dbg_addinfo(lua_State *L, const char *msg, str *src, int line);
@@ -43,7 +48,13 @@ _Noreturn void dbg_errormsg(lua_State *L);
 
 /* Hooks: call the hook for event (LUA_HOOK*) at line (or -1). */
 void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer);
-/* The interpreter's per-instruction hook check (line and count). */
+/* A Lua function starts with hooks on (the interpreter calls it when the
+ * frame's trap is set at its first instruction, after VARARGPREP for a
+ * vararg function): resets the line tracking, runs the call hook. */
+void dbg_hookcall(lua_State *L, CallInfo *ci);
+/* The interpreter's per-instruction hook check (line and count), called
+ * with pc at the instruction about to run while ci->u.l.trap is set;
+ * returns the new trap.  May raise a yield (a hook that yielded). */
 int dbg_traceexec(lua_State *L, const instr *pc);
 
 #endif

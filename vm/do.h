@@ -25,7 +25,9 @@
 #define RTLUA_DO_H
 
 #include "include/lua.h"
+#include "port/port.h"
 #include "vm/state.h"
+#include <stdarg.h>
 
 /* Slots kept free above every frame's top (metamethod calls). */
 #define VM_EXTRA_STACK 5
@@ -40,6 +42,9 @@
 #define CIST_FIN (1u << 6)       /* a finalizer */
 #define CIST_CLSRET (1u << 7)    /* closing tbc variables at return */
 #define CIST_TRAN (1u << 8)      /* ftransfer/ntransfer valid */
+/* Bits 10..12: the error status a coroutine recovers with at a
+ * CIST_YPCALL frame (vm/do.c). */
+#define CIST_RECST 10
 
 typedef struct CallInfo {
     tvalue *func; /* the function's slot; arguments follow */
@@ -69,6 +74,14 @@ typedef struct CallInfo {
     int16_t nresults; /* results wanted, LUA_MULTRET for all */
     uint16_t callstatus;
 } CallInfo;
+
+/* Records are allocated in blocks of consecutive list entries (vm/do.c;
+ * gc_check counts their bytes through L->ciblocks). */
+typedef struct CallInfoBlock {
+    struct CallInfoBlock *prev; /* the next older block */
+    uint32_t n;                 /* records in ci[] */
+    CallInfo ci[];
+} CallInfoBlock;
 
 #define ci_isLua(ci) (!((ci)->callstatus & CIST_C))
 #define ci_func(ci) (gco2lcl(gc_of((ci)->func)))
@@ -124,9 +137,12 @@ void vm_poscall(lua_State *L, CallInfo *ci, int nres);
  * function (ci reused, run it), or the number of results of a C function. */
 int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
                    int delta);
-/* A new CallInfo after L->ci (reusing a kept one), or a memory error. */
+/* A new CallInfo after L->ci (reusing a kept one), or a memory error, or
+ * "stack overflow" past LUAI_MAXSTACK / 5 nested calls.  It does not
+ * change L->ci: the caller fills the record and then makes it current. */
 CallInfo *vm_nextci(lua_State *L);
-/* Free the kept records above L->ci (thread shrinking, closing). */
+/* Free the kept records above L->ci (whole blocks: records sharing a block
+ * with L->ci stay; after errors, thread closing). */
 void vm_freeci(lua_State *L);
 
 /* To-be-closed variables and upvalues: close everything at or above
@@ -137,12 +153,27 @@ tvalue *vm_close(lua_State *L, tvalue *level, int status);
  * non-closable value" when it has no __close and is not false/nil). */
 void vm_newtbcupval(lua_State *L, tvalue *obj);
 
-/* Raise "C stack overflow" when L->nCcalls reached LUAI_MAXCCALLS. */
+/* Raise "C stack overflow" when L->nCcalls reached LUAI_MAXCCALLS or the
+ * C stack is short (vm_cstackshort); past that, while the error is being
+ * handled, raise LUA_ERRERR without calling anything. */
 void vm_checkcstack(lua_State *L);
+/* Fewer than LUAI_CSTACK_KEEP bytes of C stack are left (never on the
+ * host, where port_stack_left is unbounded). */
+#define vm_cstackshort() (port_stack_left() < LUAI_CSTACK_KEEP)
 #define vm_getCcalls(L) ((L)->nCcalls & 0xFFFFu)
 #define vm_isyieldable(L) (((L)->nCcalls & 0xFFFF0000u) == 0)
 #define vm_incnny(L) ((L)->nCcalls += 0x10000u)
 #define vm_decnny(L) ((L)->nCcalls -= 0x10000u)
+
+/* Format as lua_pushfstring ("%s %d %I %f %p %c %U %%") and push the
+ * result; returns its bytes.  Raises memory errors. */
+const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap);
+const char *vm_pushfstring(lua_State *L, const char *fmt, ...);
+
+/* g->finalizer: call o's __gc in protected mode (CIST_FIN); an error
+ * becomes a warning "error in __gc (msg)".  Returns 0 (the warning is
+ * already given). */
+int vm_finalizer(lua_State *L, gcobj *o);
 
 /* A thread's call machinery: the base CallInfo and an empty state, for
  * state_open and state_newthread; free it for state_freethread. */

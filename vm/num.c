@@ -60,6 +60,15 @@
 /* Most significant digits a formatting call produces (prec <= 99, + 1). */
 #define NUM_FMT_DIGITS 101
 
+/* Most digits "%.99f" needs: those of the largest finite value of the
+ * model's float type before the point, plus 99 after (a double from C
+ * beyond the 32-bit model's range is cut at this many digits). */
+#if RTLUA_NUM == 64
+#define NUM_FIXED_DIGITS (309 + 99 + 1)
+#else
+#define NUM_FIXED_DIGITS (39 + 99 + 1)
+#endif
+
 /* ---- Big integers -------------------------------------------------------
  * Little-endian 32-bit limbs; n is the count in use (no leading zero
  * limbs).  An operation that would pass BN_LIMBS sets `over`; the sizes
@@ -561,51 +570,57 @@ size_t num_str2number(const char *s, tvalue *out)
 
 /* ---- Number -> text ----------------------------------------------------- */
 
-/* Writes the n most significant digits of finite x > 0, correctly rounded
- * half to even, into dg (as values 0..9); returns the decimal exponent of
- * the first, after rounding. */
-static int exact_digits(double x, int n, char *dg)
+/* Scales finite x > 0 to num/den * 10^K with 1 <= num/den < 10 (exact
+ * big-integer fraction); returns K. */
+static int scale10(double x, bignum *num, bignum *den)
 {
     int b;
     double f = frexp(x, &b);
     uint64_t m = (uint64_t)ldexp(f, 53);
     int e = b - 53;
-    bignum num, den;
-    bn_set(&num, m);
-    bn_set(&den, 1);
+    bn_set(num, m);
+    bn_set(den, 1);
     if (e >= 0)
-        bn_shl(&num, e);
+        bn_shl(num, e);
     else
-        bn_shl(&den, -e);
+        bn_shl(den, -e);
     /* log10(2) ~ 0.30103; the estimate may be one low, fixed below. */
     int K = (int)floor((b - 1) * 0.30102999566398120);
     if (K >= 0)
-        bn_mulpow10(&den, K);
+        bn_mulpow10(den, K);
     else
-        bn_mulpow10(&num, -K);
-    bignum ten = den;
+        bn_mulpow10(num, -K);
+    bignum ten = *den;
     bn_muladd(&ten, 10, 0);
-    while (bn_cmp(&num, &ten) >= 0) {
-        bn_muladd(&den, 10, 0);
+    while (bn_cmp(num, &ten) >= 0) {
+        bn_muladd(den, 10, 0);
         bn_muladd(&ten, 10, 0);
         K++;
     }
-    while (bn_cmp(&num, &den) < 0) {
-        bn_muladd(&num, 10, 0);
+    while (bn_cmp(num, den) < 0) {
+        bn_muladd(num, 10, 0);
         K--;
     }
+    return K;
+}
+
+/* Writes n >= 1 digits (values 0..9) of num/den (1 <= num/den < 10)
+ * into dg, rounded half to even; returns 1 when the rounding carried out
+ * of the first digit (dg is then 1 0 0 ...: one decimal place more). */
+static int gen_digits(bignum *num, bignum *den, int n, char *dg)
+{
     for (int i = 0; i < n; i++) {
         int q = 0;
-        while (bn_cmp(&num, &den) >= 0) {
-            bn_sub(&num, &den);
+        while (bn_cmp(num, den) >= 0) {
+            bn_sub(num, den);
             q++;
         }
         dg[i] = (char)q;
-        bn_muladd(&num, 10, 0);
+        bn_muladd(num, 10, 0);
     }
     /* num is now 10 * remainder: compare with 5 * den for the half. */
-    bn_muladd(&den, 5, 0);
-    int c = bn_cmp(&num, &den);
+    bn_muladd(den, 5, 0);
+    int c = bn_cmp(num, den);
     if (c > 0 || (c == 0 && (dg[n - 1] & 1))) {
         int i = n - 1;
         while (i >= 0 && dg[i] == 9)
@@ -614,10 +629,45 @@ static int exact_digits(double x, int n, char *dg)
             dg[i]++;
         } else {
             dg[0] = 1;
-            K++;
+            return 1;
         }
     }
-    return K;
+    return 0;
+}
+
+/* Writes the n most significant digits of finite x > 0, correctly rounded
+ * half to even, into dg (as values 0..9); returns the decimal exponent of
+ * the first, after rounding. */
+static int exact_digits(double x, int n, char *dg)
+{
+    bignum num, den;
+    int K = scale10(x, &num, &den);
+    return K + gen_digits(&num, &den, n, dg);
+}
+
+/* The digits of finite x > 0 down to the place 10^-prec, rounded half to
+ * even: sets *nd to their count (at most max; 0 when x rounds to zero)
+ * and returns the decimal exponent of dg[0]. */
+static int fixed_digits(double x, int prec, char *dg, int max, int *nd)
+{
+    bignum num, den;
+    int K = scale10(x, &num, &den);
+    int n = K + 1 + prec;
+    if (n <= 0) {
+        /* x < 10^-prec: it rounds to one unit there when above half. */
+        int up = 0;
+        if (n == 0) {
+            bn_muladd(&den, 5, 0);
+            up = bn_cmp(&num, &den) > 0;
+        }
+        *nd = up;
+        dg[0] = 1;
+        return -prec;
+    }
+    if (n > max)
+        n = max;
+    *nd = n;
+    return K + gen_digits(&num, &den, n, dg);
 }
 
 /* Output into a bounded buffer with snprintf's result. */
@@ -774,4 +824,149 @@ int num_tostring(const tvalue *v, char *buf, size_t cap)
         buf[len] = '\0';
     }
     return len;
+}
+
+/* ---- printf-style formatting for string.format --------------------- */
+
+int num_fmt_f(double x, int prec, int alt, char *buf, size_t cap)
+{
+    sink o = {buf, cap, 0};
+    char dg[NUM_FIXED_DIGITS];
+    int nd = 0, K = 0;
+    prec = clamp_prec(prec);
+    if (put_special(&o, x))
+        return finish(&o);
+    if (x != 0)
+        K = fixed_digits(fabs(x), prec, dg, NUM_FIXED_DIGITS, &nd);
+    /* Digit of the place 10^p: dg[K - p] when that index is in range. */
+    for (int p = K > 0 ? K : 0; p >= -prec; p--) {
+        int i = K - p;
+        put(&o, (char)('0' + (i >= 0 && i < nd ? dg[i] : 0)));
+        if (p == 0 && (prec > 0 || alt))
+            put(&o, '.');
+    }
+    return finish(&o);
+}
+
+int num_fmt_ealt(double x, int prec, char *buf, size_t cap)
+{
+    int n = num_fmt_e(x, prec, buf, cap);
+    if (clamp_prec(prec) != 0 || !isfinite(x) || n < 0)
+        return n;
+    /* "%#.0e": the point after the single digit, before the 'e'. */
+    char *e = strchr(buf, 'e');
+    if (e == NULL || (size_t)n + 1 >= cap)
+        return n + 1;
+    memmove(e + 1, e, strlen(e) + 1);
+    *e = '.';
+    return n + 1;
+}
+
+int num_fmt_galt(double x, int prec, char *buf, size_t cap)
+{
+    sink o = {buf, cap, 0};
+    char dg[NUM_FMT_DIGITS];
+    int P = clamp_prec(prec);
+    if (P == 0)
+        P = 1;
+    if (put_special(&o, x))
+        return finish(&o);
+    int K = 0;
+    if (x != 0)
+        K = exact_digits(fabs(x), P, dg);
+    else
+        memset(dg, 0, (size_t)P);
+    if (K < -4 || K >= P) {
+        put(&o, (char)('0' + dg[0]));
+        put(&o, '.');
+        for (int i = 1; i < P; i++)
+            put(&o, (char)('0' + dg[i]));
+        put_exp(&o, K);
+    } else if (K < 0) {
+        put(&o, '0');
+        put(&o, '.');
+        for (int i = K + 1; i < 0; i++)
+            put(&o, '0');
+        for (int i = 0; i < P; i++)
+            put(&o, (char)('0' + dg[i]));
+    } else {
+        for (int i = 0; i < P; i++) {
+            put(&o, (char)('0' + dg[i]));
+            if (i == K)
+                put(&o, '.');
+        }
+    }
+    return finish(&o);
+}
+
+int num_fmt_a(double x, int prec, char *buf, size_t cap)
+{
+    static const char hex[] = "0123456789abcdef";
+    sink o = {buf, cap, 0};
+    if (put_special(&o, x))
+        return finish(&o);
+    x = fabs(x);
+    /* x = lead.frac * 2^E with 52 fraction bits; subnormals keep lead 0
+     * and E = -1022, as glibc prints them. */
+    uint64_t frac = 0;
+    int lead = 0, E = 0;
+    if (x != 0) {
+        int b;
+        double f = frexp(x, &b); /* x = f * 2^b, 0.5 <= f < 1 */
+        if (b - 1 >= -1022) {
+            lead = 1;
+            E = b - 1;
+            frac = (uint64_t)ldexp(f * 2 - 1, 52);
+        } else {
+            E = -1022;
+            frac = (uint64_t)ldexp(x, 1074);
+        }
+    }
+    int nhex = 13;
+    if (prec < 0) {
+        while (nhex > 0 && (frac & 0xf) == 0) {
+            frac >>= 4;
+            nhex--;
+        }
+    } else {
+        if (prec > 99)
+            prec = 99;
+        if (prec < 13) {
+            int drop = 4 * (13 - prec);
+            uint64_t rest = frac & ((UINT64_C(1) << drop) - 1);
+            uint64_t half = UINT64_C(1) << (drop - 1);
+            frac >>= drop;
+            /* Half to even; with no digit kept, the leading one decides. */
+            int odd = prec > 0 ? (int)(frac & 1) : (lead & 1);
+            if (rest > half || (rest == half && odd)) {
+                frac++;
+                if (frac >> (4 * prec)) {
+                    frac &= (UINT64_C(1) << (4 * prec)) - 1;
+                    lead++;
+                }
+            }
+            nhex = prec;
+        }
+    }
+    put(&o, '0');
+    put(&o, 'x');
+    put(&o, (char)('0' + lead));
+    if (nhex > 0 || prec > 0)
+        put(&o, '.');
+    for (int i = nhex - 1; i >= 0; i--)
+        put(&o, hex[(frac >> (4 * i)) & 0xf]);
+    for (int i = nhex; i < prec; i++)
+        put(&o, '0');
+    put(&o, 'p');
+    put(&o, E < 0 ? '-' : '+');
+    char t[6];
+    int n = 0;
+    unsigned u = (unsigned)(E < 0 ? -E : E);
+    do {
+        t[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    while (n > 0)
+        put(&o, t[--n]);
+    return finish(&o);
 }

@@ -41,4 +41,14 @@ int num_fmt_e(double x, int prec, char *buf, size_t cap);
 int num_hexvalue(int c);
 int num_fmt_g(double x, int prec, char *buf, size_t cap);
 
+/* For string.format, same contract: C's "%.<prec>f" (prec 0..99; alt:
+ * "%#.<prec>f", the point even when prec is 0), "%#.<prec>e" and
+ * "%#.<prec>g" (trailing zeros kept, point always), and "%.<prec>a"
+ * (prec < 0: as many hex digits as the value needs) in glibc's form,
+ * lower case ("0x1.8p+1"; subnormals as "0x0.<digits>p-1022"). */
+int num_fmt_f(double x, int prec, int alt, char *buf, size_t cap);
+int num_fmt_ealt(double x, int prec, char *buf, size_t cap);
+int num_fmt_galt(double x, int prec, char *buf, size_t cap);
+int num_fmt_a(double x, int prec, char *buf, size_t cap);
+
 #endif

@@ -9,9 +9,11 @@
 #include "vm/state.h"
 #include "gc/gc.h"
 #include "port/port.h"
+#include "vm/do.h"
 #include "vm/func.h"
 #include "vm/str.h"
 #include "vm/tab.h"
+#include "vm/tm.h"
 
 #include <string.h>
 
@@ -61,40 +63,18 @@ static void free_stack(global_State *g, lua_State *L1)
     L1->stacksize = 0;
 }
 
-int state_growstack(lua_State *L, uint32_t n)
-{
-    uint32_t used = (uint32_t)(L->top - L->stack);
-    if (used + n <= L->stacksize)
-        return 0;
-    uint32_t size = L->stacksize * 2;
-    if (size < used + n)
-        size = used + n;
-    if (size > STATE_STACK_MAX)
-        return -1;
-    tvalue *old = L->stack;
-    tvalue *s = gc_realloc(L, old, sizeof(tvalue) * L->stacksize,
-                           sizeof(tvalue) * size);
-    if (s == NULL)
-        return -1;
-    for (uint32_t i = L->stacksize; i < size; i++)
-        set_nil(&s[i]);
-    /* Open upvalues point into the stack: move them with it. */
-    for (upval *uv = L->openupval; uv; uv = uv->u.open.next)
-        uv->v = s + (uv->v - old);
-    L->top = s + used;
-    L->stack = s;
-    L->stacksize = size;
-    return 0;
-}
-
 lua_State *state_newthread(lua_State *L)
 {
     lua_State *L1 = (lua_State *)gc_newobj(L, V_THREAD, sizeof(lua_State));
     if (L1 == NULL)
         return NULL;
     init_thread(L1, G(L));
-    if (alloc_stack(L, L1) != 0) {
-        /* L1 stays on allgc with no stack; the sweep frees it. */
+    L1->base_ci = L1->ci = NULL;
+    L1->ciblocks = NULL;
+    L1->tbcslots = NULL;
+    L1->ntbc = L1->sizetbc = 0;
+    if (alloc_stack(L, L1) != 0 || vm_initthread(L, L1) != 0) {
+        /* L1 stays on allgc, half made; the sweep frees it. */
         return NULL;
     }
     return L1;
@@ -103,6 +83,7 @@ lua_State *state_newthread(lua_State *L)
 void state_freethread(lua_State *L, lua_State *L1)
 {
     fn_closeupvals(L1, L1->stack);
+    vm_freethread(L, L1);
     if (L1->stack)
         free_stack(G(L), L1);
     gc_free(G(L), L1, sizeof(lua_State));
@@ -144,8 +125,13 @@ lua_State *state_open_in(void *mem, size_t bytes)
     set_nil(&g->registry);
     set_nil(&g->nilvalue);
     main_open = 1;
-    if (alloc_stack(L, L) != 0 || str_init(L) != 0)
+    L->base_ci = L->ci = NULL;
+    L->ciblocks = NULL;
+    L->tbcslots = NULL;
+    L->ntbc = L->sizetbc = 0;
+    if (alloc_stack(L, L) != 0 || vm_initthread(L, L) != 0 || str_init(L) != 0)
         goto fail;
+    vm_incnny(L); /* the main thread never yields */
     table *reg = tab_new(L);
     if (reg == NULL)
         goto fail;
@@ -168,6 +154,9 @@ lua_State *state_open_in(void *mem, size_t bytes)
     str_fix(g->memerrmsg);
     str_fix(g->tm_mode);
     str_fix(g->tm_gc);
+    if (tm_init(L) != 0)
+        goto fail;
+    g->finalizer = vm_finalizer;
     g->gcestimate = arena_in_use(g->arena);
     g->gcrunning = 1;
     return L;
@@ -184,10 +173,23 @@ lua_State *state_open(void)
     return state_open_in(mem, bytes);
 }
 
+static void close_all(lua_State *L, void *ud)
+{
+    (void)ud;
+    vm_close(L, L->stack + 1, LUA_OK);
+}
+
 void state_close(lua_State *L)
 {
     global_State *g = G(L);
+    if (L->base_ci != NULL && L->tbclist != NULL) {
+        /* Close the main thread's pending to-be-closed variables. */
+        L->ci = L->base_ci;
+        vm_pcall(L, close_all, NULL, vm_savestack(L, L->stack + 1), 0);
+    }
     gc_freeall(L);
+    fn_closeupvals(L, L->stack);
+    vm_freethread(L, L);
     if (L->stack)
         free_stack(g, L);
     main_open = 0;

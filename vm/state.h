@@ -14,6 +14,7 @@
 #define RTLUA_STATE_H
 
 #include "gc/arena.h"
+#include "include/luaconf.h"
 #include "vm/obj.h"
 
 #include <stdbool.h>
@@ -59,6 +60,7 @@ typedef struct strtab {
 /* ---- Threads --------------------------------------------------------------
  */
 struct CallInfo; /* vm/do.h */
+struct CallInfoBlock;
 struct lua_longjmp;
 struct lua_Debug;
 
@@ -66,7 +68,7 @@ typedef struct lua_State {
     GCHEADER;
     uint8_t status; /* LUA_OK, LUA_YIELD, or the error that killed it */
     uint8_t dirty;  /* ran since its stack was last scanned */
-    uint16_t nci;   /* CallInfo records allocated on the ci list */
+    uint32_t nci;   /* CallInfo records allocated on the ci list */
     tvalue *stack;  /* stack[0..stacksize-1] */
     tvalue *top;    /* first free slot */
     uint32_t stacksize;
@@ -75,15 +77,19 @@ typedef struct lua_State {
     struct lua_State *twups; /* threads with open upvalues */
     gcobj *gclist;
     /* calls (vm/do.c) */
-    struct CallInfo *ci;          /* the running function's record */
-    struct CallInfo *base_ci;     /* the bottom record (C, the host) */
-    struct lua_longjmp *errorJmp; /* the innermost protected call */
-    tvalue *tbclist;              /* top to-be-closed variable, or NULL */
-    ptrdiff_t errfunc;            /* message handler's stack offset, 0 */
-    uint32_t nCcalls;  /* low 16 bits: nested C calls (C stack levels);
-                          high 16: non-yieldable calls */
-    uint8_t allowhook; /* hooks may run */
-    uint8_t hookmask;  /* LUA_MASK* */
+    struct CallInfo *ci;            /* the running function's record */
+    struct CallInfo *base_ci;       /* the bottom record (C, the host) */
+    struct CallInfoBlock *ciblocks; /* storage of the records, newest first */
+    struct lua_longjmp *errorJmp;   /* the innermost protected call */
+    tvalue *tbclist;                /* top to-be-closed variable, or NULL */
+    uint32_t *tbcslots; /* stack indices of the tbc variables, lowest first */
+    uint32_t ntbc;      /* entries in tbcslots */
+    uint32_t sizetbc;   /* entries allocated */
+    ptrdiff_t errfunc;  /* message handler's stack offset, 0 */
+    uint32_t nCcalls;   /* low 16 bits: nested C calls (C stack levels);
+                           high 16: non-yieldable calls */
+    uint8_t allowhook;  /* hooks may run */
+    uint8_t hookmask;   /* LUA_MASK* */
     int32_t basehookcount;
     int32_t hookcount;
     void (*hook)(struct lua_State *L, struct lua_Debug *ar);
@@ -152,8 +158,9 @@ typedef struct global_State {
 
 /* Initial slots of a thread's stack. */
 #define STATE_STACK_INIT 40
-/* The most slots a stack may grow to ("stack overflow" beyond). */
-#define STATE_STACK_MAX 100000
+/* The most slots a stack may grow to ("stack overflow" beyond; vm/do.c
+ * allows a few more while the error is handled). */
+#define STATE_STACK_MAX LUAI_MAXSTACK
 
 /* The one main state, on the port's arena (port_heap). */
 lua_State *state_open(void);
@@ -165,7 +172,8 @@ void state_close(lua_State *L);
 /* A new coroutine (not anchored: the caller stores it). */
 lua_State *state_newthread(lua_State *L);
 void state_freethread(lua_State *L, lua_State *L1);
-/* Make room for n more slots above top; 0 ok, -1 memory or too big. */
+/* Make room for n more slots above top; 0 ok, -1 memory or too big
+ * (never raises; vm/do.c, a wrapper of vm_growstack). */
 int state_growstack(lua_State *L, uint32_t n);
 /* The registry table and the globals table. */
 table *state_registry(lua_State *L);

@@ -147,6 +147,33 @@ static void grow(lua_State *L)
     t->size = nsize;
 }
 
+void str_migrate(global_State *g)
+{
+    migrate(g);
+}
+
+void str_shrink_start(global_State *g)
+{
+    strtab *t = &g->strt;
+    if (t->old != NULL || t->size <= STRTAB_MIN_SIZE ||
+        t->nuse >= t->size / STRTAB_SHRINK_DIV)
+        return;
+    uint32_t nsize = t->size / 2;
+    while (nsize > STRTAB_MIN_SIZE && t->nuse < nsize / STRTAB_SHRINK_DIV)
+        nsize /= 2;
+    /* Straight from the arena: this runs inside a collector step, where
+     * an allocation must not start another collection. */
+    str **h = arena_alloc(g->arena, buckets_bytes(nsize));
+    if (h == NULL)
+        return;
+    memset(h, 0, buckets_bytes(nsize));
+    t->old = t->hash;
+    t->oldsize = t->size;
+    t->moved = 0;
+    t->hash = h;
+    t->size = nsize;
+}
+
 /* A string found dead (other white, not yet swept) is alive again. */
 static str *revive(global_State *g, str *p)
 {

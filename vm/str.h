@@ -19,7 +19,8 @@
  *   - extra: for short strings the reserved-word index + 1 (ROM reserved
  *     words only; every RAM string has 0); for long strings 1 once the
  *     hash is cached.  shrlen is 0xFF exactly for long strings.
- *   - The table is never rehashed in one operation.  Past load factor 1
+ *   - The table is never rehashed in one operation (growing or
+ *     shrinking).  Past load factor 1
  *     (nuse > size) a bucket array twice as big replaces `hash`, the old
  *     one goes to `old`, and each short-string str_new then migrates at
  *     most STRTAB_MOVE_PER_OP old buckets (moved ones are set NULL).
@@ -61,6 +62,8 @@
  * the migration of S buckets ends after S/2 calls, long before the S
  * insertions that could call for the next resize. */
 #define STRTAB_MOVE_PER_OP 2u
+/* The table shrinks when fewer than 1/this of its buckets are used. */
+#define STRTAB_SHRINK_DIV 4u
 /* Largest bucket count the table grows to (indexes stay in 32 bits). */
 #define STRTAB_MAX_SIZE (1u << 30)
 
@@ -98,6 +101,14 @@ void str_remove(global_State *g, str *s);
 void str_sweep_start(global_State *g);
 int str_sweep_unit(lua_State *L, size_t *freed);
 
+/* After the string sweep: when fewer than 1/STRTAB_SHRINK_DIV of the
+ * buckets are in use, start migrating to a smaller array (the same
+ * incremental migration as growth).  No collection, no error. */
+void str_shrink_start(global_State *g);
+/* One bounded unit of migration (STRTAB_MOVE_PER_OP buckets); the
+ * collector calls it in its steps so a shrink finishes without new
+ * strings being made. */
+void str_migrate(global_State *g);
 /* Free every RAM short string and the bucket arrays (lua_close). */
 void str_freeall(global_State *g);
 

@@ -63,8 +63,15 @@ void vm_gettable(lua_State *L, const tvalue *t, const tvalue *key,
 /* t[key] = val with __newindex (may call). */
 void vm_settable(lua_State *L, const tvalue *t, const tvalue *key,
                  const tvalue *val);
-/* A raw store into a table with the barrier; raises "index is nil",
- * "index is NaN" or a memory error. */
+/* The slow paths of the two above (vm/tm.c), for the interpreter: slot
+ * is the raw lookup's result when t is a table (it was nil), NULL when
+ * t is not a table. */
+void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
+                  tvalue *res, const tvalue *slot);
+void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
+                  const tvalue *val, const tvalue *slot);
+/* A raw store into a table with the barrier; raises "table index is
+ * nil", "table index is NaN" (lua5.4's words) or a memory error. */
 void vm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val);
 void vm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val);
 

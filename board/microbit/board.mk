@@ -9,3 +9,7 @@ BOARD_GUARD := 32
 BOARD_OPENOCD := -f interface/cmsis-dap.cfg -f target/nrf51.cfg
 # The arena tests' big arena: 2 KiB beside the 4 KiB one, in 16 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64
+# C stack kept for the error path when a level is refused ("C stack
+# overflow"): less than the default 1536, or 3 KiB would leave the
+# compiler too few levels for ordinary code.
+BOARD_EXTRA := -DLUAI_CSTACK_KEEP=512

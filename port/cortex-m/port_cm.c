@@ -31,6 +31,11 @@ void port_write(const char *s, size_t n)
         board_uart_putc(s[i]);
 }
 
+void port_write_err(const char *s, size_t n)
+{
+    port_write(s, n);
+}
+
 void port_puts(const char *s)
 {
     while (*s)

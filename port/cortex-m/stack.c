@@ -91,3 +91,11 @@ size_t port_stack_unused(void)
         p++;
     return (size_t)((uintptr_t)p - (uintptr_t)_stack_bottom);
 }
+
+size_t port_stack_left(void)
+{
+    uintptr_t sp;
+    __asm volatile("mov %0, sp" : "=r"(sp));
+    uintptr_t bottom = (uintptr_t)_stack_bottom;
+    return sp > bottom ? (size_t)(sp - bottom) : 0;
+}

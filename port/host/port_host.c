@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,13 @@ void port_putc(int c)
 void port_write(const char *s, size_t n)
 {
     fwrite(s, 1, n, stdout);
+}
+
+void port_write_err(const char *s, size_t n)
+{
+    fflush(stdout);
+    fwrite(s, 1, n, stderr);
+    fflush(stderr);
 }
 
 void port_puts(const char *s)
@@ -245,6 +253,11 @@ int port_file_close(int fd)
 size_t port_stack_unused(void)
 {
     return 0;
+}
+
+size_t port_stack_left(void)
+{
+    return SIZE_MAX;
 }
 
 void port_heap(void **start, size_t *bytes)

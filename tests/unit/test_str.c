@@ -590,6 +590,38 @@ static void test_full_collection_frees_unreachable_strings(void)
     close_state();
 }
 
+#define SHRINK_KEYS 600
+
+static void test_table_shrinks_after_most_strings_die(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    char buf[24];
+    str *keep = str_newz(L, "survivor");
+    CHECK(keep != NULL);
+    push_str(L, keep);
+    /* Fewer keys where the arena is a few KiB (microbit). */
+    int keys = arena_capacity(g->arena) >= 65536 ? SHRINK_KEYS : 120;
+    for (int i = 0; i < keys; i++) {
+        size_t n = keyname(buf, "dies", i);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    uint32_t big = g->strt.size;
+    CHECK(big >= (uint32_t)keys / 2);
+    gc_fullgc(L);
+    CHECK(gc_check(L, NULL) == 0);
+    /* The shrink started by the sweep has ended with the collection. */
+    CHECK(g->strt.old == NULL);
+    CHECK(g->strt.size < big);
+    CHECK(g->strt.size <= big / 4 || g->strt.size == STRTAB_MIN_SIZE);
+    CHECK(g->strt.size >= STRTAB_MIN_SIZE);
+    CHECK(table_find(g, "survivor", 8) == keep);
+    CHECK_EQ(table_count(g), g->strt.nuse);
+    L->top -= 1;
+    close_state();
+}
+
 static void test_remove_unlinks_without_freeing(void)
 {
     lua_State *L = open_state();
@@ -750,6 +782,7 @@ static const struct check_case cases[] = {
     CASE(test_resize_during_the_sweep_keeps_its_place),
     CASE(test_interning_revives_a_string_the_sweep_has_not_reached),
     CASE(test_full_collection_frees_unreachable_strings),
+    CASE(test_table_shrinks_after_most_strings_die),
     CASE(test_remove_unlinks_without_freeing),
     CASE(test_allocation_failure_returns_null_and_changes_nothing),
     CASE(test_table_that_cannot_grow_keeps_working),

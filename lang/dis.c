@@ -1,0 +1,111 @@
+/*
+ * dis.c — the bytecode disassembler (see dis.h).
+ */
+#include "lang/dis.h"
+
+#include "vm/opcodes.h"
+
+#include <string.h>
+
+typedef struct outbuf {
+    char *buf;
+    size_t cap, n;
+} outbuf;
+
+static void out_str(outbuf *o, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        if (o->n + 1 < o->cap)
+            o->buf[o->n] = *s;
+        o->n++;
+    }
+    if (o->cap > 0)
+        o->buf[o->n + 1 < o->cap ? o->n : o->cap - 1] = '\0';
+}
+
+static void out_int(outbuf *o, long v)
+{
+    char d[24], r[24];
+    int k = 0, j = 0;
+    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+    do {
+        d[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (v < 0)
+        r[j++] = '-';
+    while (k > 0)
+        r[j++] = d[--k];
+    r[j] = '\0';
+    out_str(o, r);
+}
+
+int code_getline(const proto *p, int pc)
+{
+    int base = p->linedefined, start = -1;
+    if (p->lineinfo == NULL || pc < 0 || pc >= p->sizelineinfo)
+        return -1;
+    /* the last absolute entry at or before pc */
+    for (int i = 0; i < p->sizeabslineinfo && p->abslineinfo[i].pc <= pc;
+         i++) {
+        base = p->abslineinfo[i].line;
+        start = p->abslineinfo[i].pc;
+    }
+    for (int i = start + 1; i <= pc; i++)
+        base += p->lineinfo[i];
+    return base;
+}
+
+size_t code_disasm(const proto *p, char *buf, size_t cap)
+{
+    outbuf o = {buf, cap, 0};
+    if (cap > 0)
+        buf[0] = '\0';
+    for (int pc = 0; pc < p->sizecode; pc++) {
+        instr i = p->code[pc];
+        int op = GET_OP(i);
+        out_int(&o, pc);
+        out_str(&o, " [");
+        out_int(&o, code_getline(p, pc));
+        out_str(&o, "] ");
+        if (op >= OP_NUM) {
+            out_str(&o, "?\n");
+            continue;
+        }
+        out_str(&o, op_names[op]);
+        switch (op_formats[op]) {
+        case OPF_ABC:
+            out_str(&o, " ");
+            out_int(&o, GETARG_A(i));
+            out_str(&o, " ");
+            out_int(&o, GETARG_B(i));
+            out_str(&o, " ");
+            out_int(&o, GETARG_C(i));
+            if (GETARG_k(i))
+                out_str(&o, " k");
+            break;
+        case OPF_ABx:
+            out_str(&o, " ");
+            out_int(&o, GETARG_A(i));
+            out_str(&o, " ");
+            out_int(&o, GETARG_Bx(i));
+            break;
+        case OPF_AsBx:
+            out_str(&o, " ");
+            out_int(&o, GETARG_A(i));
+            out_str(&o, " ");
+            out_int(&o, GETARG_sBx(i));
+            break;
+        case OPF_Ax:
+            out_str(&o, " ");
+            out_int(&o, GETARG_Ax(i));
+            break;
+        default:
+            out_str(&o, " -> ");
+            out_int(&o, pc + 1 + GETARG_sJ(i));
+            break;
+        }
+        out_str(&o, "\n");
+    }
+    return o.n;
+}

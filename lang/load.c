@@ -1,0 +1,209 @@
+/*
+ * load.c — lang_loadbuffer, lua_load and lua_dump (see load.h).
+ */
+#include "lang/load.h"
+
+#include "gc/gc.h"
+#include "lang/parse.h"
+#include "vm/do.h"
+#include "vm/func.h"
+#include "vm/str.h"
+
+#include <string.h>
+
+/* First bytes of a binary chunk. */
+#define LOAD_SIGNATURE "\x1bLua"
+/* First size of lua_load's gathering buffer; it doubles from there. */
+#define LOAD_BUF_MIN 256
+/* Stack slots the parser keeps above the closure: the current and the
+ * lookahead token's strings, and one for strings being anchored. */
+#define LOAD_ANCHOR_SLOTS 3
+
+typedef struct loadctx {
+    parser ps;
+    const char *s;
+    size_t len;
+    const char *name;
+    const char *mode;
+} loadctx;
+
+_Noreturn static void throwstr(lua_State *L, const char *msg)
+{
+    str *s = str_newz(L, msg);
+    if (s == NULL)
+        vm_memerror(L);
+    set_gc(L->top, s, s->tt);
+    L->top++;
+    vm_throw(L, LUA_ERRSYNTAX);
+}
+
+static void checkmode(lua_State *L, const char *mode, const char *x)
+{
+    char msg[80];
+    size_t n = 0;
+    if (mode == NULL || strchr(mode, x[0]) != NULL)
+        return;
+    const char *parts[] = {"attempt to load a ", x, " chunk (mode is '", mode,
+                           "')"};
+    msg[0] = '\0';
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        size_t l = strlen(parts[i]);
+        if (n + l >= sizeof(msg))
+            l = sizeof(msg) - 1 - n;
+        memcpy(msg + n, parts[i], l);
+        n += l;
+    }
+    msg[n] = '\0';
+    throwstr(L, msg);
+}
+
+static void f_parser(lua_State *L, void *ud)
+{
+    loadctx *c = ud;
+    lclosure *cl;
+    proto *f;
+    str *source;
+    upval *uv;
+    tvalue *base, *slots;
+    vm_checkstack(L, LOAD_ANCHOR_SLOTS + 2);
+    if (c->len > 0 && c->s[0] == LOAD_SIGNATURE[0]) {
+        char id[LEX_IDSIZE], msg[LEX_IDSIZE + 60];
+        checkmode(L, c->mode, "binary");
+        lex_chunkid(c->name, id, sizeof(id));
+        strcpy(msg, id);
+        strcat(msg, ": bad binary format (rtlua loads text chunks only)");
+        throwstr(L, msg);
+    }
+    checkmode(L, c->mode, "text");
+    cl = fn_newlclosure(L, 1);
+    if (cl == NULL)
+        vm_memerror(L);
+    base = L->top;
+    set_gc(base, cl, V_LCL);
+    slots = base + 1;
+    for (int i = 0; i < LOAD_ANCHOR_SLOTS; i++)
+        set_nil(&slots[i]);
+    L->top = slots + LOAD_ANCHOR_SLOTS;
+    c->ps.tokslot = vm_savestack(L, slots);
+    source = str_newz(L, c->name);
+    if (source == NULL)
+        vm_memerror(L);
+    set_gc(&slots[2], source, source->tt);
+    f = fn_newproto(L);
+    if (f == NULL)
+        vm_memerror(L);
+    cl->p = f;
+    gc_objbarrier(L, cl, f);
+    f->source = source;
+    gc_objbarrier(L, f, source);
+    set_nil(vm_restorestack(L, c->ps.tokslot) + 2);
+    lex_init(&c->ps.ls, L, c->s, c->len, source);
+    parse_chunk(&c->ps, f);
+    base = vm_restorestack(L, c->ps.tokslot) - 1;
+    L->top = base + 1;
+    /* _ENV: a closed upvalue holding the globals table */
+    uv = fn_newupval(L);
+    if (uv == NULL)
+        vm_memerror(L);
+    cl = gco2lcl(gc_of(base));
+    cl->upvals[0] = uv;
+    gc_objbarrier(L, cl, uv);
+    set_gc(uv->v, state_globals(L), V_TABLE);
+    gc_barrier(L, uv, uv->v);
+}
+
+int lang_loadbuffer(lua_State *L, const char *s, size_t len,
+                    const char *chunkname, const char *mode)
+{
+    loadctx c;
+    uint32_t ncalls = L->nCcalls;
+    int status;
+    memset(&c, 0, sizeof(c));
+    c.ps.L = L;
+    c.s = s;
+    c.len = len;
+    c.name = chunkname != NULL ? chunkname : "?";
+    c.mode = mode;
+    c.ps.ls.L = L;
+    status = vm_pcall(L, f_parser, &c, vm_savestack(L, L->top), L->errfunc);
+    L->nCcalls = ncalls;
+    lex_free(&c.ps.ls);
+    gc_free(G(L), c.ps.dyd.actvar, sizeof(vardesc) * (size_t)c.ps.dyd.actcap);
+    gc_free(G(L), c.ps.dyd.gt, sizeof(labeldesc) * (size_t)c.ps.dyd.gtcap);
+    gc_free(G(L), c.ps.dyd.label,
+            sizeof(labeldesc) * (size_t)c.ps.dyd.labelcap);
+    return status;
+}
+
+/* ---- lua_load: gather the reader's pieces, then compile --------------- */
+typedef struct gatherctx {
+    lua_Reader reader;
+    void *data;
+    size_t len;
+} gatherctx;
+
+/* Read every piece into a userdata at the top (collectable, so an error
+ * in the reader leaks nothing). */
+static void f_gather(lua_State *L, void *ud)
+{
+    gatherctx *g = ud;
+    size_t cap = LOAD_BUF_MIN;
+    udata *u;
+    vm_checkstack(L, 2);
+    u = fn_newudata(L, cap, 0);
+    if (u == NULL)
+        vm_memerror(L);
+    set_gc(L->top, u, V_UDATA);
+    L->top++;
+    g->len = 0;
+    for (;;) {
+        size_t sz = 0;
+        const char *p = g->reader(L, g->data, &sz);
+        if (p == NULL || sz == 0)
+            break;
+        u = gco2ud(gc_of(L->top - 1));
+        if (g->len + sz > cap) {
+            size_t ncap = cap;
+            udata *nu;
+            while (ncap < g->len + sz)
+                ncap *= 2;
+            nu = fn_newudata(L, ncap, 0);
+            if (nu == NULL)
+                vm_memerror(L);
+            memcpy(udata_mem(nu), udata_mem(u), g->len);
+            set_gc(L->top - 1, nu, V_UDATA);
+            u = nu;
+            cap = ncap;
+        }
+        memcpy((char *)udata_mem(u) + g->len, p, sz);
+        g->len += sz;
+    }
+}
+
+int lua_load(lua_State *L, lua_Reader reader, void *data,
+             const char *chunkname, const char *mode)
+{
+    gatherctx g;
+    int status;
+    g.reader = reader;
+    g.data = data;
+    g.len = 0;
+    status = vm_pcall(L, f_gather, &g, vm_savestack(L, L->top), L->errfunc);
+    if (status != LUA_OK)
+        return status;
+    status = lang_loadbuffer(L, udata_mem(gco2ud(gc_of(L->top - 1))), g.len,
+                             chunkname != NULL ? chunkname : "?", mode);
+    /* the result (closure or message) replaces the buffer */
+    set_obj(L->top - 2, L->top - 1);
+    L->top--;
+    return status;
+}
+
+int lua_dump(lua_State *L, lua_Writer writer, void *data, int strip)
+{
+    (void)L;
+    (void)writer;
+    (void)data;
+    (void)strip;
+    return 1; /* rtlua keeps no binary chunks */
+}

@@ -1,0 +1,10 @@
+-- collectgarbage answers (values that do not depend on the allocator)
+print(collectgarbage("collect"), collectgarbage("isrunning"))
+collectgarbage("stop"); print(collectgarbage("isrunning")); collectgarbage("restart"); print(collectgarbage("isrunning"))
+print(type(collectgarbage("count")), collectgarbage("count") > 0, type(collectgarbage("step")))
+collectgarbage("incremental"); print(collectgarbage("incremental"), collectgarbage("generational"), collectgarbage("incremental"))
+print(pcall(collectgarbage, "bogus"))
+local before = collectgarbage("count")
+do local t = {} for i = 1, 1000 do t[i] = {i} end end
+collectgarbage(); collectgarbage()
+print(collectgarbage("count") < before + 10)

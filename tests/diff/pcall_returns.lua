@@ -1,0 +1,11 @@
+-- pcall results in every arity
+print(pcall(function() end))
+print(pcall(function() return nil end))
+print(pcall(function() return 1, 2, 3 end))
+print(pcall(function(...) return ... end, "a", nil, "c"))
+print(select("#", pcall(function() return nil, nil end)))
+print(pcall(pcall, function() error("x", 0) end))
+print(pcall(select, "#", 1, 2))
+print(pcall(print))
+print(pcall(error, "lvl", 1))
+print(pcall(error, "lvl", 2))

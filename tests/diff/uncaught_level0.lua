@@ -1,0 +1,2 @@
+-- an uncaught error without position
+error("no position here", 0)

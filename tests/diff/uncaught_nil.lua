@@ -1,0 +1,2 @@
+-- an uncaught error(nil)
+error(nil)

@@ -1,0 +1,2 @@
+-- an uncaught error whose value is a number
+error(42)

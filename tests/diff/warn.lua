@@ -1,0 +1,12 @@
+-- warn: off by default, "@on"/"@off" control messages, pieces joined
+warn("not shown")
+warn("@on")
+warn("shown ", "in ", "pieces")
+warn("@off")
+warn("hidden again")
+warn("@on")
+setmetatable({}, {__gc = function() error("gc failure") end})
+collectgarbage()
+print(pcall(warn))
+print(pcall(warn, {}))
+print("end")

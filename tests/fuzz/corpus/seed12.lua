@@ -1,0 +1,1 @@
+local function r() return r() end return r()

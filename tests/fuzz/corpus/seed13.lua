@@ -1,0 +1,1 @@
+local function r(n) return 1 + r(n) end return r(1)

@@ -1,0 +1,1 @@
+local f = load("return ...") return f(1, 2)

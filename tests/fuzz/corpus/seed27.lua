@@ -1,0 +1,1 @@
+local x = nil; x()

@@ -1,0 +1,1 @@
+--[[ unfinished comment

@@ -1,0 +1,1 @@
+return xpcall(function() error("x") end, function(m) return m .. "!" end)

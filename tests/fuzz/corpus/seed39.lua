@@ -1,0 +1,1 @@
+local mt = {} mt.__index = mt setmetatable(mt, mt) return mt.nothing

@@ -1,0 +1,1 @@
+local t = setmetatable({}, {__close = 1}) local x <close> = t

@@ -1,0 +1,475 @@
+/*
+ * arith.c — Lua 5.4 numbers: conversions, arithmetic, comparisons and
+ * raw equality (vm/vm.h).
+ *
+ * Integer arithmetic wraps around (it is done on rt_uint), `/` and `^`
+ * always give floats, `//` and `%` floor, bitwise operations need
+ * operands with exact integer values.  Comparisons between integers and
+ * floats are exact: no operand is rounded to the other's type.  Both
+ * number models are handled by the same code through rt_int/rt_num and
+ * the RT_* float helpers below.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "vm/debug.h"
+#include "vm/num.h"
+#include "vm/str.h"
+#include "vm/tm.h"
+#include "vm/vm.h"
+
+/* Bits of an integer: shifts by this many or more give 0. */
+#define INT_BITS ((rt_int)(sizeof(rt_int) * 8))
+
+#if RTLUA_NUM == 64
+#define RT_FLOOR(x) floor(x)
+#define RT_FMOD(a, b) fmod(a, b)
+#define RT_POW(a, b) pow(a, b)
+#else
+#define RT_FLOOR(x) floorf(x)
+#define RT_FMOD(a, b) fmodf(a, b)
+#define RT_POW(a, b) powf(a, b)
+#endif
+
+/* 2^(INT_BITS-1) as a float: the first float above every integer.  Both
+ * it and its negation (the smallest integer) are exact floats. */
+#define FLT_INT_LIMIT (-(rt_num)RT_INT_MIN)
+
+/* ---- Conversions -------------------------------------------------------- */
+
+/* A string whose whole content is a numeral (embedded zeros make it
+ * not one) converted to a number value. */
+static int str2num(const tvalue *o, tvalue *out)
+{
+    str *s = gco2str(gc_of(o));
+    return num_str2number(str_data(s), out) == str_len(s) + 1;
+}
+
+/* o as a number value (int or float) with string coercion, in *out. */
+static int tonumval(const tvalue *o, tvalue *out)
+{
+    if (ttype(tt_of(o)) == T_NUMBER) {
+        *out = *o;
+        return 1;
+    }
+    return is_str(o) && str2num(o, out);
+}
+
+int vm_flttointeger(rt_num n, rt_int *i, int mode)
+{
+    rt_num f = RT_FLOOR(n);
+    if (n != f) {
+        if (mode == 0)
+            return 0; /* not integral (or NaN) */
+        if (mode == 2)
+            f += 1;
+    }
+    /* NaN fails both tests. */
+    if (!(f >= (rt_num)RT_INT_MIN && f < FLT_INT_LIMIT))
+        return 0;
+    *i = (rt_int)f;
+    return 1;
+}
+
+int vm_tointegerns(const tvalue *o, rt_int *i)
+{
+    if (is_int(o)) {
+        *i = o->v.i;
+        return 1;
+    }
+    if (is_flt(o))
+        return vm_flttointeger(o->v.n, i, 0);
+    return 0;
+}
+
+int vm_tointeger(const tvalue *o, rt_int *i, int mode)
+{
+    tvalue v;
+    if (is_str(o) && str2num(o, &v))
+        o = &v;
+    if (is_int(o)) {
+        *i = o->v.i;
+        return 1;
+    }
+    if (is_flt(o))
+        return vm_flttointeger(o->v.n, i, mode);
+    return 0;
+}
+
+int vm_tonumber(const tvalue *o, rt_num *n)
+{
+    tvalue v;
+    if (is_flt(o)) {
+        *n = o->v.n;
+        return 1;
+    }
+    if (is_int(o)) {
+        *n = (rt_num)o->v.i;
+        return 1;
+    }
+    if (is_str(o) && str2num(o, &v)) {
+        *n = is_int(&v) ? (rt_num)v.v.i : v.v.n;
+        return 1;
+    }
+    return 0;
+}
+
+int vm_tostring(lua_State *L, tvalue *o)
+{
+    char buf[NUM_TOSTRING_MAX];
+    str *s;
+    int len;
+    if (ttype(tt_of(o)) != T_NUMBER)
+        return 0;
+    len = num_tostring(o, buf, sizeof buf);
+    s = str_new(L, buf, (size_t)len);
+    if (s == NULL)
+        vm_memerror(L);
+    set_gc(o, s, s->tt);
+    return 1;
+}
+
+/* ---- Integer and float operations --------------------------------------- */
+
+rt_int vm_idiv(lua_State *L, rt_int a, rt_int b)
+{
+    rt_int q;
+    if (b == 0)
+        vm_runerror(L, "attempt to divide by zero");
+    if (b == -1) /* avoids the overflow trap of RT_INT_MIN / -1 */
+        return (rt_int)(0u - (rt_uint)a);
+    q = a / b;
+    /* C truncates; floor differs when the signs differ and it is inexact */
+    if ((a % b != 0) && ((a ^ b) < 0))
+        q -= 1;
+    return q;
+}
+
+rt_int vm_mod(lua_State *L, rt_int a, rt_int b)
+{
+    rt_int r;
+    if (b == 0)
+        vm_runerror(L, "attempt to perform 'n%%0'");
+    if (b == -1)
+        return 0;
+    r = a % b;
+    /* the result takes the divisor's sign */
+    if (r != 0 && ((r ^ b) < 0))
+        r += b;
+    return r;
+}
+
+rt_num vm_modf(rt_num a, rt_num b)
+{
+    rt_num m = RT_FMOD(a, b);
+    /* fmod keeps the dividend's sign; the result takes the divisor's */
+    if (m > 0 ? b < 0 : (m < 0 && b > 0))
+        m += b;
+    return m;
+}
+
+rt_int vm_shiftl(rt_int a, rt_int b)
+{
+    if (b < 0) {
+        if (b <= -INT_BITS)
+            return 0;
+        return (rt_int)((rt_uint)a >> (rt_uint)(-b));
+    }
+    if (b >= INT_BITS)
+        return 0;
+    return (rt_int)((rt_uint)a << (rt_uint)b);
+}
+
+/* Integer op; 0 for division or modulo by zero (rawarith fails there). */
+static int intarith(int op, rt_int a, rt_int b, rt_int *r)
+{
+    rt_uint ua = (rt_uint)a, ub = (rt_uint)b;
+    switch (op) {
+    case LUA_OPADD:
+        *r = (rt_int)(ua + ub);
+        return 1;
+    case LUA_OPSUB:
+        *r = (rt_int)(ua - ub);
+        return 1;
+    case LUA_OPMUL:
+        *r = (rt_int)(ua * ub);
+        return 1;
+    case LUA_OPMOD:
+        if (b == 0)
+            return 0;
+        *r = vm_mod(NULL, a, b);
+        return 1;
+    case LUA_OPIDIV:
+        if (b == 0)
+            return 0;
+        *r = vm_idiv(NULL, a, b);
+        return 1;
+    case LUA_OPBAND:
+        *r = (rt_int)(ua & ub);
+        return 1;
+    case LUA_OPBOR:
+        *r = (rt_int)(ua | ub);
+        return 1;
+    case LUA_OPBXOR:
+        *r = (rt_int)(ua ^ ub);
+        return 1;
+    case LUA_OPSHL:
+        *r = vm_shiftl(a, b);
+        return 1;
+    case LUA_OPSHR:
+        *r = vm_shiftl(a, (rt_int)(0u - ub));
+        return 1;
+    case LUA_OPUNM:
+        *r = (rt_int)(0u - ua);
+        return 1;
+    case LUA_OPBNOT:
+        *r = (rt_int)~ua;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static rt_num fltarith(int op, rt_num a, rt_num b)
+{
+    switch (op) {
+    case LUA_OPADD:
+        return a + b;
+    case LUA_OPSUB:
+        return a - b;
+    case LUA_OPMUL:
+        return a * b;
+    case LUA_OPDIV:
+        return a / b;
+    case LUA_OPPOW:
+        return b == 2 ? a * a : RT_POW(a, b);
+    case LUA_OPIDIV:
+        return RT_FLOOR(a / b);
+    case LUA_OPUNM:
+        return -a;
+    case LUA_OPMOD:
+        return vm_modf(a, b);
+    default:
+        return 0;
+    }
+}
+
+static int is_bitwise(int op)
+{
+    return (op >= LUA_OPBAND && op <= LUA_OPSHR) || op == LUA_OPBNOT;
+}
+
+int vm_rawarith(lua_State *L, int op, const tvalue *a, const tvalue *b,
+                tvalue *res)
+{
+    (void)L;
+    if (is_bitwise(op)) {
+        rt_int i1, i2, r;
+        if (!vm_tointegerns(a, &i1) || !vm_tointegerns(b, &i2))
+            return 0;
+        intarith(op, i1, i2, &r);
+        set_int(res, r);
+        return 1;
+    }
+    if (ttype(tt_of(a)) != T_NUMBER || ttype(tt_of(b)) != T_NUMBER)
+        return 0;
+    if (op != LUA_OPDIV && op != LUA_OPPOW && is_int(a) && is_int(b)) {
+        rt_int r;
+        if (!intarith(op, a->v.i, b->v.i, &r))
+            return 0;
+        set_int(res, r);
+        return 1;
+    } else {
+        rt_num x = is_int(a) ? (rt_num)a->v.i : a->v.n;
+        rt_num y = is_int(b) ? (rt_num)b->v.i : b->v.n;
+        set_flt(res, fltarith(op, x, y));
+        return 1;
+    }
+}
+
+void vm_arith(lua_State *L, int op, const tvalue *a, const tvalue *b,
+              tvalue *res)
+{
+    tvalue r, x, y;
+    if (vm_rawarith(L, op, a, b, &r)) {
+        set_obj(res, &r);
+        return;
+    }
+    /* Arithmetic (not bitwise) coerces numeric strings. */
+    if (!is_bitwise(op) && tonumval(a, &x) && tonumval(b, &y)) {
+        if (is_int(&x) && is_int(&y) && y.v.i == 0 &&
+            (op == LUA_OPIDIV || op == LUA_OPMOD)) {
+            if (!is_str(a) && !is_str(b)) /* numbers: with the position */
+                vm_runerror(L, op == LUA_OPMOD ? "attempt to perform 'n%%0'"
+                                               : "attempt to divide by zero");
+            /* lua5.4 coerces strings inside the string library's
+             * metamethods, a C function: its message has no position */
+            vm_pushfstring(L, op == LUA_OPMOD ? "attempt to perform 'n%%0'"
+                                              : "attempt to divide by zero");
+            dbg_errormsg(L);
+        }
+        vm_rawarith(L, op, &x, &y, &r);
+        set_obj(res, &r);
+        return;
+    }
+    tm_trybin(L, a, b, res, (tm_event)(op - LUA_OPADD + TM_ADD));
+}
+
+/* ---- Comparisons -------------------------------------------------------- */
+
+/* Bytes compared, then lengths: strcoll in the C locale. */
+static int strcmp_lua(const str *a, const str *b)
+{
+    size_t la = str_len(a), lb = str_len(b);
+    int c = memcmp(str_data(a), str_data(b), la < lb ? la : lb);
+    if (c != 0)
+        return c;
+    return la < lb ? -1 : (la > lb);
+}
+
+/* i < f, exactly. */
+static int lt_intflt(rt_int i, rt_num f)
+{
+    if (f >= FLT_INT_LIMIT)
+        return 1;
+    if (f > (rt_num)RT_INT_MIN) /* i < f  <=>  i < ceil(f) */
+        return i < (rt_int)(-RT_FLOOR(-f));
+    return 0; /* f <= minimum integer, or NaN */
+}
+
+/* i <= f */
+static int le_intflt(rt_int i, rt_num f)
+{
+    if (f >= FLT_INT_LIMIT)
+        return 1;
+    if (f >= (rt_num)RT_INT_MIN) /* i <= f  <=>  i <= floor(f) */
+        return i <= (rt_int)RT_FLOOR(f);
+    return 0;
+}
+
+/* f < i */
+static int lt_fltint(rt_num f, rt_int i)
+{
+    if (f >= FLT_INT_LIMIT)
+        return 0;
+    if (f >= (rt_num)RT_INT_MIN) /* f < i  <=>  floor(f) < i */
+        return (rt_int)RT_FLOOR(f) < i;
+    return f == f; /* below every integer (NaN is not) */
+}
+
+/* f <= i */
+static int le_fltint(rt_num f, rt_int i)
+{
+    if (f >= FLT_INT_LIMIT)
+        return 0;
+    if (f > (rt_num)RT_INT_MIN) /* f <= i  <=>  ceil(f) <= i */
+        return (rt_int)(-RT_FLOOR(-f)) <= i;
+    return f == f;
+}
+
+static int lt_num(const tvalue *a, const tvalue *b)
+{
+    if (is_int(a))
+        return is_int(b) ? a->v.i < b->v.i : lt_intflt(a->v.i, b->v.n);
+    return is_flt(b) ? a->v.n < b->v.n : lt_fltint(a->v.n, b->v.i);
+}
+
+static int le_num(const tvalue *a, const tvalue *b)
+{
+    if (is_int(a))
+        return is_int(b) ? a->v.i <= b->v.i : le_intflt(a->v.i, b->v.n);
+    return is_flt(b) ? a->v.n <= b->v.n : le_fltint(a->v.n, b->v.i);
+}
+
+int vm_lessthan(lua_State *L, const tvalue *a, const tvalue *b)
+{
+    if (ttype(tt_of(a)) == T_NUMBER && ttype(tt_of(b)) == T_NUMBER)
+        return lt_num(a, b);
+    if (is_str(a) && is_str(b))
+        return strcmp_lua(gco2str(gc_of(a)), gco2str(gc_of(b))) < 0;
+    return tm_callorder(L, a, b, TM_LT);
+}
+
+int vm_lessequal(lua_State *L, const tvalue *a, const tvalue *b)
+{
+    if (ttype(tt_of(a)) == T_NUMBER && ttype(tt_of(b)) == T_NUMBER)
+        return le_num(a, b);
+    if (is_str(a) && is_str(b))
+        return strcmp_lua(gco2str(gc_of(a)), gco2str(gc_of(b))) <= 0;
+    return tm_callorder(L, a, b, TM_LE);
+}
+
+int vm_equalobj(lua_State *L, const tvalue *a, const tvalue *b)
+{
+    const tvalue *tm = NULL;
+    if (tt_of(a) != tt_of(b)) {
+        rt_int i;
+        if (ttype(tt_of(a)) != ttype(tt_of(b)))
+            return 0;
+        if (ttype(tt_of(a)) == T_NUMBER) {
+            /* one integer, one float: equal only when the float is exactly
+             * that integer */
+            if (is_int(a))
+                return vm_flttointeger(b->v.n, &i, 0) && i == a->v.i;
+            return vm_flttointeger(a->v.n, &i, 0) && i == b->v.i;
+        }
+        if (ttype(tt_of(a)) == T_STRING)
+            return str_eq(gco2str(gc_of(a)), gco2str(gc_of(b)));
+        /* nil/empty are both nil; other variants never equal */
+        return ttype(tt_of(a)) == T_NIL;
+    }
+    switch (tt_of(a)) {
+    case V_NIL:
+    case V_EMPTY:
+    case V_FALSE:
+    case V_TRUE:
+        return 1;
+    case V_INT:
+        return a->v.i == b->v.i;
+    case V_FLT:
+        return a->v.n == b->v.n;
+    case V_LIGHTUD:
+        return a->v.p == b->v.p;
+    case V_LCF:
+        return a->v.f == b->v.f;
+    case V_SHRSTR:
+        return gc_of(a) == gc_of(b);
+    case V_LNGSTR:
+        return str_eq(gco2str(gc_of(a)), gco2str(gc_of(b)));
+    case V_TABLE:
+        if (gc_of(a) == gc_of(b))
+            return 1;
+        if (L == NULL)
+            return 0;
+        {
+            table *ma = gco2tab(gc_of(a))->metatable;
+            table *mb = gco2tab(gc_of(b))->metatable;
+            if (ma != NULL)
+                tm = tm_fast(G(L), ma, TM_EQ);
+            if (tm == NULL && mb != NULL)
+                tm = tm_fast(G(L), mb, TM_EQ);
+        }
+        break;
+    case V_UDATA:
+        if (gc_of(a) == gc_of(b))
+            return 1;
+        if (L == NULL)
+            return 0;
+        {
+            table *ma = gco2ud(gc_of(a))->metatable;
+            table *mb = gco2ud(gc_of(b))->metatable;
+            if (ma != NULL)
+                tm = tm_fast(G(L), ma, TM_EQ);
+            if (tm == NULL && mb != NULL)
+                tm = tm_fast(G(L), mb, TM_EQ);
+        }
+        break;
+    default:
+        return gc_of(a) == gc_of(b);
+    }
+    if (tm == NULL)
+        return 0;
+    /* The result lands just above the top, where nothing lives. */
+    tm_callres(L, tm, a, b, L->top);
+    return !is_false(L->top);
+}

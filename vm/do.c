@@ -1,0 +1,1181 @@
+/*
+ * do.c — calls, returns, errors, protected calls, stack growth,
+ * to-be-closed variables and coroutines (see do.h for the invariants).
+ *
+ * Errors are longjmp to the innermost lua_longjmp record, which lives
+ * in the C frame of vm_rawrunprotected.  A protected call remembers the
+ * CallInfo, the message handler and the C-call count; unwinding restores
+ * them, closes upvalues and to-be-closed variables above the call's level
+ * and leaves the error object there.
+ *
+ * To-be-closed variables are kept in a side array of the thread
+ * (L->tbcslots: stack indices, lowest first); L->tbclist points to the top
+ * one (or is NULL), so the interpreter can test "any tbc at or above this
+ * level" with one comparison.
+ *
+ * CallInfo records are gc_alloc'ed in blocks (L->ciblocks, newest first:
+ * a block holds consecutive records of the ci list) and kept for reuse;
+ * L->nci counts them.  vm_freeci frees whole blocks above L->ci.  Every
+ * thread, the main one included, has its base record as a block of one,
+ * made by vm_initthread.
+ */
+#include "vm/do.h"
+#include "gc/gc.h"
+#include "gc/pace.h"
+#include "port/port.h"
+#include "vm/debug.h"
+#include "vm/func.h"
+#include "vm/num.h"
+#include "vm/str.h"
+#include "vm/tm.h"
+#include "vm/vm.h"
+
+#include <setjmp.h>
+#include <string.h>
+
+/* Slots allowed past LUAI_MAXSTACK while a "stack overflow" error is
+ * handled (the message handler and the unwinding need some). */
+#define DO_ERROR_EXTRA 200
+#define DO_ERRORSTACKSIZE (LUAI_MAXSTACK + DO_ERROR_EXTRA)
+/* C levels allowed past LUAI_MAXCCALLS while handling "C stack overflow";
+ * beyond them the error becomes LUA_ERRERR. */
+#define DO_CCALLS_EXTRA (LUAI_MAXCCALLS / 10 + 1)
+/* Most nested calls (CallInfo records) of one thread: "stack overflow"
+ * beyond, as when the stack is full.  Lua frames can be 1 slot apart, so
+ * without this bound LUAI_MAXSTACK frames would need more arena for their
+ * records than the host has; DO_ERROR_EXTRA more are allowed while the
+ * error is handled. */
+#define DO_MAXCALLS (LUAI_MAXSTACK / 5)
+/* CallInfo records per block (one allocation): a block holds as many as
+ * are in use, within these bounds.  The bigger blocks make deep recursion
+ * cost few allocations; the boards keep a block small. */
+#define DO_CIBLOCK_MIN 4
+#ifdef RTLUA_HOST
+#define DO_CIBLOCK_MAX 1024
+#else
+#define DO_CIBLOCK_MAX 32
+#endif
+/* Initial entries of a thread's to-be-closed array. */
+#define DO_TBC_INIT 4
+/* Bytes of the buffer vm_pushvfstring fills before pushing a piece. */
+#define DO_FMT_BUF 128
+
+struct lua_longjmp {
+    struct lua_longjmp *previous;
+    jmp_buf b;
+    volatile int status;
+};
+
+/* ---- Errors --------------------------------------------------------------
+ */
+
+static void seterrorobj(lua_State *L, int status, tvalue *oldtop)
+{
+    switch (status) {
+    case LUA_ERRMEM:
+        set_gc(oldtop, G(L)->memerrmsg, V_SHRSTR);
+        break;
+    case LUA_ERRERR: {
+        str *s = str_newz(L, "error in error handling");
+        if (s)
+            set_gc(oldtop, s, s->tt);
+        else
+            set_gc(oldtop, G(L)->memerrmsg, V_SHRSTR);
+        break;
+    }
+    case LUA_OK:
+        set_nil(oldtop);
+        break;
+    default:
+        set_obj(oldtop, L->top - 1);
+        break;
+    }
+    L->top = oldtop + 1;
+}
+
+static void write_cstr(const char *s)
+{
+    port_write(s, strlen(s));
+}
+
+_Noreturn void vm_throw(lua_State *L, int status)
+{
+    if (L->errorJmp != NULL) {
+        L->errorJmp->status = status;
+        longjmp(L->errorJmp->b, 1);
+    }
+    global_State *g = G(L);
+    lua_State *mainth = &g->mainthread;
+    if (L != mainth && mainth->errorJmp != NULL) {
+        /* A coroutine without a handler of its own: pass the error on to
+         * the main thread's protected call (as the reference does). */
+        L->status = (uint8_t)status;
+        if (status != LUA_ERRMEM && status != LUA_ERRERR) {
+            vm_checkstack(mainth, 1);
+            set_obj(mainth->top, L->top - 1);
+            mainth->top++;
+        }
+        mainth->errorJmp->status = status;
+        longjmp(mainth->errorJmp->b, 1);
+    }
+    L->status = (uint8_t)status;
+    if (status == LUA_ERRMEM)
+        set_gc(L->top - 1, g->memerrmsg, V_SHRSTR);
+    if (g->panic != NULL)
+        g->panic(L);
+    const char *msg = "error object is not a string";
+    if (L->top > L->stack && is_str(L->top - 1))
+        msg = str_data(gco2str(gc_of(L->top - 1)));
+    write_cstr("PANIC: unprotected error in call to Lua API (");
+    write_cstr(msg);
+    write_cstr(")\n");
+    port_exit(1);
+}
+
+int vm_rawrunprotected(lua_State *L, vm_pfunc f, void *ud)
+{
+    uint32_t oldnCcalls = L->nCcalls;
+    struct lua_longjmp lj;
+    lj.status = LUA_OK;
+    lj.previous = L->errorJmp;
+    L->errorJmp = &lj;
+    if (setjmp(lj.b) == 0)
+        f(L, ud);
+    L->errorJmp = lj.previous;
+    L->nCcalls = oldnCcalls;
+    return lj.status;
+}
+
+_Noreturn void vm_memerror(lua_State *L)
+{
+    vm_checkstack(L, 1);
+    set_gc(L->top, G(L)->memerrmsg, V_SHRSTR);
+    L->top++;
+    vm_throw(L, LUA_ERRMEM);
+}
+
+_Noreturn void vm_runerror(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *msg = vm_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    CallInfo *ci = L->ci;
+    if (ci_isLua(ci)) {
+        proto *p = ci_func(ci)->p;
+        dbg_addinfo(L, msg, p->source, dbg_currentline(ci));
+        set_obj(L->top - 2, L->top - 1); /* the message with its position */
+        L->top--;
+    }
+    dbg_errormsg(L);
+}
+
+/* ---- Formatting ----------------------------------------------------------
+ */
+
+struct fmtbuf {
+    lua_State *L;
+    int pieces; /* strings pushed so far */
+    size_t n;   /* bytes in buf */
+    char buf[DO_FMT_BUF];
+};
+
+static void pushpiece(struct fmtbuf *b, const char *s, size_t len)
+{
+    lua_State *L = b->L;
+    vm_checkstack(L, 1);
+    str *ts = str_new(L, s, len);
+    if (ts == NULL)
+        vm_memerror(L);
+    set_gc(L->top, ts, ts->tt);
+    L->top++;
+    b->pieces++;
+}
+
+static void flushbuf(struct fmtbuf *b)
+{
+    if (b->n > 0) {
+        pushpiece(b, b->buf, b->n);
+        b->n = 0;
+    }
+}
+
+static void addbytes(struct fmtbuf *b, const char *s, size_t len)
+{
+    if (len > DO_FMT_BUF / 2) { /* big: a piece of its own */
+        flushbuf(b);
+        pushpiece(b, s, len);
+        return;
+    }
+    if (b->n + len > DO_FMT_BUF)
+        flushbuf(b);
+    memcpy(b->buf + b->n, s, len);
+    b->n += len;
+}
+
+/* Join the pieces at the top into one string. */
+static void joinpieces(lua_State *L, int n)
+{
+    if (n == 1)
+        return;
+    tvalue *first = L->top - n;
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += str_len(gco2str(gc_of(first + i)));
+    str *ts;
+    if (total <= STR_SHORT_MAX) {
+        char tmp[STR_SHORT_MAX + 1];
+        size_t at = 0;
+        for (int i = 0; i < n; i++) {
+            str *s = gco2str(gc_of(first + i));
+            memcpy(tmp + at, str_data(s), str_len(s));
+            at += str_len(s);
+        }
+        ts = str_new(L, tmp, total);
+    } else {
+        ts = str_newlong(L, total);
+        if (ts != NULL) {
+            char *d = str_data(ts);
+            for (int i = 0; i < n; i++) {
+                str *s = gco2str(gc_of(first + i));
+                memcpy(d, str_data(s), str_len(s));
+                d += str_len(s);
+            }
+        }
+    }
+    if (ts == NULL)
+        vm_memerror(L);
+    set_gc(first, ts, ts->tt);
+    L->top = first + 1;
+}
+
+static size_t utf8esc(char *buf, unsigned long x)
+{
+    /* Bytes from the end of an 8-byte buffer, as UTF-8 (up to 6 bytes,
+     * 31 bits, as Lua accepts). */
+    size_t n = 1;
+    if (x < 0x80) {
+        buf[7] = (char)x;
+        return 1;
+    }
+    unsigned int mfb = 0x3f; /* largest value fitting the first byte */
+    do {
+        buf[8 - (n++)] = (char)(0x80 | (x & 0x3f));
+        x >>= 6;
+        mfb >>= 1;
+    } while (x > mfb);
+    buf[8 - n] = (char)((~mfb << 1) | x);
+    return n;
+}
+
+static size_t ptr2str(char *buf, const void *p)
+{
+    if (p == NULL) {
+        memcpy(buf, "(nil)", 5);
+        return 5;
+    }
+    uintptr_t v = (uintptr_t)p;
+    char tmp[2 * sizeof(uintptr_t)];
+    size_t n = 0;
+    while (v) {
+        tmp[n++] = "0123456789abcdef"[v & 15u];
+        v >>= 4;
+    }
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (size_t i = 0; i < n; i++)
+        buf[2 + i] = tmp[n - 1 - i];
+    return n + 2;
+}
+
+const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap)
+{
+    struct fmtbuf b;
+    b.L = L;
+    b.pieces = 0;
+    b.n = 0;
+    const char *e;
+    while ((e = strchr(fmt, '%')) != NULL) {
+        addbytes(&b, fmt, (size_t)(e - fmt));
+        char tmp[NUM_TOSTRING_MAX + 8];
+        switch (e[1]) {
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            if (s == NULL)
+                s = "(null)";
+            addbytes(&b, s, strlen(s));
+            break;
+        }
+        case 'c': {
+            char c = (char)va_arg(ap, int);
+            addbytes(&b, &c, 1);
+            break;
+        }
+        case 'd': {
+            tvalue v;
+            set_int(&v, (rt_int)va_arg(ap, int));
+            int n = num_tostring(&v, tmp, sizeof tmp);
+            addbytes(&b, tmp, (size_t)n);
+            break;
+        }
+        case 'I': {
+            tvalue v;
+            set_int(&v, (rt_int)va_arg(ap, LUAI_UACINT));
+            int n = num_tostring(&v, tmp, sizeof tmp);
+            addbytes(&b, tmp, (size_t)n);
+            break;
+        }
+        case 'f': {
+            tvalue v;
+            set_flt(&v, (rt_num)va_arg(ap, LUAI_UACNUMBER));
+            int n = num_tostring(&v, tmp, sizeof tmp);
+            addbytes(&b, tmp, (size_t)n);
+            break;
+        }
+        case 'p': {
+            size_t n = ptr2str(tmp, va_arg(ap, void *));
+            addbytes(&b, tmp, n);
+            break;
+        }
+        case 'U': {
+            size_t n = utf8esc(tmp, (unsigned long)va_arg(ap, long));
+            addbytes(&b, tmp + 8 - n, n);
+            break;
+        }
+        case '%':
+            addbytes(&b, "%", 1);
+            break;
+        default:
+            flushbuf(&b);
+            vm_runerror(L, "invalid option '%%%c' to 'lua_pushfstring'", e[1]);
+        }
+        fmt = e + 2;
+    }
+    addbytes(&b, fmt, strlen(fmt));
+    flushbuf(&b);
+    if (b.pieces == 0)
+        pushpiece(&b, "", 0);
+    joinpieces(L, b.pieces);
+    return str_data(gco2str(gc_of(L->top - 1)));
+}
+
+const char *vm_pushfstring(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *s = vm_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* ---- Stack ---------------------------------------------------------------
+ */
+
+static void correctstack(lua_State *L, tvalue *old, tvalue *s)
+{
+    /* The old block is gone; only the addresses are used, to move every
+     * pointer by the same distance. */
+    uintptr_t o = (uintptr_t)old;
+#define MOVED(p) ((tvalue *)((uintptr_t)(s) + ((uintptr_t)(p)-o)))
+    L->top = MOVED(L->top);
+    if (L->tbclist)
+        L->tbclist = MOVED(L->tbclist);
+    for (upval *uv = L->openupval; uv; uv = uv->u.open.next)
+        uv->v = MOVED(uv->v);
+    for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous) {
+        ci->top = MOVED(ci->top);
+        ci->func = MOVED(ci->func);
+    }
+#undef MOVED
+}
+
+/* Reallocate to newsize slots; 0 on memory failure (nothing changed). */
+static int reallocstack(lua_State *L, uint32_t newsize)
+{
+    uint32_t oldsize = L->stacksize;
+    tvalue *old = L->stack;
+    tvalue *s =
+        gc_realloc(L, old, sizeof(tvalue) * oldsize, sizeof(tvalue) * newsize);
+    if (s == NULL)
+        return 0;
+    for (uint32_t i = oldsize; i < newsize; i++)
+        set_nil(&s[i]);
+    L->stack = s;
+    L->stacksize = newsize;
+    if (s != old)
+        correctstack(L, old, s);
+    return 1;
+}
+
+int vm_growstack(lua_State *L, int n, int raiseerror)
+{
+    uint32_t size = L->stacksize;
+    if (size > LUAI_MAXSTACK) {
+        /* Already using the extra space of an overflow: the handler
+         * itself overflowed. */
+        if (raiseerror)
+            vm_throw(L, LUA_ERRERR);
+        return 0;
+    }
+    if (n < LUAI_MAXSTACK) {
+        uint32_t needed =
+            (uint32_t)(L->top - L->stack) + (uint32_t)n + VM_EXTRA_STACK;
+        uint32_t newsize = 2 * size;
+        if (newsize > LUAI_MAXSTACK)
+            newsize = LUAI_MAXSTACK;
+        if (newsize < needed)
+            newsize = needed;
+        if (newsize <= LUAI_MAXSTACK) {
+            if (reallocstack(L, newsize))
+                return 1;
+            if (raiseerror)
+                vm_memerror(L);
+            return 0;
+        }
+    }
+    /* Too big: give the error's handling some room, then raise. */
+    reallocstack(L, DO_ERRORSTACKSIZE);
+    if (raiseerror)
+        vm_runerror(L, "stack overflow");
+    return 0;
+}
+
+int state_growstack(lua_State *L, uint32_t n)
+{
+    if (L->stack + L->stacksize - L->top > (ptrdiff_t)n + VM_EXTRA_STACK)
+        return 0;
+    if (n >= LUAI_MAXSTACK ||
+        (uint32_t)(L->top - L->stack) + n + VM_EXTRA_STACK > LUAI_MAXSTACK)
+        return -1;
+    return vm_growstack(L, (int)n, 0) ? 0 : -1;
+}
+
+/* After an error: give back the overflow space and unused records. */
+static void shrinkstack(lua_State *L)
+{
+    if (L->stacksize > LUAI_MAXSTACK) {
+        tvalue *lim = L->top;
+        for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous)
+            if (lim < ci->top)
+                lim = ci->top;
+        uint32_t inuse = (uint32_t)(lim - L->stack) + 1;
+        uint32_t goal = inuse + inuse / 8 + 2 * VM_EXTRA_STACK;
+        if (goal < STATE_STACK_INIT)
+            goal = STATE_STACK_INIT;
+        if (goal <= LUAI_MAXSTACK)
+            reallocstack(L, goal);
+    }
+    vm_freeci(L);
+}
+
+/* ---- CallInfo records ----------------------------------------------------
+ */
+
+#define blockbytes(n) (offsetof(CallInfoBlock, ci) + sizeof(CallInfo) * (n))
+
+/* Records of the next block: as many as are in use (so a deep recursion
+ * allocates O(log) times at first), within [DO_CIBLOCK_MIN, DO_CIBLOCK_MAX],
+ * never crossing DO_MAXCALLS (the overflow zone is a block of its own). */
+static uint32_t nextblocksize(uint32_t n)
+{
+    uint32_t want = n < DO_CIBLOCK_MIN ? DO_CIBLOCK_MIN : n;
+    if (want > DO_CIBLOCK_MAX)
+        want = DO_CIBLOCK_MAX;
+    uint32_t limit =
+        n < DO_MAXCALLS ? DO_MAXCALLS : DO_MAXCALLS + DO_ERROR_EXTRA;
+    if (want > limit - n)
+        want = limit - n;
+    return want;
+}
+
+CallInfo *vm_nextci(lua_State *L)
+{
+    CallInfo *ci = L->ci;
+    if (ci->next != NULL)
+        return ci->next;
+    /* Every record is in use: the new one is at depth L->nci. */
+    uint32_t n = L->nci;
+    if (n >= DO_MAXCALLS + DO_ERROR_EXTRA)
+        vm_throw(L, LUA_ERRERR); /* the overflow's handler overflowed too */
+    uint32_t want = nextblocksize(n);
+    CallInfoBlock *b = gc_alloc(L, blockbytes(want));
+    if (b == NULL)
+        vm_memerror(L);
+    memset(b, 0, blockbytes(want));
+    b->n = want;
+    b->prev = L->ciblocks;
+    L->ciblocks = b;
+    for (uint32_t i = 0; i < want; i++) {
+        b->ci[i].previous = i ? &b->ci[i - 1] : ci;
+        b->ci[i].next = i + 1 < want ? &b->ci[i + 1] : NULL;
+    }
+    ci->next = &b->ci[0];
+    L->nci += want;
+    if (n == DO_MAXCALLS) /* records kept: the handler may use them */
+        vm_runerror(L, "stack overflow");
+    return ci->next;
+}
+
+static int inblock(const CallInfoBlock *b, const CallInfo *ci)
+{
+    return ci >= &b->ci[0] && ci < &b->ci[b->n];
+}
+
+void vm_freeci(lua_State *L)
+{
+    /* Blocks newer than the one holding L->ci are entirely above it. */
+    CallInfoBlock *b;
+    while ((b = L->ciblocks) != NULL && !inblock(b, L->ci)) {
+        L->ciblocks = b->prev;
+        L->nci -= b->n;
+        gc_free(G(L), b, blockbytes(b->n));
+    }
+    if (b != NULL)
+        b->ci[b->n - 1].next = NULL; /* the rest of L->ci's block is kept */
+}
+
+int vm_initthread(lua_State *L, lua_State *L1)
+{
+    CallInfoBlock *b = gc_alloc(L, blockbytes(1));
+    if (b == NULL)
+        return -1;
+    memset(b, 0, blockbytes(1));
+    b->n = 1;
+    b->prev = NULL;
+    L1->ciblocks = b;
+    CallInfo *ci = &b->ci[0];
+    L1->base_ci = L1->ci = ci;
+    L1->nci = 1;
+    ci->previous = ci->next = NULL;
+    ci->callstatus = CIST_C;
+    ci->nresults = 0;
+    /* The bottom slot is the base record's "function". */
+    ci->func = L1->top;
+    set_nil(L1->top);
+    L1->top++;
+    ci->top = L1->top + LUA_MINSTACK;
+    L1->errorJmp = NULL;
+    L1->tbclist = NULL;
+    L1->tbcslots = NULL;
+    L1->ntbc = L1->sizetbc = 0;
+    L1->errfunc = 0;
+    L1->nCcalls = 0;
+    L1->allowhook = 1;
+    L1->status = LUA_OK;
+    if (L1 == L) { /* the main thread: no hooks yet */
+        L1->hookmask = 0;
+        L1->basehookcount = 0;
+        L1->hook = NULL;
+    } else { /* a coroutine inherits its creator's hook */
+        L1->hookmask = L->hookmask;
+        L1->basehookcount = L->basehookcount;
+        L1->hook = L->hook;
+    }
+    L1->hookcount = L1->basehookcount;
+    L1->oldpc = 0;
+    return 0;
+}
+
+void vm_freethread(lua_State *L, lua_State *L1)
+{
+    global_State *g = G(L);
+    CallInfoBlock *b;
+    while ((b = L1->ciblocks) != NULL) {
+        L1->ciblocks = b->prev;
+        gc_free(g, b, blockbytes(b->n));
+    }
+    L1->base_ci = L1->ci = NULL;
+    L1->nci = 0;
+    if (L1->tbcslots != NULL) {
+        gc_free(g, L1->tbcslots, sizeof(uint32_t) * L1->sizetbc);
+        L1->tbcslots = NULL;
+        L1->sizetbc = L1->ntbc = 0;
+    }
+    L1->tbclist = NULL;
+}
+
+/* ---- Calls ---------------------------------------------------------------
+ */
+
+void vm_checkcstack(lua_State *L)
+{
+    uint32_t n = vm_getCcalls(L);
+    if (n == LUAI_MAXCCALLS)
+        vm_runerror(L, "C stack overflow");
+    else if (n >= LUAI_MAXCCALLS + DO_CCALLS_EXTRA)
+        vm_throw(L, LUA_ERRERR); /* while handling the overflow */
+    else if (n < LUAI_MAXCCALLS && vm_cstackshort()) {
+        /* The first shortage raises the error; the handler it runs gets
+         * the rest of the reserve, and a shortage inside that gives up. */
+        if (port_stack_left() < LUAI_CSTACK_KEEP / 2)
+            vm_throw(L, LUA_ERRERR);
+        vm_runerror(L, "C stack overflow");
+    }
+}
+
+/* Insert the __call metamethod of the value at func below it. */
+static tvalue *tryfunctm(lua_State *L, tvalue *func)
+{
+    ptrdiff_t off = vm_savestack(L, func);
+    vm_checkstack(L, 1);
+    func = vm_restorestack(L, off);
+    const tvalue *tm = tm_byobj(L, func, TM_CALL);
+    if (is_nil(tm))
+        dbg_callerror(L, func);
+    for (tvalue *p = L->top; p > func; p--)
+        set_obj(p, p - 1);
+    L->top++;
+    set_obj(func, tm);
+    return func;
+}
+
+static void rethook(lua_State *L, CallInfo *ci, int nres)
+{
+    if (L->hookmask & LUA_MASKRET) {
+        tvalue *first = L->top - nres;
+        int ftransfer = (int)(first - ci->func);
+        dbg_hook(L, LUA_HOOKRET, -1, ftransfer, nres);
+    }
+    CallInfo *prev = ci->previous;
+    if (prev != NULL && ci_isLua(prev))
+        L->oldpc = (int32_t)(prev->u.l.savedpc - ci_func(prev)->p->code) - 1;
+}
+
+void vm_poscall(lua_State *L, CallInfo *ci, int nres)
+{
+    if (!ci_isLua(ci) && L->tbclist != NULL && L->tbclist > ci->func) {
+        /* A C function with pending to-be-closed slots (lua_toclose): the
+         * __close calls run above the results, which stay at the top. */
+        ci->callstatus |= CIST_CLSRET;
+        ci->u2.nres = nres;
+        vm_close(L, ci->func + 1, LUA_OK);
+        ci->callstatus &= (uint16_t)~CIST_CLSRET;
+    }
+    if (L->hookmask)
+        rethook(L, ci, nres);
+    tvalue *res = ci->func;
+    tvalue *first = L->top - nres;
+    int wanted = ci->nresults;
+    if (wanted == LUA_MULTRET)
+        wanted = nres;
+    int i;
+    for (i = 0; i < nres && i < wanted; i++)
+        set_obj(res + i, first + i);
+    for (; i < wanted; i++)
+        set_nil(res + i);
+    L->top = res + wanted;
+    L->ci = ci->previous;
+}
+
+/* Run a C function at func to completion; returns its number of results
+ * (already moved to func). */
+static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+{
+    ptrdiff_t off = vm_savestack(L, func);
+    vm_checkstack(L, LUA_MINSTACK);
+    CallInfo *ci = vm_nextci(L);
+    func = vm_restorestack(L, off);
+    ci->func = func;
+    ci->nresults = (int16_t)nresults;
+    ci->callstatus = CIST_C;
+    ci->top = L->top + LUA_MINSTACK;
+    ci->u.c.k = NULL;
+    L->ci = ci;
+    if (L->hookmask & LUA_MASKCALL) {
+        int narg = (int)(L->top - func) - 1;
+        dbg_hook(L, LUA_HOOKCALL, -1, 1, narg);
+    }
+    int n = f(L);
+    vm_poscall(L, ci, n);
+    return n;
+}
+
+CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults)
+{
+    for (;;) {
+        switch (tt_of(func)) {
+        case V_CCL:
+            precallc(L, func, nresults, gco2ccl(gc_of(func))->f);
+            return NULL;
+        case V_LCF:
+            precallc(L, func, nresults, func->v.f);
+            return NULL;
+        case V_LCL: {
+            proto *p = gco2lcl(gc_of(func))->p;
+            int narg = (int)(L->top - func) - 1;
+            int fsize = p->maxstacksize;
+            if (L->stack + L->stacksize - L->top <= fsize + VM_EXTRA_STACK) {
+                ptrdiff_t off = vm_savestack(L, func);
+                vm_growstack(L, fsize, 1);
+                func = vm_restorestack(L, off);
+            }
+            CallInfo *ci = L->ci->next; /* the common case: a kept record */
+            if (ci == NULL) {
+                ptrdiff_t off = vm_savestack(L, func);
+                ci = vm_nextci(L);
+                func = vm_restorestack(L, off);
+            }
+            ci->func = func;
+            ci->nresults = (int16_t)nresults;
+            ci->callstatus = 0;
+            ci->top = func + 1 + fsize;
+            ci->u.l.savedpc = p->code;
+            ci->u.l.trap = L->hookmask != 0;
+            ci->u.l.nextraargs = 0;
+            for (; narg < p->numparams; narg++)
+                set_nil(L->top++);
+            L->ci = ci;
+            return ci;
+        }
+        default:
+            func = tryfunctm(L, func);
+            break;
+        }
+    }
+}
+
+int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
+                   int delta)
+{
+    for (;;) {
+        switch (tt_of(func)) {
+        case V_CCL:
+            return precallc(L, func, LUA_MULTRET, gco2ccl(gc_of(func))->f);
+        case V_LCF:
+            return precallc(L, func, LUA_MULTRET, func->v.f);
+        case V_LCL: {
+            proto *p = gco2lcl(gc_of(func))->p;
+            int fsize = p->maxstacksize;
+            ptrdiff_t off = vm_savestack(L, func);
+            vm_checkstack(L, fsize);
+            func = vm_restorestack(L, off);
+            ci->func -= delta; /* back to the slot of a vararg frame */
+            for (int i = 0; i < narg1; i++)
+                set_obj(ci->func + i, func + i);
+            func = ci->func;
+            for (; narg1 <= p->numparams; narg1++)
+                set_nil(func + narg1);
+            ci->top = func + 1 + fsize;
+            ci->u.l.savedpc = p->code;
+            ci->u.l.trap = L->hookmask != 0;
+            ci->u.l.nextraargs = 0;
+            ci->callstatus |= CIST_TAIL;
+            L->top = func + narg1;
+            return -1;
+        }
+        default:
+            func = tryfunctm(L, func);
+            narg1++;
+            break;
+        }
+    }
+}
+
+static void ccall(lua_State *L, tvalue *func, int nresults, uint32_t inc)
+{
+    L->nCcalls += inc;
+    if (vm_getCcalls(L) >= LUAI_MAXCCALLS || vm_cstackshort()) {
+        ptrdiff_t off = vm_savestack(L, func);
+        vm_checkstack(L, 0);
+        func = vm_restorestack(L, off);
+        vm_checkcstack(L);
+    }
+    CallInfo *ci = vm_precall(L, func, nresults);
+    if (ci != NULL) {
+        ci->callstatus = CIST_FRESH;
+        vm_execute(L, ci);
+    }
+    L->nCcalls -= inc;
+}
+
+void vm_call(lua_State *L, tvalue *func, int nresults)
+{
+    ccall(L, func, nresults, 1);
+}
+
+void vm_callnoyield(lua_State *L, tvalue *func, int nresults)
+{
+    ccall(L, func, nresults, 0x10001u);
+}
+
+/* ---- Protected calls -----------------------------------------------------
+ */
+
+struct closep {
+    tvalue *level;
+    int status;
+};
+
+static void closepaux(lua_State *L, void *ud)
+{
+    struct closep *c = ud;
+    vm_close(L, c->level, c->status);
+}
+
+/* Close everything above level in protected mode; an error in a __close
+ * replaces the error being handled, and closing goes on. */
+static int closeprotected(lua_State *L, ptrdiff_t level, int status)
+{
+    CallInfo *old_ci = L->ci;
+    uint8_t old_allowhook = L->allowhook;
+    for (;;) {
+        struct closep c;
+        c.level = vm_restorestack(L, level);
+        c.status = status;
+        int st = vm_rawrunprotected(L, closepaux, &c);
+        if (st == LUA_OK)
+            return c.status;
+        L->ci = old_ci;
+        L->allowhook = old_allowhook;
+        status = st;
+    }
+}
+
+int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
+             ptrdiff_t ef)
+{
+    CallInfo *old_ci = L->ci;
+    uint8_t old_allowhook = L->allowhook;
+    ptrdiff_t old_errfunc = L->errfunc;
+    L->errfunc = ef;
+    int status = vm_rawrunprotected(L, f, ud);
+    if (status != LUA_OK) {
+        L->ci = old_ci;
+        L->allowhook = old_allowhook;
+        status = closeprotected(L, oldtop, status);
+        seterrorobj(L, status, vm_restorestack(L, oldtop));
+        shrinkstack(L);
+    }
+    L->errfunc = old_errfunc;
+    return status;
+}
+
+/* ---- To-be-closed variables ----------------------------------------------
+ */
+
+void vm_newtbcupval(lua_State *L, tvalue *obj)
+{
+    if (is_false(obj))
+        return; /* false and nil need no closing */
+    if (is_nil(tm_byobj(L, obj, TM_CLOSE))) {
+        CallInfo *ci = L->ci;
+        const char *name = NULL;
+        if (ci_isLua(ci)) {
+            int n = (int)(obj - (ci->func + 1)) + 1;
+            int pc = (int)(ci->u.l.savedpc - ci_func(ci)->p->code) - 1;
+            name = dbg_getlocalname(ci_func(ci)->p, n, pc);
+        }
+        vm_runerror(L, "variable '%s' got a non-closable value",
+                    name ? name : "?");
+    }
+    if (L->ntbc == L->sizetbc) {
+        uint32_t nsize = L->sizetbc ? 2u * L->sizetbc : DO_TBC_INIT;
+        ptrdiff_t off = vm_savestack(L, obj);
+        uint32_t *a = gc_realloc(L, L->tbcslots, sizeof(uint32_t) * L->sizetbc,
+                                 sizeof(uint32_t) * nsize);
+        if (a == NULL)
+            vm_memerror(L);
+        obj = vm_restorestack(L, off);
+        L->tbcslots = a;
+        L->sizetbc = nsize;
+    }
+    L->tbcslots[L->ntbc++] = (uint32_t)(obj - L->stack);
+    L->tbclist = obj;
+}
+
+/* Take the top tbc variable off the list. */
+static void poptbc(lua_State *L)
+{
+    L->ntbc--;
+    L->tbclist = L->ntbc ? L->stack + L->tbcslots[L->ntbc - 1] : NULL;
+}
+
+static void callclose(lua_State *L, tvalue *obj, int status)
+{
+    /* The error object (or nil) sits just above the variable. */
+    ptrdiff_t off = vm_savestack(L, obj);
+    if (status == LUA_OK) {
+        vm_checkstack(L, 3);
+        obj = vm_restorestack(L, off);
+        tvalue *top = L->top;
+        const tvalue *tm = tm_byobj(L, obj, TM_CLOSE);
+        set_obj(top, tm);
+        set_obj(top + 1, obj);
+        set_nil(top + 2);
+        L->top = top + 3;
+        vm_call(L, top, 0);
+    } else {
+        seterrorobj(L, status, obj + 1); /* top = obj + 2 */
+        vm_checkstack(L, 3);
+        obj = vm_restorestack(L, off);
+        tvalue *top = L->top;
+        const tvalue *tm = tm_byobj(L, obj, TM_CLOSE);
+        set_obj(top, tm);
+        set_obj(top + 1, obj);
+        set_obj(top + 2, obj + 1);
+        L->top = top + 3;
+        vm_callnoyield(L, top, 0);
+    }
+}
+
+tvalue *vm_close(lua_State *L, tvalue *level, int status)
+{
+    ptrdiff_t off = vm_savestack(L, level);
+    fn_closeupvals(L, level);
+    while (L->tbclist != NULL && L->tbclist >= vm_restorestack(L, off)) {
+        tvalue *tbc = L->tbclist;
+        poptbc(L);
+        callclose(L, tbc, status);
+        if (status != LUA_OK)
+            status = LUA_ERRRUN; /* the error object is now on the stack */
+    }
+    return vm_restorestack(L, off);
+}
+
+/* ---- Coroutines ----------------------------------------------------------
+ */
+
+#define RECST_MASK (7u << CIST_RECST)
+#define getrecst(ci) ((int)(((ci)->callstatus >> CIST_RECST) & 7u))
+#define setrecst(ci, st)                                                      \
+    ((ci)->callstatus = (uint16_t)(((ci)->callstatus & ~RECST_MASK) |         \
+                                   ((unsigned)(st) << CIST_RECST)))
+
+/* A yieldable pcall interrupted by a yield or an error: finish it.
+ * Returns the status its continuation gets. */
+static int finishpcallk(lua_State *L, CallInfo *ci)
+{
+    int status = getrecst(ci);
+    if (status == LUA_OK) {
+        status = LUA_YIELD; /* it was interrupted by a yield */
+    } else {
+        /* Recovering from an error: unwind to the called function. */
+        tvalue *func = vm_restorestack(L, ci->u2.funcidx);
+        L->allowhook = 1;
+        func = vm_close(L, func, status);
+        seterrorobj(L, status, func);
+        shrinkstack(L);
+        setrecst(ci, LUA_OK);
+    }
+    ci->callstatus &= (uint16_t)~CIST_YPCALL;
+    L->errfunc = ci->u.c.old_errfunc;
+    return status;
+}
+
+/* Finish a C function interrupted by a yield (or an error, for a
+ * yieldable pcall): its continuation runs, then it returns. */
+static void finishccall(lua_State *L, CallInfo *ci)
+{
+    int n;
+    if (ci->callstatus & CIST_CLSRET) {
+        n = ci->u2.nres; /* it was closing its tbc slots at return */
+    } else {
+        int status = LUA_YIELD;
+        if (ci->callstatus & CIST_YPCALL)
+            status = finishpcallk(L, ci);
+        if (ci->top < L->top)
+            ci->top = L->top;
+        n = ci->u.c.k(L, status, ci->u.c.ctx);
+    }
+    vm_poscall(L, ci, n);
+}
+
+/* Run every interrupted frame of the coroutine to completion. */
+static void unroll(lua_State *L, void *ud)
+{
+    (void)ud;
+    CallInfo *ci;
+    while ((ci = L->ci) != L->base_ci) {
+        if (!ci_isLua(ci)) {
+            finishccall(L, ci);
+        } else {
+            vm_finishop(L);
+            vm_execute(L, ci);
+        }
+    }
+}
+
+static CallInfo *findpcall(lua_State *L)
+{
+    for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous)
+        if (ci->callstatus & CIST_YPCALL)
+            return ci;
+    return NULL;
+}
+
+static void resume(lua_State *L, void *ud)
+{
+    int n = *(int *)ud;
+    tvalue *firstarg = L->top - n;
+    CallInfo *ci = L->ci;
+    if (L->status == LUA_OK) { /* starting */
+        ccall(L, firstarg - 1, LUA_MULTRET, 0);
+    } else { /* resuming after a yield */
+        L->status = LUA_OK;
+        if (ci_isLua(ci)) { /* the yield was in a hook */
+            L->top = firstarg;
+            vm_execute(L, ci);
+        } else {
+            if (ci->u.c.k != NULL)
+                n = ci->u.c.k(L, LUA_YIELD, ci->u.c.ctx);
+            vm_poscall(L, ci, n);
+        }
+        unroll(L, NULL);
+    }
+}
+
+static int resumeerror(lua_State *L, const char *msg, int narg)
+{
+    L->top -= narg;
+    str *s = str_newz(L, msg);
+    if (s == NULL)
+        s = G(L)->memerrmsg;
+    set_gc(L->top, s, s->tt);
+    L->top++;
+    return LUA_ERRRUN;
+}
+
+/* After an error inside the coroutine: recover at the innermost
+ * yieldable pcall, as often as errors keep coming. */
+static int precover(lua_State *L, int status)
+{
+    CallInfo *ci;
+    while (status > LUA_YIELD && (ci = findpcall(L)) != NULL) {
+        L->ci = ci;
+        setrecst(ci, status);
+        status = vm_rawrunprotected(L, unroll, NULL);
+    }
+    return status;
+}
+
+int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
+{
+    if (L->status == LUA_OK) {
+        if (L->ci != L->base_ci)
+            return resumeerror(L, "cannot resume non-suspended coroutine",
+                               nargs);
+        if (L->top - (L->ci->func + 1) == nargs) /* no function */
+            return resumeerror(L, "cannot resume dead coroutine", nargs);
+    } else if (L->status != LUA_YIELD) {
+        return resumeerror(L, "cannot resume dead coroutine", nargs);
+    }
+    L->nCcalls = from ? vm_getCcalls(from) : 0;
+    if (vm_getCcalls(L) >= LUAI_MAXCCALLS || vm_cstackshort())
+        return resumeerror(L, "C stack overflow", nargs);
+    L->nCcalls++;
+    gc_thread_ran(L);
+    int status = vm_rawrunprotected(L, resume, &nargs);
+    status = precover(L, status);
+    if (status > LUA_YIELD) { /* an unrecovered error: the thread is dead */
+        L->status = (uint8_t)status;
+        seterrorobj(L, status, L->top);
+        L->ci->top = L->top;
+    }
+    *nres = status == LUA_YIELD ? L->ci->u2.nyield
+                                : (int)(L->top - (L->ci->func + 1));
+    gc_thread_ran(L);
+    return status;
+}
+
+int lua_yieldk(lua_State *L, int nresults, lua_KContext ctx, lua_KFunction k)
+{
+    CallInfo *ci = L->ci;
+    if (!vm_isyieldable(L)) {
+        if (L != &G(L)->mainthread)
+            vm_runerror(L, "attempt to yield across a C-call boundary");
+        vm_runerror(L, "attempt to yield from outside a coroutine");
+    }
+    L->status = LUA_YIELD;
+    ci->u2.nyield = nresults;
+    if (ci_isLua(ci)) { /* inside a hook: it returns, then the VM stops */
+        return 0;
+    }
+    ci->u.c.k = k;
+    if (k != NULL)
+        ci->u.c.ctx = ctx;
+    vm_throw(L, LUA_YIELD);
+}
+
+int lua_status(lua_State *L)
+{
+    return L->status;
+}
+
+int lua_isyieldable(lua_State *L)
+{
+    return vm_isyieldable(L);
+}
+
+int lua_closethread(lua_State *L, lua_State *from)
+{
+    L->nCcalls = from ? vm_getCcalls(from) : 0;
+    CallInfo *ci = L->ci = L->base_ci;
+    int status = L->status;
+    if (status == LUA_YIELD)
+        status = LUA_OK;
+    L->status = LUA_OK;
+    set_nil(L->stack);
+    ci->func = L->stack;
+    ci->callstatus = CIST_C;
+    L->errfunc = 0;
+    gc_thread_ran(L);
+    status = closeprotected(L, vm_savestack(L, L->stack + 1), status);
+    if (status != LUA_OK)
+        seterrorobj(L, status, L->stack + 1);
+    else
+        L->top = L->stack + 1;
+    ci->top = L->top + LUA_MINSTACK;
+    shrinkstack(L);
+    return status;
+}
+
+int lua_resetthread(lua_State *L)
+{
+    return lua_closethread(L, NULL);
+}
+
+/* ---- Finalizers ----------------------------------------------------------
+ */
+
+static void dofinalizer(lua_State *L, void *ud)
+{
+    (void)ud;
+    vm_callnoyield(L, L->top - 2, 0); /* a __gc never yields */
+}
+
+int vm_finalizer(lua_State *L, gcobj *o)
+{
+    tvalue v;
+    set_gc(&v, o, o->tt);
+    const tvalue *tm = tm_byobj(L, &v, TM_GC);
+    if (is_nil(tm) ||
+        !(tt_of(tm) == V_LCL || tt_of(tm) == V_CCL || tt_of(tm) == V_LCF))
+        return 0; /* no __gc any more, or not callable: nothing to do */
+    if (L->stack + L->stacksize - L->top <= 2 + VM_EXTRA_STACK &&
+        !vm_growstack(L, 2, 0))
+        return 0;
+    uint8_t oldah = L->allowhook;
+    L->allowhook = 0; /* no hooks inside a finalizer */
+    set_obj(L->top, tm);
+    set_obj(L->top + 1, &v);
+    L->top += 2;
+    CallInfo *ci = L->ci;
+    ci->callstatus |= CIST_FIN;
+    int status =
+        vm_pcall(L, dofinalizer, NULL, vm_savestack(L, L->top - 2), 0);
+    ci->callstatus &= (uint16_t)~CIST_FIN;
+    L->allowhook = oldah;
+    if (status != LUA_OK) {
+        global_State *g = G(L);
+        if (g->warnf != NULL) {
+            const char *msg = is_str(L->top - 1)
+                                  ? str_data(gco2str(gc_of(L->top - 1)))
+                                  : "error object is not a string";
+            g->warnf(g->warnud, "error in __gc (", 1);
+            g->warnf(g->warnud, msg, 1);
+            g->warnf(g->warnud, ")", 0);
+        }
+        L->top--;
+    }
+    return 0;
+}
