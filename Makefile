@@ -190,6 +190,7 @@ bench-gc: $(BDIR)/bench/gc_latency.elf
 bench: setup host
 	@mkdir -p bench/results
 	bench/run-speed build/host/rtlua lua5.4 | tee bench/results/speed-host.md
+	bench/run-board mps2-an385 mps2-an386 | tee bench/results/speed-boards.md
 
 # The compiler and VM fuzz targets (libFuzzer); FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 300

@@ -2,8 +2,9 @@
 BOARD_CPU := -mcpu=cortex-m0 -mthumb -mfloat-abi=soft
 BOARD_LD := linker/nrf51822.ld
 BOARD_QEMU := microbit
-# 3 KiB of stack out of 16 KiB RAM: every byte of stack is a byte of arena.
-BOARD_STACK := 3072
+# 4 KiB of stack out of 16 KiB RAM (every byte of stack is a byte of
+# arena): the compiler and the error path need about 3 KiB.
+BOARD_STACK := 4096
 # 32-byte canary guard (no MPU on ARMv6-M here).
 BOARD_GUARD := 32
 BOARD_OPENOCD := -f interface/cmsis-dap.cfg -f target/nrf51.cfg
@@ -12,4 +13,4 @@ BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64
 # C stack kept for the error path when a level is refused ("C stack
 # overflow"): less than the default 1536, or 3 KiB would leave the
 # compiler too few levels for ordinary code.
-BOARD_EXTRA := -DLUAI_CSTACK_KEEP=512
+BOARD_EXTRA := -DLUAI_CSTACK_KEEP=1024

@@ -297,6 +297,13 @@ struct ghost {
     uint32_t dead_at; /* cycles_completed when it became unreachable */
 };
 
+/* Unreachable tables the mutator test follows (fewer on microbit). */
+#ifdef TEST_MODEL_SLOTS
+#define GHOSTS_MAX TEST_MODEL_SLOTS
+#else
+#define GHOSTS_MAX 256
+#endif
+
 /* Objects live in root slots 1..SLOTS (tables tagged with ids), possibly
  * referenced from each other, from closures' upvalues and from userdata
  * user values.  Unanchoring a slot whose table no other object reaches
@@ -306,7 +313,7 @@ static void test_random_mutator_keeps_the_invariant(void)
     CHECK(open_state());
     CHECK(make_root());
     global_State *g = G(L);
-    static struct ghost ghosts[256];
+    static struct ghost ghosts[GHOSTS_MAX];
     int nghost = 0;
     rt_int nextid = 100;
     uint32_t ops = membytes >= (1u << 20) ? MUTATOR_OPS : 3000u;
@@ -320,7 +327,7 @@ static void test_random_mutator_keeps_the_invariant(void)
             table *t = tagged_table(nextid);
             if (t == NULL)
                 continue;
-            if (is_table(old) && nghost < 256) {
+            if (is_table(old) && nghost < GHOSTS_MAX) {
                 /* The old one is unreachable unless another object holds
                  * it; only tables never shared become ghosts. */
                 table *ot = gco2tab(gc_of(old));
