@@ -24,27 +24,7 @@
 /* Longest __index/__newindex chain followed before giving up. */
 #define VM_MAXTAGLOOP 2000
 
-#if defined(__GNUC__)
-#define l_unlikely(x) __builtin_expect(((x) != 0), 0)
-#define l_noinline __attribute__((noinline))
-#else
-#define l_unlikely(x) (x)
-#define l_noinline
-#endif
-
-#define is_number(o) (ttype(tt_of(o)) == T_NUMBER)
 #define is_function(o) (ttype(tt_of(o)) == T_FUNCTION)
-
-/* Write val into an existing table slot (found non-nil by a lookup). */
-#define store_slot(L, t, slot, val)                                           \
-    do {                                                                      \
-        tvalue *s_ = (tvalue *)(slot);                                        \
-        if (is_nil(val))                                                      \
-            set_empty(s_);                                                    \
-        else                                                                  \
-            set_obj(s_, val);                                                 \
-        gc_barrier(L, t, val);                                                \
-    } while (0)
 
 /* A raw lookup with the array part and short strings first. */
 static const tvalue *fastget(table *h, const tvalue *key)
@@ -241,14 +221,14 @@ static _Noreturn void seterror(lua_State *L, int rc)
 void vm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val)
 {
     int rc = tab_set(L, t, key, val); /* does the barriers */
-    if (l_unlikely(rc != TAB_OK))
+    if (vm_unlikely(rc != TAB_OK))
         seterror(L, rc);
 }
 
 void vm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val)
 {
     int rc = tab_setint(L, t, key, val);
-    if (l_unlikely(rc != TAB_OK))
+    if (vm_unlikely(rc != TAB_OK))
         seterror(L, rc);
 }
 
@@ -320,7 +300,7 @@ void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
             table *h = gco2tab(gc_of(t));
             slot = tab_get(h, key);
             if (!is_nil(slot)) {
-                store_slot(L, h, slot, val);
+                vm_storeslot(L, h, slot, val);
                 return;
             }
         } else {
@@ -332,8 +312,8 @@ void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
 
 /* The general cases of vm_gettable/vm_settable, kept out of line so the
  * array-part fast paths below make no call. */
-static l_noinline void gettable_slow(lua_State *L, const tvalue *t,
-                                     const tvalue *key, tvalue *res)
+static vm_noinline void gettable_slow(lua_State *L, const tvalue *t,
+                                      const tvalue *key, tvalue *res)
 {
     const tvalue *slot = NULL;
     if (is_table(t)) {
@@ -346,15 +326,15 @@ static l_noinline void gettable_slow(lua_State *L, const tvalue *t,
     vm_finishget(L, t, key, res, slot);
 }
 
-static l_noinline void settable_slow(lua_State *L, const tvalue *t,
-                                     const tvalue *key, const tvalue *val)
+static vm_noinline void settable_slow(lua_State *L, const tvalue *t,
+                                      const tvalue *key, const tvalue *val)
 {
     const tvalue *slot = NULL;
     if (is_table(t)) {
         table *h = gco2tab(gc_of(t));
         slot = fastget(h, key);
         if (!is_nil(slot)) {
-            store_slot(L, h, slot, val);
+            vm_storeslot(L, h, slot, val);
             return;
         }
         if (h->metatable == NULL) {
@@ -457,7 +437,7 @@ void vm_concat(lua_State *L, int total)
     do {
         tvalue *top = L->top;
         int n = 2;
-        if (!(is_str(top - 2) || is_number(top - 2)) || !tostr(L, top - 1)) {
+        if (!(is_str(top - 2) || vm_isnumber(top - 2)) || !tostr(L, top - 1)) {
             concat_tm(L);
         } else if (is_str(top - 1) && slen(top - 1) == 0) {
             (void)tostr(L, top - 2);

@@ -30,27 +30,6 @@
 #include "vm/tab.h"
 #include "vm/tm.h"
 
-#if defined(__GNUC__)
-#define l_likely(x) __builtin_expect(((x) != 0), 1)
-#define l_unlikely(x) __builtin_expect(((x) != 0), 0)
-#else
-#define l_likely(x) (x)
-#define l_unlikely(x) (x)
-#endif
-
-#define is_number(o) (ttype(tt_of(o)) == T_NUMBER)
-
-/* Write val into an existing table slot (found non-nil by a lookup). */
-#define store_slot(L, t, slot, val)                                           \
-    do {                                                                      \
-        tvalue *s_ = (tvalue *)(slot);                                        \
-        if (is_nil(val))                                                      \
-            set_empty(s_);                                                    \
-        else                                                                  \
-            set_obj(s_, val);                                                 \
-        gc_barrier(L, t, val);                                                \
-    } while (0)
-
 /* The table has no __index (none, or its absence cached in the flags). */
 #define no_index_tm(h)                                                        \
     ((h)->metatable == NULL || ((h)->metatable->flags & (1u << TM_INDEX)))
@@ -116,11 +95,11 @@ static int forprep(lua_State *L, tvalue *ra)
         return 0;
     } else {
         rt_num init, limit, step;
-        if (l_unlikely(!vm_tonumber(plimit, &limit)))
+        if (vm_unlikely(!vm_tonumber(plimit, &limit)))
             dbg_forerror(L, plimit, "limit");
-        if (l_unlikely(!vm_tonumber(pstep, &step)))
+        if (vm_unlikely(!vm_tonumber(pstep, &step)))
             dbg_forerror(L, pstep, "step");
-        if (l_unlikely(!vm_tonumber(pinit, &init)))
+        if (vm_unlikely(!vm_tonumber(pinit, &init)))
             dbg_forerror(L, pinit, "initial value");
         if (step == 0)
             vm_runerror(L, "'for' step is zero");
@@ -234,7 +213,7 @@ static int order_imm(lua_State *L, const tvalue *ra, int imm, int flip,
 static inline rt_int int_mod(rt_int a, rt_int b)
 {
     rt_int r;
-    if (l_unlikely((rt_uint)b + 1u <= 1u)) /* b == -1: avoid the trap */
+    if (vm_unlikely((rt_uint)b + 1u <= 1u)) /* b == -1: avoid the trap */
         return 0;
     r = a % b;
     if (r != 0 && (r ^ b) < 0)
@@ -246,7 +225,7 @@ static inline rt_int int_mod(rt_int a, rt_int b)
 static inline rt_int int_idiv(rt_int a, rt_int b)
 {
     rt_int q;
-    if (l_unlikely((rt_uint)b + 1u <= 1u))
+    if (vm_unlikely((rt_uint)b + 1u <= 1u))
         return (rt_int)(0u - (rt_uint)a);
     q = a / b;
     if ((a % b != 0) && (a ^ b) < 0)
@@ -297,7 +276,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
 /* A safe point: a collector step when the tick asked for one. */
 #define safepoint()                                                           \
     do {                                                                      \
-        if (l_unlikely(G(L)->stepflag)) {                                     \
+        if (vm_unlikely(G(L)->stepflag)) {                                    \
             Protect(gc_safepoint_(L));                                        \
         }                                                                     \
     } while (0)
@@ -324,7 +303,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
             set_int(ra_, (rt_int)(x_ iop y_));                                \
         } else if (is_flt(a_) && is_flt(b_)) {                                \
             set_flt(ra_, a_->v.n fop b_->v.n);                                \
-        } else if (is_number(a_) && is_number(b_)) {                          \
+        } else if (vm_isnumber(a_) && vm_isnumber(b_)) {                      \
             rt_num x_ = is_int(a_) ? (rt_num)a_->v.i : a_->v.n;               \
             rt_num y_ = is_int(b_) ? (rt_num)b_->v.i : b_->v.n;               \
             set_flt(ra_, x_ fop y_);                                          \
@@ -337,7 +316,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
     do {                                                                      \
         const tvalue *a_ = (v1), *b_ = (v2);                                  \
         tvalue *ra_ = RA(i);                                                  \
-        if (is_number(a_) && is_number(b_)) {                                 \
+        if (vm_isnumber(a_) && vm_isnumber(b_)) {                             \
             rt_num x_ = is_int(a_) ? (rt_num)a_->v.i : a_->v.n;               \
             rt_num y_ = is_int(b_) ? (rt_num)b_->v.i : b_->v.n;               \
             set_flt(ra_, fop(x_, y_));                                        \
@@ -353,7 +332,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
         tvalue *ra_ = RA(i);                                                  \
         if (is_int(a_) && is_int(b_) && b_->v.i != 0)                         \
             set_int(ra_, iop(a_->v.i, b_->v.i));                              \
-        else if (is_number(a_) && is_number(b_) &&                            \
+        else if (vm_isnumber(a_) && vm_isnumber(b_) &&                        \
                  !(is_int(a_) && is_int(b_))) {                               \
             rt_num x_ = is_int(a_) ? (rt_num)a_->v.i : a_->v.n;               \
             rt_num y_ = is_int(b_) ? (rt_num)b_->v.i : b_->v.n;               \
@@ -417,7 +396,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
 
 #define vmfetch()                                                             \
     do {                                                                      \
-        if (l_unlikely(trap)) {                                               \
+        if (vm_unlikely(trap)) {                                              \
             trap = dbg_traceexec(L, pc);                                      \
             updatebase();                                                     \
         }                                                                     \
@@ -452,7 +431,7 @@ startfunc:
     trap = L->hookmask;
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
-    if (l_unlikely(trap)) {
+    if (vm_unlikely(trap)) {
         if (pc == cl->p->code) {
             if (cl->p->is_vararg)
                 trap = 0; /* the call hook runs after VARARGPREP */
@@ -542,10 +521,10 @@ enter:
                 const tvalue *up = cl->upvals[GETARG_B(i)]->v;
                 const tvalue *key = KC(i);
                 const tvalue *slot = NULL;
-                if (l_likely(is_table(up))) {
+                if (vm_likely(is_table(up))) {
                     table *h = gco2tab(gc_of(up));
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
-                    if (l_likely(!is_nil(slot))) {
+                    if (vm_likely(!is_nil(slot))) {
                         set_obj(RA(i), slot);
                         vmbreak;
                     }
@@ -561,7 +540,7 @@ enter:
             {
                 const tvalue *rb = RB(i), *rc = RC(i);
                 const tvalue *slot = NULL;
-                if (l_likely(is_table(rb))) {
+                if (vm_likely(is_table(rb))) {
                     table *h = gco2tab(gc_of(rb));
                     slot = fastget(h, rc);
                     if (!is_nil(slot)) {
@@ -582,7 +561,7 @@ enter:
                 const tvalue *slot = NULL;
                 int c = GETARG_C(i);
                 tvalue key;
-                if (l_likely(is_table(rb))) {
+                if (vm_likely(is_table(rb))) {
                     table *h = gco2tab(gc_of(rb));
                     slot = tab_getint(h, c);
                     if (!is_nil(slot)) {
@@ -602,7 +581,7 @@ enter:
             {
                 const tvalue *rb = RB(i), *key = KC(i);
                 const tvalue *slot = NULL;
-                if (l_likely(is_table(rb))) {
+                if (vm_likely(is_table(rb))) {
                     table *h = gco2tab(gc_of(rb));
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
                     if (!is_nil(slot)) {
@@ -622,11 +601,11 @@ enter:
                 const tvalue *up = cl->upvals[GETARG_A(i)]->v;
                 const tvalue *key = KB(i), *rc = RKC(i);
                 const tvalue *slot = NULL;
-                if (l_likely(is_table(up))) {
+                if (vm_likely(is_table(up))) {
                     table *h = gco2tab(gc_of(up));
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
                     if (!is_nil(slot)) {
-                        store_slot(L, h, slot, rc);
+                        vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
                 }
@@ -637,11 +616,11 @@ enter:
             {
                 const tvalue *ra = RA(i), *rb = RB(i), *rc = RKC(i);
                 const tvalue *slot = NULL;
-                if (l_likely(is_table(ra))) {
+                if (vm_likely(is_table(ra))) {
                     table *h = gco2tab(gc_of(ra));
                     slot = fastget(h, rb);
                     if (!is_nil(slot)) {
-                        store_slot(L, h, slot, rc);
+                        vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
                     if (h->metatable == NULL) { /* a new key, no __newindex */
@@ -658,11 +637,11 @@ enter:
                 const tvalue *slot = NULL;
                 int b = GETARG_B(i);
                 tvalue key;
-                if (l_likely(is_table(ra))) {
+                if (vm_likely(is_table(ra))) {
                     table *h = gco2tab(gc_of(ra));
                     slot = tab_getint(h, b);
                     if (!is_nil(slot)) {
-                        store_slot(L, h, slot, rc);
+                        vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
                     if (h->metatable == NULL) {
@@ -678,11 +657,11 @@ enter:
             {
                 const tvalue *ra = RA(i), *key = KB(i), *rc = RKC(i);
                 const tvalue *slot = NULL;
-                if (l_likely(is_table(ra))) {
+                if (vm_likely(is_table(ra))) {
                     table *h = gco2tab(gc_of(ra));
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
                     if (!is_nil(slot)) {
-                        store_slot(L, h, slot, rc);
+                        vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
                 }
@@ -709,7 +688,7 @@ enter:
                 const tvalue *slot = NULL;
                 tvalue self = *rb;
                 set_obj(ra + 1, &self);
-                if (l_likely(is_table(&self))) {
+                if (vm_likely(is_table(&self))) {
                     table *h = gco2tab(gc_of(&self));
                     slot = tab_getstr(h, gco2str(gc_of(key)));
                     if (!is_nil(slot)) {
@@ -1010,7 +989,7 @@ enter:
                 if (b != 0)
                     L->top = ra + b;
                 savepc();
-                if (l_unlikely(G(L)->stepflag)) {
+                if (vm_unlikely(G(L)->stepflag)) {
                     ptrdiff_t off = vm_savestack(L, ra);
                     gc_safepoint_(L);
                     ra = vm_restorestack(L, off);
@@ -1078,7 +1057,7 @@ enter:
             }
             vmcase(OP_RETURN0)
             {
-                if (l_unlikely(L->hookmask || cl->p->is_vararg)) {
+                if (vm_unlikely(L->hookmask || cl->p->is_vararg)) {
                     savepc();
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
@@ -1097,7 +1076,7 @@ enter:
             }
             vmcase(OP_RETURN1)
             {
-                if (l_unlikely(L->hookmask || cl->p->is_vararg)) {
+                if (vm_unlikely(L->hookmask || cl->p->is_vararg)) {
                     savepc();
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
@@ -1231,7 +1210,7 @@ enter:
             {
                 ProtectNT(varargprep(L, ci, GETARG_A(i)));
                 L->top = ci->top;
-                if (l_unlikely(trap)) {
+                if (vm_unlikely(trap)) {
                     hookcall(L, ci);
                     L->oldpc = 1; /* the next opcode is a new line */
                     updatebase();

@@ -80,4 +80,29 @@ void vm_concat(lua_State *L, int total);
 /* #o with __len (may call; writes res, a stack slot). */
 void vm_objlen(lua_State *L, tvalue *res, const tvalue *o);
 
+/* ---- Shared by the interpreter (vm.c) and the metamethod paths (tm.c) */
+#if defined(__GNUC__)
+#define vm_likely(x) __builtin_expect(((x) != 0), 1)
+#define vm_unlikely(x) __builtin_expect(((x) != 0), 0)
+#define vm_noinline __attribute__((noinline))
+#else
+#define vm_likely(x) (x)
+#define vm_unlikely(x) (x)
+#define vm_noinline
+#endif
+
+#define vm_isnumber(o) (ttype(tt_of(o)) == T_NUMBER)
+
+/* Write val into an existing table slot (found non-nil by a lookup), with
+ * the barrier; a nil val empties the slot. */
+#define vm_storeslot(L, t, slot, val)                                         \
+    do {                                                                      \
+        tvalue *s_ = (tvalue *)(slot);                                        \
+        if (is_nil(val))                                                      \
+            set_empty(s_);                                                    \
+        else                                                                  \
+            set_obj(s_, val);                                                 \
+        gc_barrier(L, t, val);                                                \
+    } while (0)
+
 #endif
