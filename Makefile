@@ -56,7 +56,7 @@ TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
 CORE_SRCS := $(sort $(wildcard gc/*.c vm/*.c lang/*.c lib/*.c))
 CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
 PORT_HOST := port/fmt.c $(wildcard port/host/*.c)
-PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) board/$(BOARD)/uart.c
+PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) $(wildcard board/$(BOARD)/*.c)
 CHECK_SRCS := tests/unit/check.c
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
@@ -124,7 +124,8 @@ host-tests: host
 # ---- board rules -------------------------------------------------------
 BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM))
 
-$(BDIR)/obj/%.o: %.c
+# board.mk holds flags (stack size, defines): a change rebuilds the board.
+$(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -164,8 +165,9 @@ board-tests: $(BDIR)/rtlua.elf $(BDIR)/tests/platform.elf \
 size: board
 
 # ---- running -----------------------------------------------------------
+# The demo: a 1 kHz PID loop making garbage, 2 s of virtual time.
 run: setup board
-	qemu/run $(BOARD) $(BDIR)/rtlua.elf
+	qemu/run --image $(BDIR)/rtlua.elf $(BOARD) examples/control_loop.lua
 
 repl: board
 	qemu/run $(BOARD) $(BDIR)/rtlua.elf

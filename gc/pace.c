@@ -7,6 +7,7 @@
 
 static global_State *paced; /* the state the tick feeds */
 static uint32_t credit_per_tick;
+void (*pace_safepoint_hook)(lua_State *L);
 
 static void recompute(global_State *g)
 {
@@ -77,11 +78,13 @@ void gc_safepoint_(lua_State *L)
     uint32_t budget = g->credit;
     if (!g->gcrunning || budget == 0) {
         g->stepflag = 0;
-        return;
+    } else {
+        if (budget > g->stepbudget)
+            budget = g->stepbudget;
+        spend(g, gc_step(L, budget));
     }
-    if (budget > g->stepbudget)
-        budget = g->stepbudget;
-    spend(g, gc_step(L, budget));
+    if (pace_safepoint_hook != NULL)
+        pace_safepoint_hook(L);
 }
 
 int pace_has_work(lua_State *L)

@@ -33,6 +33,10 @@ void pace_set_utilisation(lua_State *L, uint32_t pct);
 void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve);
 
 void gc_safepoint_(lua_State *L);
+/* When set, gc_safepoint_ calls it last, after clearing the flag (so a
+ * flag raised meanwhile is not lost): lib/rtpost.c delivers posted
+ * interrupt events from it. */
+extern void (*pace_safepoint_hook)(lua_State *L);
 #define gc_safepoint(L)                                                       \
     do {                                                                      \
         if (G(L)->stepflag)                                                   \

@@ -38,4 +38,64 @@ typedef struct rtlua_GCStats {
 /* Copy the collector's statistics of L's state into *out. */
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
 
+/* The rt library (lib/rtlib.c): real-time loops, events, GC figures. */
+#define RTLUA_RTLIBNAME "rt"
+int luaopen_rt(lua_State *L);
+
+/* ---- Interrupt events (lib/rtpost.c) ------------------------------------
+ * rt_post(L, irq, value) may be called from an interrupt handler (or a
+ * signal handler on the host).  It puts (irq, value) into a fixed ring of
+ * RT_POST_RING entries and raises the flag the tick raises (stepflag), so
+ * the VM's next safe point delivers the event to the Lua function
+ * registered with rt.on(irq, fn), in posting order, never inside the
+ * interrupt.  The ring is lock-free with one producer (the interrupts,
+ * which must not preempt one another while posting: give every posting
+ * interrupt the same priority) and one consumer (the VM).  It returns 1,
+ * or 0 when the ring is full (the event is counted as dropped).  It
+ * allocates nothing and takes no lock. */
+#define RT_POST_RING 64 /* entries; a power of two */
+/* Event numbers rt.on accepts: 0..RT_IRQ_MAX-1 (hardware lines and any
+ * software sources a program invents). */
+#define RT_IRQ_MAX 128
+
+int rt_post(lua_State *L, int irq, lua_Integer value);
+
+typedef struct rt_post_stats {
+    uint32_t posted;    /* events accepted into the ring */
+    uint32_t dropped;   /* events refused because the ring was full */
+    uint32_t delivered; /* events handed to a Lua handler */
+    uint32_t unhandled; /* events taken with no handler registered */
+    uint32_t errors;    /* handlers that raised an error (warned) */
+} rt_post_stats;
+void rt_post_getstats(rt_post_stats *out);
+/* Deliver the events waiting in the ring now, in order (the safe points do
+ * it by themselves; a C function may call this where running Lua code is
+ * safe, e.g. while it waits).  Returns the number handed to handlers.
+ * Handlers live in the registry (rt.on); one raising an error is reported
+ * with lua_warning, as a __gc error is, and the others still run. */
+int rt_post_dispatch(lua_State *L);
+/* Its address is the registry key of the table event -> handler. */
+extern const char rt_handlers_key;
+/* Is an event waiting? (one load; callable anywhere) */
+int rt_post_pending(void);
+
+/* A board's demo event source: a periodic hardware timer whose interrupt
+ * posts `burst` events (values 1, 2, 3... counting on across interrupts)
+ * on each of `count` expiries `period_us` apart, then stops.  Returns the
+ * event number it posts under, or -1 where the board has no such timer
+ * (the default, a weak definition in lib/rtpost.c). */
+int rtlua_timer_start(lua_State *L, uint32_t period_us, uint32_t count,
+                      uint32_t burst);
+void rtlua_timer_stop(void);
+
+/* Offer a built-in (flash) module to `require`: registry._PRELOAD[name]
+ * = openf, so require(name) calls openf(name, ":preload:") the first
+ * time (lib/loadlib.c). */
+void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf);
+
+/* The interactive prompt (lib/repl.c) on the console, as lua5.4's: reads
+ * lines until the end of input, runs them, prints values and errors;
+ * returns 0 (also usable as a lua_CFunction returning nothing). */
+int rtlua_repl(lua_State *L);
+
 #endif

@@ -1,20 +1,23 @@
 /*
  * main.c — the rtlua program, one main for the host and the boards.
  *
- *   rtlua [-T] [-e stat] [-v] [-] [script [args]]
+ *   rtlua [-T] [-e stat] [-i] [-v] [-] [script [args]]
  *
  * as lua5.4: options run in order, then the script (stdin for "-", or
  * when there is neither a script nor -e/-v) gets the remaining words as
  * `...`; the global `arg` holds the script at 0, its arguments at 1..n
- * and the interpreter and options at negative indices.  An uncaught
+ * and the interpreter and options at negative indices.  -i, or no
+ * script and no -e/-v with stdin a terminal, runs the REPL (lib/repl.c)
+ * after the version line; with stdin not a terminal, stdin is the
+ * chunk.  An uncaught
  * error prints "rtlua: " + message + traceback (stderr on the host,
  * the console on a board) and the status is 1.
  *
  * On a board the words come from port_args (semihosting) with the
  * script first; with no script (or when the image itself is the first
- * word) it prints the banner and exits 0.  Everything runs inside one
- * protected call so the C stack of main stays small: boards have a few
- * KiB of it.
+ * word) it prints the banner and runs the REPL on the console.  Everything
+ * runs inside one protected call so the C stack of main stays small: boards
+ * have a few KiB of it.
  */
 #include <string.h>
 
@@ -22,8 +25,10 @@
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "rtlua.h"
 #ifdef RTLUA_HOST
 #include <stdio.h>
+#include <unistd.h>
 
 #include "port/host/host.h"
 #endif
@@ -37,6 +42,7 @@
 #define HAS_E 1
 #define HAS_V 2
 #define BAD_OPTION 4
+#define HAS_I 8
 
 #ifndef RTLUA_HOST
 static void banner(void)
@@ -146,6 +152,11 @@ static int scan_args(char **argv, int argc, int first, int *flags,
                 break;
             *flags |= HAS_V;
             continue;
+        case 'i':
+            if (a[2] != '\0')
+                break;
+            *flags |= HAS_I | HAS_V;
+            continue;
         default:
             break;
         }
@@ -169,6 +180,7 @@ static void usage(const char *bad)
     err_write("\nusage: " PROGNAME " [options] [script [args]]\n"
               "Available options are:\n"
               "  -e stat   execute string 'stat'\n"
+              "  -i        enter interactive mode after executing 'script'\n"
               "  -v        show version information\n"
               "  --        stop handling options\n"
               "  -         stop handling options and execute stdin\n");
@@ -217,6 +229,22 @@ static int run_script(lua_State *L, char **argv, int argc, int script)
     return report(L, status) == LUA_OK;
 }
 
+/* Is the console a terminal someone types at?  A board's console is. */
+static int console_is_terminal(void)
+{
+#ifdef RTLUA_HOST
+    return isatty(0);
+#else
+    return 1;
+#endif
+}
+
+static void print_version(void)
+{
+    lua_writestring(LUA_COPYRIGHT, strlen(LUA_COPYRIGHT));
+    lua_writeline();
+}
+
 /* The program, in protected mode: (argc, argv, first) -> success. */
 static int protected_main(lua_State *L)
 {
@@ -232,19 +260,26 @@ static int protected_main(lua_State *L)
     }
     luaL_openlibs(L);
     make_arg_table(L, argv, argc, script);
-    if (flags & HAS_V) {
-        lua_writestring(LUA_COPYRIGHT, strlen(LUA_COPYRIGHT));
-        lua_writeline();
-    }
+    if (flags & HAS_V)
+        print_version();
     if (!run_options(L, argv, first, script))
         return 0;
     int ok = 1;
     if (script < argc) {
         ok = run_script(L, argv, argc, script);
     } else if (!(flags & (HAS_E | HAS_V))) {
-        ok = report(L, luaL_loadfile(L, NULL)) == LUA_OK &&
-             report(L, do_call(L, 0, 0)) == LUA_OK;
+        if (console_is_terminal()) {
+#ifdef RTLUA_HOST
+            print_version(); /* a board's main printed its banner */
+#endif
+            flags |= HAS_I;
+        } else {
+            ok = report(L, luaL_loadfile(L, NULL)) == LUA_OK &&
+                 report(L, do_call(L, 0, 0)) == LUA_OK;
+        }
     }
+    if (ok && (flags & HAS_I))
+        rtlua_repl(L);
     lua_pushboolean(L, ok);
     return 1;
 }
@@ -316,7 +351,7 @@ int main(void)
     int argc = port_args(argv, MAIN_ARGS_MAX);
     if (argc == 0 || ends_with(argv[0], ".elf")) {
         banner();
-        return 0;
+        port_exit(run(argv, argc, argc));
     }
     port_exit(run(argv, argc, 0));
 }

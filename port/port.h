@@ -85,7 +85,17 @@ int port_file_open(const char *path, const char *mode); /* "r","w","a" + "b" */
 long port_file_read(int fd, void *buf, size_t n);
 long port_file_write(int fd, const void *buf, size_t n);
 long port_file_size(int fd);
+/* Moves to byte pos from the start; 0, or -1 on failure. */
+int port_file_seek(int fd, long pos);
 int port_file_close(int fd);
+
+/* The host's stdin over semihosting (Cortex-M under QEMU), for piped input
+ * a UART cannot end: port_stdin_piped is 1 when it is a pipe or a file
+ * (not a terminal: use the console then) and readable; port_stdin_read
+ * blocks for at least one byte, returns the count, 0 at the end of input,
+ * -1 when it is not piped.  Not on the host port (stdin is the console). */
+int port_stdin_piped(void);
+long port_stdin_read(void *buf, size_t n);
 
 /* Free bytes between the deepest stack use seen and the stack's bottom
  * (filled-pattern scan; 0 when the port cannot tell). */

@@ -17,3 +17,8 @@ int board_uart_getc(void)
 {
     return cmsdk_uart_getc(BOARD_UART0_BASE);
 }
+
+void board_uart_rx_off(void)
+{
+    UART_REG(BOARD_UART0_BASE, CMSDK_CTRL) &= ~CMSDK_CTRL_RXEN;
+}

@@ -78,6 +78,9 @@ static inline void cm_dsb_isb(void)
 void board_init(void);       /* clocks and the console UART */
 void board_uart_putc(int c); /* blocks while the transmitter is full */
 int board_uart_getc(void);   /* a byte, or -1 when none is waiting */
+/* The UART stops receiving, so QEMU stops feeding it the host's stdin
+ * (piped input is read over semihosting then); weak default: nothing. */
+void board_uart_rx_off(void);
 
 /* Exception handlers the vector table names. */
 void Reset_Handler(void);

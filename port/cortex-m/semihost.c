@@ -15,6 +15,8 @@ enum {
     SYS_WRITE0 = 0x04,
     SYS_WRITE = 0x05,
     SYS_READ = 0x06,
+    SYS_ISTTY = 0x09,
+    SYS_SEEK = 0x0A,
     SYS_FLEN = 0x0C,
     SYS_GET_CMDLINE = 0x15,
     SYS_EXIT = 0x18,
@@ -83,6 +85,12 @@ long port_file_size(int fd)
     return semihost(SYS_FLEN, block);
 }
 
+int port_file_seek(int fd, long pos)
+{
+    const uint32_t block[2] = {(uint32_t)fd, (uint32_t)pos};
+    return pos >= 0 && semihost(SYS_SEEK, block) == 0 ? 0 : -1;
+}
+
 int port_file_close(int fd)
 {
     const uint32_t block[1] = {(uint32_t)fd};
@@ -108,4 +116,66 @@ int port_args(char **argv, int max)
             p++;
     }
     return argc;
+}
+
+/* ---- The host's stdin (the REPL's piped input) ----------------------
+ * QEMU -nographic feeds the UART from stdin, but a guest cannot see the
+ * end of piped input there; a semihosting read of the host's stdin
+ * returns 0 at its end.  ":tt" opened for reading is the host's fd 0
+ * under target=native, non-blocking because QEMU's stdio chardev set it
+ * so (no data would look like the end): reopening "/dev/stdin" gives a
+ * blocking description of the same pipe or file.  A pipe's bytes are
+ * shared with QEMU's UART reader, which takes one whenever the UART's
+ * receive register is empty: that byte comes before what a read returns
+ * next, so it is taken first, and the UART stops receiving (where the
+ * board can tell it to) so that no later byte goes there.  A regular file
+ * reopened has its own offset: what the UART took from the other description
+ * is a copy. */
+#define STDIN_UNKNOWN (-2)
+static int stdin_fd = STDIN_UNKNOWN;
+static int stdin_shared; /* a pipe: the UART may hold its next byte */
+
+/* Boards whose UART can stop receiving override this. */
+__attribute__((weak)) void board_uart_rx_off(void)
+{
+}
+
+int port_stdin_piped(void)
+{
+    if (stdin_fd != STDIN_UNKNOWN)
+        return stdin_fd >= 0;
+    stdin_fd = -1;
+    int tt = port_file_open(":tt", "r");
+    if (tt < 0)
+        return 0;
+    const uint32_t block[1] = {(uint32_t)tt};
+    if (semihost(SYS_ISTTY, block) != 0) {
+        port_file_close(tt);
+        return 0;
+    }
+    int fd = port_file_open("/dev/stdin", "rb");
+    if (fd >= 0)
+        port_file_close(tt);
+    else
+        fd = tt;
+    stdin_fd = fd;
+    stdin_shared = port_file_size(fd) <= 0;
+    board_uart_rx_off();
+    return 1;
+}
+
+long port_stdin_read(void *buf, size_t n)
+{
+    if (!port_stdin_piped())
+        return -1;
+    if (n == 0)
+        return 0;
+    if (stdin_shared) {
+        int c = port_pollc();
+        if (c >= 0) {
+            *(unsigned char *)buf = (unsigned char)c;
+            return 1;
+        }
+    }
+    return port_file_read(stdin_fd, buf, n);
 }

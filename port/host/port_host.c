@@ -241,6 +241,14 @@ long port_file_size(int fd)
     return size;
 }
 
+int port_file_seek(int fd, long pos)
+{
+    FILE *f = file_of(fd);
+    if (f == NULL)
+        return -1;
+    return fseek(f, pos, SEEK_SET) == 0 ? 0 : -1;
+}
+
 int port_file_close(int fd)
 {
     FILE *f = file_of(fd);

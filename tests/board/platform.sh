@@ -38,7 +38,7 @@ else
 fi
 
 # The firmware image itself boots and prints its banner.
-out=$(RTLUA_TIMEOUT=30 qemu/run "$board" "$bdir/rtlua.elf" 2>&1)
+out=$(RTLUA_TIMEOUT=30 qemu/run "$board" "$bdir/rtlua.elf" 2>&1 </dev/null)
 st=$?
 if [ $st = 0 ] && printf '%s\n' "$out" | grep -Eq "^rtlua .* on $board \(.* Hz.*arena [0-9]+ bytes"; then
     echo "PASS platform.$name.banner"

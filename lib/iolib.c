@@ -1,0 +1,799 @@
+/*
+ * iolib.c — the io library (Lua 5.4 §6.8): io.write, read, lines, open,
+ * close, input, output, type, the standard files and file handles.
+ *
+ * A file handle is a full userdata with the metatable "FILE*".  It reads
+ * and writes through the port, never stdio: the console (port_getc,
+ * port_write, port_write_err) for io.stdin/stdout/stderr, and
+ * port_file_* for opened files (stdio on the host, semihosting host
+ * files on QEMU).  Opened files carry a read buffer so that reading a
+ * line costs one port call per buffer, not per byte (a semihosting call
+ * traps into the emulator); the standard handles carry none, which keeps
+ * the RAM cost of io after boot to three small userdata.
+ *
+ * Invariants:
+ * - The logical position of an opened file is its port position minus
+ *   the bytes still buffered (and the pushed-back byte, if any); every
+ *   write or seek first drops the buffer, moving the port back to the
+ *   logical position.
+ * - A closed handle keeps its userdata (kind IO_CLOSED); using it raises
+ *   "attempt to use a closed file".
+ */
+#ifdef RTLUA_HOST
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#endif
+
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+#include "port/port.h"
+#include "vm/num.h"
+
+#define IO_HANDLE "FILE*"
+/* Registry keys of the default input and output files. */
+#define IO_INPUT "_IO_input"
+#define IO_OUTPUT "_IO_output"
+
+/* Bytes of read buffer an opened file carries (userdata, arena). */
+#ifdef RTLUA_HOST
+#define IO_BUFSIZE 1024
+#else
+#define IO_BUFSIZE 128
+#endif
+/* Longest numeral read("n") accepts, as lua5.4. */
+#define IO_MAXNUM 200
+/* Most formats io.lines / file:lines keep for their iterator. */
+#define IO_MAXLINEFMT 250
+/* No byte pushed back. */
+#define IO_NOPEEK (-2)
+/* Errno values for the messages the boards cannot take from libc. */
+#define IO_ENOENT 2
+#define IO_ESPIPE 29
+
+enum { IO_CLOSED, IO_STDIN, IO_STDOUT, IO_STDERR, IO_PORT };
+
+typedef struct io_file {
+    int kind;
+    int fd;        /* IO_PORT: the port's file */
+    int peek;      /* a byte pushed back, or IO_NOPEEK */
+    int writing;   /* the port's last operation was a write */
+    int err;       /* a port read failed since the last read call */
+    long pos;      /* IO_PORT: the port's position */
+    size_t rpos;   /* next buffered byte */
+    size_t rlen;   /* bytes in the buffer */
+    size_t bufcap; /* 0 for the standard handles */
+    unsigned char buf[];
+} io_file;
+
+/* ---- handles ------------------------------------------------------ */
+
+static io_file *new_file(lua_State *L, int kind, size_t bufcap)
+{
+    io_file *f = lua_newuserdatauv(L, sizeof(io_file) + bufcap, 0);
+    f->kind = IO_CLOSED; /* until it is really open */
+    f->fd = -1;
+    f->peek = IO_NOPEEK;
+    f->writing = 0;
+    f->err = 0;
+    f->pos = 0;
+    f->rpos = f->rlen = 0;
+    f->bufcap = bufcap;
+    luaL_setmetatable(L, IO_HANDLE);
+    f->kind = kind;
+    return f;
+}
+
+static io_file *to_file(lua_State *L, int arg)
+{
+    io_file *f = luaL_checkudata(L, arg, IO_HANDLE);
+    if (f->kind == IO_CLOSED)
+        luaL_error(L, "attempt to use a closed file");
+    return f;
+}
+
+/* Drops buffered input, putting the port back at the logical position. */
+static int sync_pos(io_file *f)
+{
+    size_t ahead = f->rlen - f->rpos + (f->peek != IO_NOPEEK);
+    f->rpos = f->rlen = 0;
+    f->peek = IO_NOPEEK;
+    if (f->kind != IO_PORT || ahead == 0)
+        return 1;
+    f->pos -= (long)ahead;
+    return port_file_seek(f->fd, f->pos) == 0;
+}
+
+static long logical_pos(const io_file *f)
+{
+    return f->pos - (long)(f->rlen - f->rpos) - (f->peek != IO_NOPEEK);
+}
+
+/* Reads one byte: 0..255, -1 at end of input, -2 on a read error. */
+static int get_byte(io_file *f)
+{
+    if (f->peek != IO_NOPEEK) {
+        int c = f->peek;
+        f->peek = IO_NOPEEK;
+        return c;
+    }
+    if (f->rpos < f->rlen)
+        return f->buf[f->rpos++];
+    if (f->kind == IO_STDIN)
+        return port_getc();
+    if (f->kind != IO_PORT)
+        return -1;
+    if (f->writing) {
+        /* stdio wants a positioning call between writing and reading. */
+        f->writing = 0;
+        if (port_file_seek(f->fd, f->pos) != 0) {
+            f->err = 1;
+            return -2;
+        }
+    }
+    long n = port_file_read(f->fd, f->buf, f->bufcap);
+    if (n < 0) {
+        f->err = 1;
+        return -2;
+    }
+    if (n == 0)
+        return -1;
+    f->pos += n;
+    f->rlen = (size_t)n;
+    f->rpos = 1;
+    return f->buf[0];
+}
+
+static void unget_byte(io_file *f, int c)
+{
+    if (c >= 0)
+        f->peek = c;
+}
+
+static int write_bytes(io_file *f, const char *s, size_t n)
+{
+    switch (f->kind) {
+    case IO_STDOUT:
+        port_write(s, n);
+        return 1;
+    case IO_STDERR:
+        port_write_err(s, n);
+        return 1;
+    case IO_PORT:
+        if (!sync_pos(f))
+            return 0;
+        f->writing = 1;
+        if (n == 0)
+            return 1;
+        long w = port_file_write(f->fd, s, n);
+        if (w > 0)
+            f->pos += w;
+        return w == (long)n;
+    default:
+#ifdef RTLUA_HOST
+        errno = EBADF;
+#endif
+        return 0;
+    }
+}
+
+static int fail_msg(lua_State *L, const char *msg, int en)
+{
+    luaL_pushfail(L);
+    lua_pushstring(L, msg);
+    lua_pushinteger(L, en);
+    return 3;
+}
+
+/* The result of a failed port operation, with errno's message on the
+ * host. */
+static int port_fail(lua_State *L, const char *fname)
+{
+#ifdef RTLUA_HOST
+    return luaL_fileresult(L, 0, fname);
+#else
+    (void)fname;
+    return fail_msg(L, "Input/output error", 5);
+#endif
+}
+
+/* Closes f; returns the results of file:close. */
+static int close_file(lua_State *L, io_file *f)
+{
+    if (f->kind != IO_PORT) {
+        luaL_pushfail(L);
+        lua_pushliteral(L, "cannot close standard file");
+        return 2;
+    }
+    int ok = port_file_close(f->fd) == 0;
+    f->kind = IO_CLOSED;
+    f->fd = -1;
+    return ok ? (lua_pushboolean(L, 1), 1) : port_fail(L, NULL);
+}
+
+/* Opens name for a new handle pushed on the stack; NULL on failure. */
+static io_file *open_file(lua_State *L, const char *name, const char *mode)
+{
+    io_file *f = new_file(L, IO_CLOSED, IO_BUFSIZE);
+#ifdef RTLUA_HOST
+    errno = 0;
+#endif
+    int fd = port_file_open(name, mode);
+    if (fd < 0)
+        return NULL;
+    f->fd = fd;
+    f->kind = IO_PORT;
+    if (mode[0] == 'a') {
+        /* QEMU's semihosting appends at the start otherwise. */
+        long size = port_file_size(fd);
+        f->pos = size > 0 ? size : 0;
+        if (f->pos > 0)
+            port_file_seek(fd, f->pos);
+    }
+    return f;
+}
+
+/* Why the last open failed: errno's message on the host; the boards
+ * can only tell that the host did not open it. */
+static const char *open_reason(int *en)
+{
+#ifdef RTLUA_HOST
+    if (errno != 0) {
+        *en = errno;
+        return strerror(errno);
+    }
+#endif
+    *en = IO_ENOENT;
+    return "No such file or directory";
+}
+
+static int open_failed(lua_State *L, const char *name)
+{
+    int en;
+    const char *why = open_reason(&en);
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s", name, why);
+    lua_pushinteger(L, en);
+    return 3;
+}
+
+static int open_error(lua_State *L, const char *name)
+{
+    int en;
+    return luaL_error(L, "cannot open file '%s' (%s)", name, open_reason(&en));
+}
+
+static int valid_mode(const char *m)
+{
+    if (*m == '\0' || strchr("rwa", *m++) == NULL)
+        return 0;
+    if (*m == '+')
+        m++;
+    return strspn(m, "b") == strlen(m);
+}
+
+/* ---- reading -------------------------------------------------------- */
+
+/* State of read("n"): the numeral so far and the current byte. */
+typedef struct numreader {
+    io_file *f;
+    int c;
+    int n;
+    char buf[IO_MAXNUM + 1];
+} numreader;
+
+static int nr_next(numreader *r)
+{
+    if (r->n >= IO_MAXNUM) {
+        r->buf[0] = '\0'; /* too long: not a numeral */
+        return 0;
+    }
+    r->buf[r->n++] = (char)r->c;
+    r->c = get_byte(r->f);
+    return 1;
+}
+
+static int nr_accept(numreader *r, const char *set)
+{
+    if (r->c >= 0 && r->c != '\0' && strchr(set, r->c))
+        return nr_next(r);
+    return 0;
+}
+
+static int nr_digits(numreader *r, int hex)
+{
+    int count = 0;
+    while (r->c >= 0 &&
+           (hex ? num_hexvalue(r->c) >= 0 : (r->c >= '0' && r->c <= '9')) &&
+           nr_next(r))
+        count++;
+    return count;
+}
+
+static int read_number(lua_State *L, io_file *f)
+{
+    numreader r;
+    r.f = f;
+    r.n = 0;
+    do
+        r.c = get_byte(f);
+    while (r.c == ' ' || (r.c >= '\t' && r.c <= '\r'));
+    nr_accept(&r, "-+");
+    int hex = 0, count = 0;
+    if (nr_accept(&r, "0")) {
+        if (nr_accept(&r, "xX"))
+            hex = 1;
+        else
+            count = 1;
+    }
+    count += nr_digits(&r, hex);
+    if (nr_accept(&r, "."))
+        count += nr_digits(&r, hex);
+    if (count > 0 && nr_accept(&r, hex ? "pP" : "eE")) {
+        nr_accept(&r, "-+");
+        nr_digits(&r, 0);
+    }
+    unget_byte(f, r.c);
+    r.buf[r.n] = '\0';
+    if (lua_stringtonumber(L, r.buf) != 0)
+        return 1;
+    luaL_pushfail(L);
+    return 0;
+}
+
+static int read_line(lua_State *L, io_file *f, int keep_nl)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int c;
+    while ((c = get_byte(f)) >= 0 && c != '\n')
+        luaL_addchar(&b, (char)c);
+    if (c == '\n' && keep_nl)
+        luaL_addchar(&b, '\n');
+    luaL_pushresult(&b);
+    return c == '\n' || lua_rawlen(L, -1) > 0;
+}
+
+static void read_all(lua_State *L, io_file *f)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int c;
+    while ((c = get_byte(f)) >= 0)
+        luaL_addchar(&b, (char)c);
+    luaL_pushresult(&b);
+}
+
+static int read_count(lua_State *L, io_file *f, lua_Integer n)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int c = 0;
+    for (lua_Integer i = 0; i < n && (c = get_byte(f)) >= 0; i++)
+        luaL_addchar(&b, (char)c);
+    luaL_pushresult(&b);
+    return lua_rawlen(L, -1) > 0;
+}
+
+/* Reads the formats at first.. (none: one line); returns the results. */
+static int g_read(lua_State *L, io_file *f, int first)
+{
+    int nargs = lua_gettop(L) - first + 1;
+    int ok = 1, n;
+    if (nargs <= 0) {
+        ok = read_line(L, f, 0);
+        n = first + 1;
+    } else {
+        luaL_checkstack(L, nargs + LUA_MINSTACK, "too many arguments");
+        for (n = first; nargs-- > 0 && ok; n++) {
+            if (lua_type(L, n) == LUA_TNUMBER) {
+                lua_Integer l = luaL_checkinteger(L, n);
+                if (l == 0) {
+                    int c = get_byte(f);
+                    unget_byte(f, c);
+                    lua_pushliteral(L, "");
+                    ok = c >= 0;
+                } else {
+                    ok = read_count(L, f, l);
+                }
+                continue;
+            }
+            const char *p = luaL_checkstring(L, n);
+            if (*p == '*')
+                p++;
+            switch (*p) {
+            case 'n':
+                ok = read_number(L, f);
+                break;
+            case 'l':
+                ok = read_line(L, f, 0);
+                break;
+            case 'L':
+                ok = read_line(L, f, 1);
+                break;
+            case 'a':
+                read_all(L, f);
+                break;
+            default:
+                return luaL_argerror(L, n, "invalid format");
+            }
+        }
+    }
+    if (f->err) {
+        f->err = 0;
+#ifdef RTLUA_HOST
+        if (errno == 0)
+            errno = EIO;
+#endif
+        return port_fail(L, NULL);
+    }
+    if (!ok) {
+        lua_pop(L, 1);
+        luaL_pushfail(L);
+    }
+    return n - first;
+}
+
+/* ---- writing -------------------------------------------------------- */
+
+/* Writes the values at first..top; 1 when all went out. */
+static int g_write(lua_State *L, io_file *f, int first)
+{
+    int top = lua_gettop(L);
+    int ok = 1;
+    for (int arg = first; arg <= top; arg++) {
+        if (lua_type(L, arg) == LUA_TNUMBER) {
+            char buf[NUM_TOSTRING_MAX];
+            int len;
+            if (lua_isinteger(L, arg))
+                len = port_snprintf(buf, sizeof buf, "%lld",
+                                    (long long)lua_tointeger(L, arg));
+            else
+                len = num_fmt_g((double)lua_tonumber(L, arg),
+                                RTLUA_NUM == 64 ? 14 : 7, buf, sizeof buf);
+            ok = ok && write_bytes(f, buf, (size_t)len);
+        } else {
+            size_t l;
+            const char *s = luaL_checklstring(L, arg, &l);
+            ok = ok && write_bytes(f, s, l);
+        }
+    }
+    return ok;
+}
+
+/* ---- default files ---------------------------------------------------- */
+
+static io_file *default_file(lua_State *L, const char *key)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, key);
+    io_file *f = lua_touserdata(L, -1);
+    if (f == NULL || f->kind == IO_CLOSED)
+        luaL_error(L, "default %s file is closed", key + 4); /* "_IO_" */
+    return f;
+}
+
+static int set_default(lua_State *L, const char *key, const char *mode)
+{
+    if (!lua_isnoneornil(L, 1)) {
+        const char *name = lua_tostring(L, 1);
+        if (name != NULL) {
+            if (open_file(L, name, mode) == NULL)
+                return open_error(L, name);
+        } else {
+            to_file(L, 1);
+            lua_pushvalue(L, 1);
+        }
+        lua_setfield(L, LUA_REGISTRYINDEX, key);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, key);
+    return 1;
+}
+
+static int io_input(lua_State *L)
+{
+    return set_default(L, IO_INPUT, "r");
+}
+
+static int io_output(lua_State *L)
+{
+    return set_default(L, IO_OUTPUT, "w");
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+/* The iterator: upvalues are the file, the format count, whether to
+ * close the file at the end, then the formats. */
+static int lines_step(lua_State *L)
+{
+    io_file *f = lua_touserdata(L, lua_upvalueindex(1));
+    int nfmt = (int)lua_tointeger(L, lua_upvalueindex(2));
+    if (f->kind == IO_CLOSED)
+        return luaL_error(L, "file is already closed");
+    lua_settop(L, 1);
+    luaL_checkstack(L, nfmt, "too many arguments");
+    for (int i = 1; i <= nfmt; i++)
+        lua_pushvalue(L, lua_upvalueindex(3 + i));
+    int n = g_read(L, f, 2);
+    if (lua_toboolean(L, -n))
+        return n;
+    if (n > 1 && lua_type(L, -n + 1) == LUA_TSTRING)
+        return luaL_error(L, "%s", lua_tostring(L, -n + 1));
+    if (lua_toboolean(L, lua_upvalueindex(3))) {
+        lua_settop(L, 0);
+        close_file(L, f);
+    }
+    return 0;
+}
+
+/* Pushes the iterator over the file at idx with the formats from
+ * first.. */
+static void push_lines(lua_State *L, int idx, int first, int toclose)
+{
+    int nfmt = lua_gettop(L) - first + 1;
+    if (nfmt < 0)
+        nfmt = 0;
+    luaL_argcheck(L, nfmt <= IO_MAXLINEFMT, IO_MAXLINEFMT + first,
+                  "too many arguments");
+    lua_pushvalue(L, idx);
+    lua_pushinteger(L, nfmt);
+    lua_pushboolean(L, toclose);
+    for (int i = 0; i < nfmt; i++)
+        lua_pushvalue(L, first + i);
+    lua_pushcclosure(L, lines_step, 3 + nfmt);
+}
+
+static int io_lines(lua_State *L)
+{
+    if (lua_isnone(L, 1))
+        lua_pushnil(L);
+    if (lua_isnil(L, 1)) {
+        lua_getfield(L, LUA_REGISTRYINDEX, IO_INPUT);
+        lua_replace(L, 1);
+        to_file(L, 1); /* lua5.4 says "attempt to use a closed file" */
+        push_lines(L, 1, 2, 0);
+        return 1;
+    }
+    const char *name = luaL_checkstring(L, 1);
+    if (open_file(L, name, "r") == NULL)
+        return open_error(L, name);
+    lua_replace(L, 1);
+    push_lines(L, 1, 2, 1);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushvalue(L, 1);
+    return 4;
+}
+
+/* ---- the io table ------------------------------------------------------ */
+
+static int io_open(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *mode = luaL_optstring(L, 2, "r");
+    luaL_argcheck(L, valid_mode(mode), 2, "invalid mode");
+    if (open_file(L, name, mode) == NULL)
+        return open_failed(L, name);
+    return 1;
+}
+
+static int io_close(lua_State *L)
+{
+    if (lua_isnone(L, 1))
+        default_file(L, IO_OUTPUT); /* lands in slot 1 */
+    return close_file(L, to_file(L, 1));
+}
+
+static int io_read(lua_State *L)
+{
+    io_file *f = default_file(L, IO_INPUT);
+    lua_pop(L, 1);
+    return g_read(L, f, 1);
+}
+
+static int io_write(lua_State *L)
+{
+    io_file *f = default_file(L, IO_OUTPUT);
+    lua_pop(L, 1);
+    if (!g_write(L, f, 1))
+        return port_fail(L, NULL);
+    lua_getfield(L, LUA_REGISTRYINDEX, IO_OUTPUT);
+    return 1;
+}
+
+static int io_type(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    io_file *f = luaL_testudata(L, 1, IO_HANDLE);
+    if (f == NULL)
+        luaL_pushfail(L);
+    else if (f->kind == IO_CLOSED)
+        lua_pushliteral(L, "closed file");
+    else
+        lua_pushliteral(L, "file");
+    return 1;
+}
+
+#ifdef RTLUA_HOST
+/* A file that disappears when closed: created under /tmp, opened, then
+ * unlinked while open. */
+static int io_tmpfile(lua_State *L)
+{
+    char name[] = "/tmp/lua_XXXXXX";
+    int fd = mkstemp(name);
+    if (fd == -1)
+        return luaL_fileresult(L, 0, NULL);
+    close(fd);
+    io_file *f = open_file(L, name, "w+");
+    remove(name);
+    return f != NULL ? 1 : luaL_fileresult(L, 0, NULL);
+}
+#endif
+
+static int io_popen(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    return luaL_error(L, "'popen' not supported");
+}
+
+/* ---- methods ------------------------------------------------------------ */
+
+static int f_read(lua_State *L)
+{
+    return g_read(L, to_file(L, 1), 2);
+}
+
+static int f_write(lua_State *L)
+{
+    io_file *f = to_file(L, 1);
+    if (!g_write(L, f, 2))
+        return port_fail(L, NULL);
+    lua_pushvalue(L, 1);
+    return 1;
+}
+
+static int f_lines(lua_State *L)
+{
+    to_file(L, 1);
+    push_lines(L, 1, 2, 0);
+    return 1;
+}
+
+static int f_close(lua_State *L)
+{
+    return close_file(L, to_file(L, 1));
+}
+
+static int f_seek(lua_State *L)
+{
+    static const char *const modes[] = {"set", "cur", "end", NULL};
+    io_file *f = to_file(L, 1);
+    int op = luaL_checkoption(L, 2, "cur", modes);
+    lua_Integer off = luaL_optinteger(L, 3, 0);
+    if (f->kind != IO_PORT)
+        return fail_msg(L, "Illegal seek", IO_ESPIPE);
+    long base = op == 0 ? 0 : op == 1 ? logical_pos(f) : 0;
+    if (op == 2) {
+        if (!sync_pos(f))
+            return port_fail(L, NULL);
+        base = port_file_size(f->fd);
+        if (base < 0)
+            return port_fail(L, NULL);
+    }
+    long target = base + (long)off;
+    if (target < 0)
+        return fail_msg(L, "Invalid argument", 22);
+    if (op == 1 && off == 0) {
+        lua_pushinteger(L, (lua_Integer)target);
+        return 1;
+    }
+    if (!sync_pos(f) || port_file_seek(f->fd, target) != 0)
+        return port_fail(L, NULL);
+    f->pos = target;
+    f->writing = 0;
+    lua_pushinteger(L, (lua_Integer)target);
+    return 1;
+}
+
+static int f_setvbuf(lua_State *L)
+{
+    static const char *const modes[] = {"no", "full", "line", NULL};
+    to_file(L, 1);
+    luaL_checkoption(L, 2, NULL, modes);
+    luaL_optinteger(L, 3, 0);
+    lua_pushboolean(L, 1); /* writes are not buffered here */
+    return 1;
+}
+
+static int f_flush(lua_State *L)
+{
+    io_file *f = to_file(L, 1);
+#ifdef RTLUA_HOST
+    if (f->kind == IO_STDOUT)
+        fflush(stdout);
+#else
+    (void)f;
+#endif
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int io_flush(lua_State *L)
+{
+    lua_settop(L, 0);
+    default_file(L, IO_OUTPUT);
+    return f_flush(L);
+}
+
+static int f_gc(lua_State *L)
+{
+    io_file *f = luaL_checkudata(L, 1, IO_HANDLE);
+    if (f->kind == IO_PORT) {
+        port_file_close(f->fd);
+        f->kind = IO_CLOSED;
+    }
+    return 0;
+}
+
+static int f_tostring(lua_State *L)
+{
+    io_file *f = luaL_checkudata(L, 1, IO_HANDLE);
+    if (f->kind == IO_CLOSED)
+        lua_pushliteral(L, "file (closed)");
+    else
+        lua_pushfstring(L, "file (%p)", (void *)f);
+    return 1;
+}
+
+static const luaL_Reg io_funcs[] = {{"close", io_close},
+                                    {"flush", io_flush},
+                                    {"input", io_input},
+                                    {"lines", io_lines},
+                                    {"open", io_open},
+                                    {"output", io_output},
+                                    {"popen", io_popen},
+                                    {"read", io_read},
+                                    {"type", io_type},
+                                    {"write", io_write},
+#ifdef RTLUA_HOST
+                                    {"tmpfile", io_tmpfile},
+#endif
+                                    {NULL, NULL}};
+
+static const luaL_Reg file_methods[] = {
+    {"read", f_read},       {"write", f_write}, {"lines", f_lines},
+    {"flush", f_flush},     {"seek", f_seek},   {"close", f_close},
+    {"setvbuf", f_setvbuf}, {NULL, NULL}};
+
+static const luaL_Reg file_meta[] = {{"__gc", f_gc},
+                                     {"__close", f_gc},
+                                     {"__tostring", f_tostring},
+                                     {NULL, NULL}};
+
+static void add_std(lua_State *L, int kind, const char *field, const char *key)
+{
+    new_file(L, kind, 0);
+    if (key != NULL) {
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, key);
+    }
+    lua_setfield(L, -2, field);
+}
+
+int luaopen_io(lua_State *L)
+{
+    luaL_newlib(L, io_funcs);
+    luaL_newmetatable(L, IO_HANDLE);
+    luaL_setfuncs(L, file_meta, 0);
+    luaL_newlib(L, file_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    add_std(L, IO_STDIN, "stdin", IO_INPUT);
+    add_std(L, IO_STDOUT, "stdout", IO_OUTPUT);
+    add_std(L, IO_STDERR, "stderr", NULL);
+    return 1;
+}

@@ -1,0 +1,286 @@
+/*
+ * loadlib.c — the package library and `require` (Lua 5.4 §6.3), plus
+ * rtlua_preload, through which rtlua's built-in (flash) modules offer
+ * themselves to `require`.
+ *
+ * Modules come from two searchers, in order: package.preload (the
+ * registry's LUA_PRELOAD_TABLE) and Lua source files found along
+ * package.path by package.searchpath and loaded by luaL_loadfilex, which
+ * reads through port_file_* (host files, or host files over
+ * semihosting on a board).  There is no C-library loader: a
+ * microcontroller has no dynamic linker, so package.cpath is "" and
+ * package.loadlib always fails with the reference's "not enabled"
+ * message.  package.loaded is the registry's LUA_LOADED_TABLE, the same
+ * table luaL_requiref fills, so libraries opened by luaL_openlibs are
+ * already "required".
+ *
+ * require, and each searcher, hold the package table as their upvalue:
+ * a script that replaces package.path or package.searchers in that table
+ * changes what require does, while a script that rebinds the global
+ * `package` does not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+#include "port/port.h"
+#include "rtlua.h"
+
+/* Separator of templates in a path, the mark replaced by the module
+ * name, and what stands for the default path in LUA_PATH. */
+#define PKG_PATH_SEP ";"
+#define PKG_PATH_MARK "?"
+#define PKG_EXEC_DIR "!"
+#define PKG_IGMARK "-"
+#define PKG_DEFAULT_MARK ";;"
+
+/* The reference's message for a build without dynamic libraries. */
+#define PKG_NO_DLL "dynamic libraries not enabled; check your Lua installation"
+
+/* ---- searchpath ------------------------------------------------------- */
+
+static int readable(const char *path)
+{
+    int fd = port_file_open(path, "r");
+    if (fd < 0)
+        return 0;
+    port_file_close(fd);
+    return 1;
+}
+
+/* Looks for name along path; pushes the first readable file name and
+ * returns it, or pushes "no file 'a'\n\tno file 'b'..." and returns
+ * NULL. */
+static const char *search_path(lua_State *L, const char *name,
+                               const char *path, const char *sep,
+                               const char *dirsep)
+{
+    if (*sep != '\0' && strstr(name, sep) != NULL)
+        name = luaL_gsub(L, name, sep, dirsep);     /* "a.b" -> "a/b" */
+    path = luaL_gsub(L, path, PKG_PATH_MARK, name); /* every candidate */
+    const char *p = path;
+    for (;;) {
+        while (*p == *PKG_PATH_SEP)
+            p++; /* empty templates are skipped */
+        if (*p == '\0')
+            break;
+        const char *end = strchr(p, *PKG_PATH_SEP);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *file = lua_pushlstring(L, p, len);
+        if (readable(file))
+            return file;
+        lua_pop(L, 1);
+        p += len;
+    }
+    /* Nothing found: the message lists every candidate, even empty ones,
+     * as the reference does. */
+    luaL_Buffer tried;
+    luaL_buffinit(L, &tried);
+    luaL_addstring(&tried, "no file '");
+    luaL_addgsub(&tried, path, PKG_PATH_SEP, "'\n\tno file '");
+    luaL_addstring(&tried, "'");
+    luaL_pushresult(&tried);
+    return NULL;
+}
+
+static int pkg_searchpath(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    const char *sep = luaL_optstring(L, 3, ".");
+    const char *rep = luaL_optstring(L, 4, LUA_DIRSEP);
+    if (search_path(L, name, path, sep, rep) != NULL)
+        return 1;
+    luaL_pushfail(L);
+    lua_insert(L, -2);
+    return 2; /* nil, message */
+}
+
+static int pkg_loadlib(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    luaL_checkstring(L, 2);
+    luaL_pushfail(L);
+    lua_pushliteral(L, PKG_NO_DLL);
+    lua_pushliteral(L, "absent");
+    return 3;
+}
+
+/* ---- Searchers -------------------------------------------------------- */
+
+static int searcher_preload(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    if (lua_getfield(L, -1, name) == LUA_TNIL) {
+        lua_pushfstring(L, "no field package.preload['%s']", name);
+        return 1;
+    }
+    lua_pushliteral(L, ":preload:");
+    return 2;
+}
+
+static int searcher_lua(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, lua_upvalueindex(1), "path");
+    const char *path = lua_tostring(L, -1);
+    if (path == NULL)
+        luaL_error(L, "'package.path' must be a string");
+    const char *file = search_path(L, name, path, ".", LUA_DIRSEP);
+    if (file == NULL)
+        return 1; /* the "no file" list */
+    if (luaL_loadfilex(L, file, NULL) != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
+                          lua_tostring(L, 1), file, lua_tostring(L, -1));
+    lua_pushstring(L, file); /* the loader's second argument */
+    return 2;
+}
+
+/* ---- require ---------------------------------------------------------- */
+
+/* Runs the searchers in turn for name; leaves the loader and its data on
+ * the top, or raises "module not found" with every searcher's excuse. */
+static void find_loader(lua_State *L, const char *name)
+{
+    if (lua_getfield(L, lua_upvalueindex(1), "searchers") != LUA_TTABLE)
+        luaL_error(L, "'package.searchers' must be a table");
+    int searchers = lua_gettop(L);
+    lua_pushliteral(L, ""); /* the excuses so far */
+    int why = searchers + 1;
+    for (int i = 1;; i++) {
+        if (lua_rawgeti(L, searchers, i) == LUA_TNIL)
+            luaL_error(L, "module '%s' not found:%s", name,
+                       lua_tostring(L, why));
+        lua_pushstring(L, name);
+        lua_call(L, 1, 2);
+        if (lua_isfunction(L, -2))
+            return;
+        if (lua_isstring(L, -2)) {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "\n\t");
+            lua_insert(L, -2);
+            lua_concat(L, 3); /* why .. "\n\t" .. excuse */
+        } else {
+            lua_pop(L, 2);
+        }
+    }
+}
+
+static int pkg_require(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); /* 2 */
+    lua_getfield(L, 2, name);
+    if (lua_toboolean(L, -1))
+        return 1; /* already loaded */
+    lua_pop(L, 1);
+    find_loader(L, name);
+    int loader = lua_gettop(L) - 1;
+    lua_pushvalue(L, loader);     /* the loader */
+    lua_pushvalue(L, 1);          /* name */
+    lua_pushvalue(L, loader + 1); /* its data */
+    lua_call(L, 2, 1);
+    if (!lua_isnil(L, -1))
+        lua_setfield(L, 2, name); /* loaded[name] = result */
+    else
+        lua_pop(L, 1);
+    if (lua_getfield(L, 2, name) == LUA_TNIL) { /* nothing stored */
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, 2, name);
+    }
+    lua_pushvalue(L, loader + 1);
+    return 2; /* the module, the loader data */
+}
+
+/* ---- Opening ---------------------------------------------------------- */
+
+/* package.path: the environment's LUA_PATH_5_4 or LUA_PATH on the host
+ * (";;" standing for the default), else LUA_PATH_DEFAULT. */
+static void set_path(lua_State *L)
+{
+    const char *env = NULL;
+#ifdef RTLUA_HOST
+    lua_getfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+    int noenv = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (!noenv) {
+        env = getenv("LUA_PATH" LUA_VERSUFFIX);
+        if (env == NULL)
+            env = getenv("LUA_PATH");
+    }
+#endif
+    const char *mark = env ? strstr(env, PKG_DEFAULT_MARK) : NULL;
+    if (env == NULL) {
+        lua_pushliteral(L, LUA_PATH_DEFAULT);
+    } else if (mark == NULL) {
+        lua_pushstring(L, env);
+    } else {
+        luaL_Buffer b;
+        size_t len = strlen(env);
+        luaL_buffinit(L, &b);
+        if (mark > env) {
+            luaL_addlstring(&b, env, (size_t)(mark - env));
+            luaL_addchar(&b, *PKG_PATH_SEP);
+        }
+        luaL_addstring(&b, LUA_PATH_DEFAULT);
+        const char *rest = mark + 2;
+        if (rest < env + len) {
+            luaL_addchar(&b, *PKG_PATH_SEP);
+            luaL_addlstring(&b, rest, (size_t)(env + len - rest));
+        }
+        luaL_pushresult(&b);
+    }
+    lua_setfield(L, -2, "path");
+}
+
+static const luaL_Reg pkg_funcs[] = {
+    {"loadlib", pkg_loadlib}, {"searchpath", pkg_searchpath},
+    {"preload", NULL},        {"cpath", NULL},
+    {"path", NULL},           {"searchers", NULL},
+    {"loaded", NULL},         {NULL, NULL}};
+
+static const lua_CFunction pkg_searchers[] = {searcher_preload, searcher_lua,
+                                              NULL};
+
+int luaopen_package(lua_State *L)
+{
+    luaL_newlib(L, pkg_funcs);
+    lua_createtable(L, (int)(sizeof pkg_searchers / sizeof *pkg_searchers) - 1,
+                    0);
+    for (int i = 0; pkg_searchers[i] != NULL; i++) {
+        lua_pushvalue(L, -2); /* the package table, as upvalue */
+        lua_pushcclosure(L, pkg_searchers[i], 1);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "searchers");
+    set_path(L);
+    lua_pushliteral(L, LUA_CPATH_DEFAULT);
+    lua_setfield(L, -2, "cpath");
+    lua_pushliteral(L, LUA_DIRSEP "\n" PKG_PATH_SEP "\n" PKG_PATH_MARK
+                                  "\n" PKG_EXEC_DIR "\n" PKG_IGMARK "\n");
+    lua_setfield(L, -2, "config");
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_setfield(L, -2, "loaded");
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_setfield(L, -2, "preload");
+    lua_pushglobaltable(L);
+    lua_pushvalue(L, -2);
+    lua_pushcclosure(L, pkg_require, 1);
+    lua_setfield(L, -2, "require");
+    lua_pop(L, 1); /* the global table */
+    return 1;
+}
+
+void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf)
+{
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_pushcfunction(L, openf);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}

@@ -1,0 +1,402 @@
+/*
+ * repl.c — the interactive prompt (rtlua_repl), on the host's terminal and
+ * on a board's console, behaving as lua5.4's:
+ *
+ * - "> " asks for a line, which is first compiled as "return <line>" (an
+ *   expression: its values are printed with the global print, several
+ *   tab-separated), else as a statement.  A line starting with '=' is
+ *   "return" and the rest, as in lua5.4.
+ * - A statement whose syntax error ends in "<eof>" is incomplete: ">> "
+ *   asks for another line, joined with "\n", until it compiles or fails.
+ * - Errors (compile or run) are printed on the error console with the
+ *   message (and, for run-time errors, a traceback) and the prompt comes
+ *   back; the end of input prints "\n" and returns.  The chunk is "=stdin".
+ *
+ * Input: on the host, stdin through port_getc (the terminal echoes and
+ * edits).  On a board, the console UART, which does not echo: the REPL
+ * echoes what is typed and handles backspace, Ctrl-C (drop the line) and
+ * Ctrl-D on an empty line (end of input).  When the board runs under QEMU
+ * with the host's stdin piped (port_stdin_piped), lines come from the
+ * host's stdin over semihosting, which sees the end of the input; they
+ * are echoed so the transcript reads as on a terminal.
+ *
+ * Interrupting: on a board reading the UART, a count hook polls the console
+ * every REPL_POLL_COUNT instructions while a line runs; Ctrl-C raises
+ * "interrupted!" in the running code, other bytes are kept as type-ahead.
+ * On the host, SIGINT arms the same hook.  A hook the code installs itself
+ * (debug.sethook) replaces this one for the rest of that line.
+ *
+ * One REPL runs at a time (the input state is static: a hook cannot be
+ * given a pointer).  Everything the REPL holds between calls that allocate
+ * lives on the Lua stack.
+ */
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "port/port.h"
+#include "rtlua.h"
+#ifdef RTLUA_HOST
+#include <signal.h>
+#endif
+
+#define REPL_CHUNKNAME "=stdin"
+#define REPL_PROMPT "> "
+#define REPL_PROMPT2 ">> "
+/* Bytes of a line gathered on the C stack before they move into a Lua
+ * string (a line may be longer; backspace edits only this piece). */
+#define REPL_LINE_PIECE 128
+/* VM instructions between two polls of the console while a line runs. */
+#define REPL_POLL_COUNT 4096
+/* Bytes of piped input read at once. */
+#define REPL_PIPE_BUF 64
+/* Bytes typed while a line runs, kept for the next prompt (power of 2). */
+#define REPL_TYPEAHEAD 32
+
+#define KEY_CTRL_C 0x03
+#define KEY_CTRL_D 0x04
+#define KEY_BACKSPACE 0x08
+#define KEY_DELETE 0x7F
+
+typedef struct ReplInput {
+    int piped;    /* lines come from port_stdin_read */
+    int editing;  /* echo, backspace, Ctrl-C/Ctrl-D (a board's UART) */
+    int echo;     /* echo each line read (nothing else echoes it) */
+    int polling;  /* the count hook polls the console */
+    int after_cr; /* the last byte was '\r': a '\n' right after is eaten */
+    int ended;    /* end of input seen */
+    volatile int interrupted; /* Ctrl-C or SIGINT while a line runs */
+    unsigned ahead_head, ahead_tail;
+    unsigned char ahead[REPL_TYPEAHEAD];
+    int pipe_pos, pipe_len;
+    unsigned char pipe[REPL_PIPE_BUF];
+} ReplInput;
+
+static ReplInput in;
+
+/* ---- Input -------------------------------------------------------------- */
+
+static void keep_ahead(int c)
+{
+    if (in.ahead_head - in.ahead_tail < REPL_TYPEAHEAD)
+        in.ahead[in.ahead_head++ % REPL_TYPEAHEAD] = (unsigned char)c;
+}
+
+/* The next input byte, or -1 at the end of input. */
+static int next_byte(void)
+{
+    if (in.ended)
+        return -1;
+    if (in.ahead_head != in.ahead_tail)
+        return in.ahead[in.ahead_tail++ % REPL_TYPEAHEAD];
+#ifndef RTLUA_HOST
+    if (in.piped) {
+        if (in.pipe_pos == in.pipe_len) {
+            long n = port_stdin_read(in.pipe, sizeof in.pipe);
+            if (n <= 0) {
+                in.ended = 1;
+                return -1;
+            }
+            in.pipe_pos = 0;
+            in.pipe_len = (int)n;
+        }
+        return in.pipe[in.pipe_pos++];
+    }
+#endif
+    int c = port_getc();
+    if (c < 0)
+        in.ended = 1;
+    return c;
+}
+
+static void echo_str(const char *s)
+{
+    port_write(s, strlen(s));
+}
+
+static void write_prompt(const char *prompt)
+{
+    lua_writestring(prompt, strlen(prompt));
+}
+
+/* Moves the bytes gathered in piece onto the Lua stack, joined with the
+ * string already there when *have is set. */
+static void flush_piece(lua_State *L, const char *piece, size_t n, int *have)
+{
+    lua_pushlstring(L, piece, n);
+    if (*have)
+        lua_concat(L, 2);
+    *have = 1;
+}
+
+/* Shows the prompt and reads a line (without its end); pushes it and
+ * returns 1, or returns 0 at the end of input before any byte. */
+static int read_line(lua_State *L, const char *prompt)
+{
+    char piece[REPL_LINE_PIECE];
+    size_t n = 0;
+    int have = 0; /* part of the line is on the stack */
+    int got = 0;  /* a byte of this line was read */
+    luaL_checkstack(L, 2, "no room for an input line");
+    write_prompt(prompt);
+    for (;;) {
+        int c = next_byte();
+        if (c < 0) {
+            if (!got)
+                return 0;
+            break;
+        }
+        if (c == '\n' && in.after_cr) { /* the rest of a "\r\n" */
+            in.after_cr = 0;
+            continue;
+        }
+        in.after_cr = c == '\r';
+        if (c == '\r' || c == '\n')
+            break;
+        if (in.editing) {
+            if (c == KEY_BACKSPACE || c == KEY_DELETE) {
+                if (n > 0) {
+                    n--;
+                    echo_str("\b \b");
+                }
+                continue;
+            }
+            if (c == KEY_CTRL_C) { /* drop the line, ask again */
+                if (have)
+                    lua_pop(L, 1);
+                have = got = 0;
+                n = 0;
+                echo_str("^C\n");
+                write_prompt(prompt);
+                continue;
+            }
+            if (c == KEY_CTRL_D && !got) {
+                in.ended = 1;
+                return 0;
+            }
+            port_putc(c);
+        }
+        got = 1;
+        if (n == sizeof piece) {
+            flush_piece(L, piece, n, &have);
+            n = 0;
+        }
+        piece[n++] = (char)c;
+    }
+    flush_piece(L, piece, n, &have);
+    if (in.echo && !in.editing) {
+        size_t len;
+        const char *line = lua_tolstring(L, -1, &len);
+        port_write(line, len);
+    }
+    if (in.echo)
+        port_putc('\n');
+    return 1;
+}
+
+/* ---- Compiling ---------------------------------------------------------- */
+
+/* A syntax error whose message ends in "<eof>": more lines may finish it. */
+static int incomplete(lua_State *L, int status)
+{
+    static const char mark[] = "<eof>";
+    const size_t k = sizeof mark - 1;
+    size_t len;
+    const char *msg;
+    if (status != LUA_ERRSYNTAX)
+        return 0;
+    msg = lua_tolstring(L, -1, &len);
+    return msg != NULL && len >= k && memcmp(msg + len - k, mark, k) == 0;
+}
+
+static int load_top(lua_State *L)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    return luaL_loadbuffer(L, s, len, REPL_CHUNKNAME);
+}
+
+/* Reads a statement: the function compiled from it on top and LUA_OK, the
+ * error message and the compiler's status, or -1 at the end of input. */
+static int read_statement(lua_State *L)
+{
+    if (!read_line(L, REPL_PROMPT))
+        return -1;
+    size_t len;
+    const char *line = lua_tolstring(L, -1, &len);
+    if (len > 0 && line[0] == '=') { /* "=expr": lua5.4's old shorthand */
+        lua_pushliteral(L, "return ");
+        lua_pushlstring(L, line + 1, len - 1);
+        lua_concat(L, 2);
+        lua_remove(L, -2);
+    }
+    /* As an expression first: its values will be printed. */
+    lua_pushliteral(L, "return ");
+    lua_pushvalue(L, -2);
+    lua_concat(L, 2);
+    int status = load_top(L);
+    lua_remove(L, -2); /* "return " .. line */
+    if (status == LUA_OK) {
+        lua_remove(L, -2); /* the line */
+        return LUA_OK;
+    }
+    lua_pop(L, 1);
+    for (;;) { /* as a statement, while the lines leave it unfinished */
+        status = load_top(L);
+        if (status == LUA_OK || !incomplete(L, status)) {
+            lua_remove(L, -2);
+            return status;
+        }
+        if (!read_line(L, REPL_PROMPT2)) { /* the end inside a statement */
+            lua_remove(L, -2);
+            return status;
+        }
+        lua_remove(L, -2); /* the message */
+        lua_pushliteral(L, "\n");
+        lua_insert(L, -2);
+        lua_concat(L, 3);
+    }
+}
+
+/* ---- Running ------------------------------------------------------------ */
+
+static void repl_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    if (in.polling) {
+        int c;
+        while ((c = port_pollc()) >= 0) {
+            if (c == KEY_CTRL_C)
+                in.interrupted = 1;
+            else
+                keep_ahead(c);
+        }
+    }
+    if (in.interrupted) {
+        in.interrupted = 0;
+        lua_sethook(L, NULL, 0, 0);
+        luaL_error(L, "interrupted!");
+    }
+}
+
+#ifdef RTLUA_HOST
+static lua_State *volatile signalled_state;
+
+/* SIGINT while a line runs: the next instruction runs the hook, which
+ * raises the error (a signal handler cannot). */
+static void on_sigint(int sig)
+{
+    signal(sig, SIG_DFL); /* a second Ctrl-C ends the program */
+    in.interrupted = 1;
+    lua_sethook(signalled_state, repl_hook,
+                LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+#endif
+
+/* The message plus a traceback from where the error was raised. */
+static int message_handler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") &&
+            lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)",
+                              luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* Runs the function on top, keeping every result. */
+static int run_function(lua_State *L)
+{
+    int base = lua_gettop(L);
+    lua_pushcfunction(L, message_handler);
+    lua_insert(L, base);
+    in.interrupted = 0;
+    if (in.polling)
+        lua_sethook(L, repl_hook, LUA_MASKCOUNT, REPL_POLL_COUNT);
+#ifdef RTLUA_HOST
+    signalled_state = L;
+    signal(SIGINT, on_sigint);
+#endif
+    int status = lua_pcall(L, 0, LUA_MULTRET, base);
+#ifdef RTLUA_HOST
+    signal(SIGINT, SIG_DFL);
+#endif
+    if (lua_gethook(L) == repl_hook)
+        lua_sethook(L, NULL, 0, 0);
+    in.interrupted = 0;
+    lua_remove(L, base);
+    return status;
+}
+
+static void report_text(const char *msg)
+{
+    port_write_err(msg, strlen(msg));
+    port_write_err("\n", 1);
+}
+
+/* Prints the error message on top and pops it. */
+static void report(lua_State *L)
+{
+    int top = lua_gettop(L);
+    const char *msg = lua_tostring(L, -1);
+    if (msg == NULL)
+        msg = lua_pushfstring(L, "(error object is a %s value)",
+                              luaL_typename(L, -1));
+    report_text(msg);
+    lua_settop(L, top - 1);
+}
+
+/* Prints the values above base with the global print. */
+static void print_results(lua_State *L, int base)
+{
+    int n = lua_gettop(L) - base;
+    if (n <= 0)
+        return;
+    luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+    lua_getglobal(L, "print");
+    lua_insert(L, base + 1);
+    if (lua_pcall(L, n, 0, 0) != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        report_text(lua_pushfstring(L, "error calling 'print' (%s)",
+                                    msg != NULL ? msg : "?"));
+        lua_pop(L, 2);
+    }
+}
+
+/* One prompt: read, run, print.  Returns false at the end of input. */
+static int repl_step(lua_State *L)
+{
+    int base = lua_gettop(L);
+    int status = read_statement(L);
+    if (status < 0)
+        return 0;
+    if (status == LUA_OK)
+        status = run_function(L);
+    if (status == LUA_OK)
+        print_results(L, base);
+    else
+        report(L);
+    lua_settop(L, base);
+    return 1;
+}
+
+int rtlua_repl(lua_State *L)
+{
+    memset(&in, 0, sizeof in);
+#ifndef RTLUA_HOST
+    in.piped = port_stdin_piped();
+    in.editing = !in.piped;
+    in.echo = 1;
+    in.polling = !in.piped;
+#endif
+    /* Steps run straight from the caller's frame, as lua5.4's REPL runs
+     * from its main function: a traceback ends in one "[C]: in ?". */
+    while (repl_step(L))
+        ;
+    lua_writeline();
+    return 0;
+}

@@ -1,0 +1,299 @@
+/*
+ * rtlib.c — the `rt` library: time, real-time loops, the collector's
+ * budget and figures, interrupt events.
+ *
+ *   rt.ticks()  rt.cycles()  rt.hz()
+ *   rt.loop(period_ms, fn [, count]) -> {iterations=, misses=,
+ *                                        worst_late_us=}
+ *   rt.budget(fraction) | rt.budget{cycles=, reserve=}
+ *                        -> fraction, cycles, reserve (after the change)
+ *   rt.stats() -> table of the collector's and the event ring's figures
+ *   rt.on(event, fn|nil) -> the previous handler
+ *   rt.post(event, value) -> true, or false when the ring is full
+ *   rt.poll() -> events delivered now
+ *   rt.timer(period_us, count [, burst]) -> event number, or nil where
+ *                                           the board has no demo timer
+ *
+ * rt.loop keeps absolute release times: iteration k is released at
+ * r_k = t0 + k * period (t0: the call), so lateness never accumulates
+ * into drift.  Between iterations the slack goes to the collector
+ * (rt_idle_until, gc/pace.h) and to event delivery.  The loop never
+ * skips a release: after an overrun the late iterations run back to back
+ * until the schedule is caught up.  fn returning false ends the loop.
+ */
+#include "gc/pace.h"
+#include "lauxlib.h"
+#include "lua.h"
+#include "port/port.h"
+#include "rtlua.h"
+#include "vm/state.h"
+
+#define US_PER_S 1000000.0
+#define MS_PER_S 1000.0
+/* Longest period: half the cycle counter's range, so that differences
+ * of release times stay exact as signed 32-bit values. */
+#define PERIOD_MAX_CYCLES 0x7fffffffu
+
+static int rt_ticks(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)port_ticks());
+    return 1;
+}
+
+/* Cycles since start-up; with 32-bit integers it wraps, but differences
+ * of readings less than 2^31 cycles apart are still right. */
+static int rt_cycles(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)port_cycles64());
+    return 1;
+}
+
+static int rt_hz(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)port_cycle_hz());
+    return 1;
+}
+
+static lua_Number cycles_to_us(uint32_t c)
+{
+    return (lua_Number)((double)c * US_PER_S / (double)port_cycle_hz());
+}
+
+/* Can WFI be used now without sleeping past `deadline`?  Only when the
+ * deadline is more than a tick away: the tick then surely wakes us
+ * first.  Closer to it we poll.  (Nothing here masks interrupts: a poll
+ * loop that did would starve them on QEMU, which takes an interrupt only
+ * between translated blocks.) */
+static int may_sleep(uint32_t now, uint32_t deadline)
+{
+    uint32_t hz = port_tick_hz();
+    if (hz == 0)
+        return 0;
+    return deadline - now > port_cycle_hz() / hz;
+}
+
+/* Wait until `deadline`: deliver events, give the time to the collector
+ * in steps of at most the step budget (rt_idle_until), sleep when
+ * neither has work and an interrupt comes before the deadline, else
+ * poll.  Every step ends before the deadline plus one work unit. */
+static void idle_until(lua_State *L, uint32_t deadline)
+{
+    global_State *g = G(L);
+    for (;;) {
+        if (rt_post_pending())
+            rt_post_dispatch(L);
+        uint32_t now = port_cycles();
+        int32_t left = (int32_t)(deadline - now);
+        if (left <= 0)
+            return;
+        if (g->gcrunning && pace_has_work(L)) {
+            uint32_t slice = (uint32_t)left;
+            if (slice > g->stepbudget)
+                slice = g->stepbudget;
+            rt_idle_until(L, now + slice);
+        } else if (may_sleep(now, deadline)) {
+            port_idle();
+        }
+    }
+}
+
+/* rt.loop(period_ms, fn [, count]).
+ * Iteration k (k = 0, 1, ...) is released at r_k = t0 + k*period and
+ * starts at s_k (just before fn is called); its lateness is s_k - r_k.
+ * A miss is an iteration with s_k > r_k + period: it started after the
+ * next release, i.e. the previous iteration (fn plus any collector work
+ * at its safe points) overran a whole period.  worst_late_us is the
+ * largest lateness seen, in microseconds at port_cycle_hz. */
+static int rt_loop(lua_State *L)
+{
+    lua_Number ms = luaL_checknumber(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_Integer count = luaL_optinteger(L, 3, -1);
+    double cyc = (double)ms * (double)port_cycle_hz() / MS_PER_S;
+    luaL_argcheck(L, cyc >= 1.0 && cyc <= (double)PERIOD_MAX_CYCLES, 1,
+                  "period out of range");
+    uint32_t period = (uint32_t)cyc;
+    uint32_t release = port_cycles();
+    uint32_t worst = 0;
+    lua_Integer iterations = 0, misses = 0;
+    while (count < 0 || iterations < count) {
+        idle_until(L, release);
+        uint32_t start = port_cycles();
+        int32_t late = (int32_t)(start - release);
+        if (late > 0) {
+            if ((uint32_t)late > worst)
+                worst = (uint32_t)late;
+            if ((uint32_t)late > period)
+                misses++;
+        }
+        lua_pushvalue(L, 2);
+        lua_call(L, 0, 1);
+        int stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        iterations++;
+        release += period;
+        if (stop)
+            break;
+    }
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, iterations);
+    lua_setfield(L, -2, "iterations");
+    lua_pushinteger(L, misses);
+    lua_setfield(L, -2, "misses");
+    lua_pushnumber(L, cycles_to_us(worst));
+    lua_setfield(L, -2, "worst_late_us");
+    return 1;
+}
+
+static lua_Integer opt_field(lua_State *L, const char *name)
+{
+    lua_Integer v = 0;
+    if (lua_getfield(L, 1, name) != LUA_TNIL) {
+        int isint;
+        v = lua_tointegerx(L, -1, &isint);
+        if (!isint || v < 0)
+            luaL_error(L,
+                       "bad field '%s' to 'budget' (non-negative "
+                       "integer expected)",
+                       name);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* rt.budget(fraction) sets the share of each tick the collector gets;
+ * rt.budget{cycles=, reserve=} the cycles per step and the free-byte
+ * reserve (absent fields unchanged).  Both return the settings. */
+static int rt_budget(lua_State *L)
+{
+    global_State *g = G(L);
+    if (lua_istable(L, 1)) {
+        lua_Integer cycles = opt_field(L, "cycles");
+        lua_Integer reserve = opt_field(L, "reserve");
+        pace_set_budget(L, (uint32_t)cycles, (size_t)reserve);
+    } else if (!lua_isnoneornil(L, 1)) {
+        lua_Number f = luaL_checknumber(L, 1);
+        luaL_argcheck(L, f >= 0 && f <= 1, 1, "fraction out of [0, 1]");
+        pace_set_utilisation(L, (uint32_t)(f * 100 + (lua_Number)0.5));
+    }
+    lua_pushnumber(L, (lua_Number)g->utilisation_pct / 100);
+    lua_pushinteger(L, (lua_Integer)g->stepbudget);
+    lua_pushinteger(L, (lua_Integer)g->reserve);
+    return 3;
+}
+
+static void setint(lua_State *L, const char *k, lua_Integer v)
+{
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* Sizes and counts as integers; totals wider than lua_Integer (64-bit
+ * sums in the 32-bit model) saturate. */
+static lua_Integer clampi(uint64_t v)
+{
+    const uint64_t max = (uint64_t)(LUA_MAXINTEGER);
+    return (lua_Integer)(v > max ? max : v);
+}
+
+static int rt_stats(lua_State *L)
+{
+    rtlua_GCStats s;
+    rt_post_stats p;
+    rtlua_gcstats(L, &s);
+    rt_post_getstats(&p);
+    lua_createtable(L, 0, 20);
+    setint(L, "steps", clampi(s.steps));
+    setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
+    lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));
+    lua_setfield(L, -2, "worst_step_us");
+    setint(L, "cycles_completed", clampi(s.cycles_completed));
+    setint(L, "emergencies", clampi(s.emergencies));
+    setint(L, "assists", clampi(s.assists));
+    setint(L, "bytes_freed", clampi(s.bytes_freed));
+    setint(L, "step_cycles_total", clampi(s.step_cycles_total));
+    setint(L, "in_use", clampi(s.bytes_in_use));
+    setint(L, "free", clampi(s.bytes_free));
+    setint(L, "largest_free", clampi(s.largest_free));
+    setint(L, "arena", clampi(s.capacity));
+    setint(L, "events_posted", clampi(p.posted));
+    setint(L, "events_dropped", clampi(p.dropped));
+    setint(L, "events_delivered", clampi(p.delivered));
+    setint(L, "events_unhandled", clampi(p.unhandled));
+    setint(L, "handler_errors", clampi(p.errors));
+    setint(L, "ring_size", RT_POST_RING);
+    return 1;
+}
+
+static int check_event(lua_State *L, int arg)
+{
+    lua_Integer e = luaL_checkinteger(L, arg);
+    luaL_argcheck(L, e >= 0 && e < RT_IRQ_MAX, arg, "event out of range");
+    return (int)e;
+}
+
+/* rt.on(event, fn): fn(value, event) runs at a safe point for each event
+ * posted under that number; nil removes the handler. */
+static int rt_on(lua_State *L)
+{
+    int e = check_event(L, 1);
+    if (!lua_isnoneornil(L, 2))
+        luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &rt_handlers_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 0);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &rt_handlers_key);
+    }
+    lua_rawgeti(L, 3, e); /* the previous handler */
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, 3, e);
+    return 1;
+}
+
+static int rt_post_lua(lua_State *L)
+{
+    int e = check_event(L, 1);
+    lua_Integer v = luaL_optinteger(L, 2, 0);
+    lua_pushboolean(L, rt_post(L, e, v));
+    return 1;
+}
+
+static int rt_poll(lua_State *L)
+{
+    lua_pushinteger(L, rt_post_dispatch(L));
+    return 1;
+}
+
+static int rt_timer(lua_State *L)
+{
+    if (lua_isnoneornil(L, 1)) {
+        rtlua_timer_stop();
+        return 0;
+    }
+    lua_Integer us = luaL_checkinteger(L, 1);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    lua_Integer burst = luaL_optinteger(L, 3, 1);
+    luaL_argcheck(L, us > 0, 1, "period must be positive");
+    luaL_argcheck(L, n >= 0, 2, "count must be non-negative");
+    luaL_argcheck(L, burst > 0, 3, "burst must be positive");
+    int e = rtlua_timer_start(L, (uint32_t)us, (uint32_t)n, (uint32_t)burst);
+    if (e < 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, e);
+    return 1;
+}
+
+static const luaL_Reg rt_funcs[] = {
+    {"ticks", rt_ticks}, {"cycles", rt_cycles}, {"hz", rt_hz},
+    {"loop", rt_loop},   {"budget", rt_budget}, {"stats", rt_stats},
+    {"on", rt_on},       {"post", rt_post_lua}, {"poll", rt_poll},
+    {"timer", rt_timer}, {NULL, NULL}};
+
+int luaopen_rt(lua_State *L)
+{
+    luaL_newlib(L, rt_funcs);
+    return 1;
+}

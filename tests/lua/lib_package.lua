@@ -1,0 +1,60 @@
+-- package library and require: preload everywhere, Lua files on the host
+local P = package
+local reg = debug.getregistry()
+assert(P.loaded == reg._LOADED and P.preload == reg._PRELOAD)
+assert(P.loaded.string == string and P.loaded._G == _G and P.loaded.package == P)
+assert(P.config == "/\n;\n?\n!\n-\n" and type(P.path) == "string")
+assert(type(P.cpath) == "string" and type(P.searchers[1]) == "function")
+local function e(...) return select(2, pcall(...)) end
+local got
+P.preload.pm = function(...) got = {...} return {v = 1} end
+local m, d = require("pm")
+assert(m.v == 1 and d == ":preload:" and got[1] == "pm" and got[2] == ":preload:")
+got = nil
+assert(require("pm") == m and not got and select("#", require("pm")) == 1)
+P.preload.pn = function() end
+assert(require("pn") == true and P.loaded.pn == true)
+P.preload.po = function() P.loaded.po = "set" end
+assert(require("po") == "set")
+P.preload.pe = function() error("boom") end
+assert(e(require, "pe"):find("boom") and P.loaded.pe == nil)
+P.path = "./?.lua;./?/init.lua"
+local msg = e(require, "no.mod")
+local want = "module 'no.mod' not found:\n\tno field package.preload['no.mod']\n" ..
+  "\tno file './no/mod.lua'\n\tno file './no/mod/init.lua'"
+assert(msg:sub(1, #want) == want, msg)
+assert(e(require):find("bad argument #1 to 'require' (string expected, got no value)", 1, true))
+-- searchpath
+local a, b = P.searchpath("a.b", "./?.x;/q/?.y")
+assert(a == nil and b == "no file './a/b.x'\n\tno file '/q/a/b.y'")
+assert(select(2, P.searchpath("a.b", "?.z", "")) == "no file 'a.b.z'")
+assert(select(2, P.searchpath("a_b", "?;;x", "_", "+")) == "no file 'a+b'\n\tno file ''\n\tno file 'x'")
+local me = arg and arg[0]
+if me and me:find("lib_package%.lua$") then
+  local dir = me:sub(1, -#"lib_package.lua" - 1)
+  assert(P.searchpath("lib_package", "/no/?.x;" .. dir .. "?.lua") == dir .. "lib_package.lua")
+end
+local l = {P.loadlib("x.so", "f")}
+assert(l[1] == nil and type(l[2]) == "string" and type(l[3]) == "string")
+-- a module file, only on the host (needs io and a writable /tmp)
+local host = io and io.open and os.getenv and os.getenv("PATH")
+local base = "/tmp/rtlua_pk" .. os.time() % 100000
+local fh = host and io.open(base .. ".lua", "w")
+if fh then
+  fh:write("local n, f = ...\nreturn {n = n, f = f}\n") fh:close()
+  fh = io.open(base .. "x.lua", "w") fh:write("x = = 1\n") fh:close()
+  P.path = "/no/?.lua;" .. "/tmp/?.lua"
+  local name = base:sub(6)
+  local r, f = require(name)
+  assert(f == base .. ".lua" and r.n == name and r.f == f, f)
+  assert(P.loaded[name] == r and require(name) == r)
+  msg = e(require, name .. "x")
+  want = "error loading module '" .. name .. "x' from file '" .. base .. "x.lua':\n\t"
+  assert(msg:sub(1, #want) == want, msg)
+  os.remove(base .. ".lua") os.remove(base .. "x.lua")
+end
+P.path = {}
+assert(e(require, "q"):find("'package.path' must be a string", 1, true))
+P.searchers = nil
+assert(e(require, "q"):find("'package.searchers' must be a table", 1, true))
+print("ok")

@@ -1,0 +1,106 @@
+-- rt: time, events (rt.on/rt.post, the board's timer), rt.loop, budget,
+-- stats.  rtlua only (no rt in lua5.4).
+assert(type(rt) == "table" and package.loaded.rt == rt)
+local hz = rt.hz()
+assert(math.type(hz) == "integer" and hz > 0)
+local c0 = rt.cycles()
+local x = 0
+for i = 1, 1000 do x = x + i end
+assert(rt.cycles() - c0 > 0 and math.type(rt.ticks()) == "integer")
+
+-- events: in order, value and event number passed, delivered at the next
+-- safe point (a call here)
+local got = {}
+assert(rt.on(5, function(v, e) got[#got + 1] = v * 1000 + e end) == nil)
+local st0 = rt.stats()
+for i = 1, 20 do assert(rt.post(5, i) == true) end
+rt.poll()
+assert(#got == 20, #got)
+for i = 1, 20 do assert(got[i] == i * 1000 + 5) end
+local st1 = rt.stats()
+assert(st1.events_posted - st0.events_posted == 20)
+assert(st1.events_delivered - st0.events_delivered == 20)
+-- no handler: taken and counted
+rt.post(6, 1); rt.poll()
+assert(rt.stats().events_unhandled - st1.events_unhandled == 1)
+-- a failing handler is reported and the next ones still run
+local n = 0
+rt.on(7, function() n = n + 1; error("boom") end)
+rt.post(7, 1); rt.post(7, 2); rt.poll()
+assert(n == 2 and rt.stats().handler_errors - st1.handler_errors == 2)
+assert(type(rt.on(7, nil)) == "function" and rt.on(7) == nil)
+
+local function err(f, ...)
+  local ok, m = pcall(f, ...)
+  assert(not ok)
+  return m
+end
+assert(err(rt.on, 128, print):find("event out of range", 1, true))
+assert(err(rt.on, -1, print):find("bad argument #1 to 'rt.on'", 1, true))
+assert(err(rt.on, 1, 2):find("function expected", 1, true))
+assert(err(rt.loop, 0, print):find("period out of range", 1, true))
+assert(err(rt.budget, 2):find("fraction out of", 1, true))
+
+-- rt.loop: count, early stop, result fields, no drift
+local calls = 0
+local r = rt.loop(1, function() calls = calls + 1 end, 20)
+assert(r.iterations == 20 and calls == 20 and math.type(r.misses) == "integer")
+assert(r.worst_late_us >= 0)
+calls = 0
+r = rt.loop(2, function() calls = calls + 1; return calls < 5 end)
+assert(r.iterations == 5 and calls == 5)
+local t0 = rt.cycles()
+rt.loop(1, function() local t = {}; t[1] = string.rep("x", 10) end, 30)
+local el = (rt.cycles() - t0) / hz
+assert(el >= 0.029 and el < 0.5, el) -- 30 releases, the first at once
+
+-- one iteration overrunning 2.5 periods: the next starts > 1 period late
+calls = 0
+r = rt.loop(1, function()
+  calls = calls + 1
+  if calls == 3 then local e = rt.cycles() + hz // 400
+    while rt.cycles() - e < 0 do end end
+end, 8)
+-- (exactly 1 on a board; a loaded host may preempt us for more)
+assert(r.misses >= 1 and r.worst_late_us > 1000, r.misses)
+
+-- budget
+local f, cyc, res = rt.budget()
+assert(f >= 0 and f <= 1 and cyc > 0 and res >= 0)
+assert(rt.budget(0.5) == 0.5)
+local _, c2 = rt.budget{cycles = cyc * 2}
+assert(c2 == cyc * 2)
+rt.budget{cycles = cyc}
+rt.budget(f)
+
+-- stats
+local s = rt.stats()
+for _, k in ipairs{"steps", "worst_step_cycles", "cycles_completed",
+                   "emergencies", "in_use", "free", "largest_free", "arena"} do
+  assert(math.type(s[k]) == "integer", k)
+end
+assert(type(s.worst_step_us) == "number" and s.in_use + s.free <= s.arena)
+
+-- the board's timer: bursts of events posted from its interrupt arrive in
+-- order, none lost
+local ev = rt.timer(200, 40, 8)
+if ev then
+  local seen, bad = 0, 0
+  rt.on(ev, function(v) seen = seen + 1; if v ~= seen then bad = bad + 1 end end)
+  local d0 = rt.stats().events_dropped
+  local limit = rt.cycles() + hz // 10
+  while seen < 320 and rt.cycles() - limit < 0 do end
+  assert(seen == 320 and bad == 0, seen)
+  assert(rt.stats().events_dropped == d0)
+  -- one expiry posting more than the ring holds: the excess is dropped
+  local ring = rt.stats().ring_size
+  seen, bad = 0, 0
+  rt.timer(100, 1, ring + 16)
+  limit = rt.cycles() + hz // 100
+  while rt.cycles() - limit < 0 do end
+  assert(seen == ring and bad == 0, seen)
+  assert(rt.stats().events_dropped - d0 == 16)
+  rt.timer()
+  print("timer events: " .. seen)
+end
+print("ok")

@@ -1,0 +1,211 @@
+/*
+ * test_rt.c — the interrupt event ring (lib/rtpost.c) and its delivery:
+ * order, a full ring and its drops, index wrap-around, delivery at the
+ * interpreter's safe points; on the host, posting from the SIGALRM tick
+ * handler (a signal, like an interrupt) while Lua code runs.
+ *
+ * Each case opens the state, registers handlers in the registry table
+ * rt.on uses (from C, or from Lua through the rt library), and closes
+ * the state.  The ring's counters are cumulative: cases compare deltas.
+ */
+#include "include/lauxlib.h"
+#include "include/lua.h"
+#include "include/lualib.h"
+#include "include/rtlua.h"
+#include "port/port.h"
+#include "tests/unit/check.h"
+
+/* Values a C handler saw, in order. */
+#define SEEN_MAX 512
+static lua_Integer seen[SEEN_MAX];
+static int nseen;
+
+static int record(lua_State *L)
+{
+    if (nseen < SEEN_MAX)
+        seen[nseen] = luaL_checkinteger(L, 1) * 1000 + luaL_checkinteger(L, 2);
+    nseen++;
+    return 0;
+}
+
+/* Open a state with `record` as the handler of event `e`. */
+static lua_State *open_with(int e)
+{
+    lua_State *L = luaL_newstate();
+    if (L == NULL)
+        return NULL;
+    lua_createtable(L, 0, 0);
+    lua_pushcfunction(L, record);
+    lua_rawseti(L, -2, e);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &rt_handlers_key);
+    nseen = 0;
+    while (rt_post_pending()) /* nothing left over from an earlier case */
+        rt_post_dispatch(L);
+    nseen = 0;
+    return L;
+}
+
+static void test_order(void)
+{
+    lua_State *L = open_with(3);
+    CHECK(L != NULL);
+    for (int i = 1; i <= 10; i++)
+        CHECK(rt_post(L, 3, i) == 1);
+    CHECK(rt_post_pending());
+    CHECK_EQ(rt_post_dispatch(L), 10);
+    CHECK(!rt_post_pending());
+    CHECK_EQ(nseen, 10);
+    for (int i = 0; i < 10; i++)
+        CHECK_EQ(seen[i], (i + 1) * 1000 + 3);
+    lua_close(L);
+}
+
+static void test_full_ring_drops(void)
+{
+    lua_State *L = open_with(4);
+    CHECK(L != NULL);
+    rt_post_stats a, b;
+    rt_post_getstats(&a);
+    for (int i = 0; i < RT_POST_RING; i++)
+        CHECK(rt_post(L, 4, i) == 1);
+    for (int i = 0; i < 5; i++)
+        CHECK(rt_post(L, 4, 999) == 0);
+    rt_post_getstats(&b);
+    CHECK_EQ(b.dropped - a.dropped, 5);
+    CHECK_EQ(b.posted - a.posted, RT_POST_RING);
+    CHECK_EQ(rt_post_dispatch(L), RT_POST_RING);
+    for (int i = 0; i < RT_POST_RING; i++)
+        CHECK_EQ(seen[i], i * 1000 + 4);
+    /* room again */
+    CHECK(rt_post(L, 4, 7) == 1);
+    CHECK_EQ(rt_post_dispatch(L), 1);
+    CHECK_EQ(seen[RT_POST_RING], 7004);
+    lua_close(L);
+}
+
+static void test_wraparound_and_unhandled(void)
+{
+    lua_State *L = open_with(5);
+    CHECK(L != NULL);
+    rt_post_stats a, b;
+    rt_post_getstats(&a);
+    int next = 0, want = 0;
+    for (int round = 0; round < 40; round++) {
+        int chunk = 1 + round % (RT_POST_RING - 1);
+        for (int i = 0; i < chunk; i++)
+            CHECK(rt_post(L, 5, next++) == 1);
+        CHECK(rt_post(L, 6, 0) == 1); /* no handler for 6 */
+        rt_post_dispatch(L);
+        for (; want < next; want++)
+            CHECK_EQ(seen[want % SEEN_MAX], (lua_Integer)want * 1000 + 5);
+        nseen = 0;
+        want = next = 0;
+    }
+    rt_post_getstats(&b);
+    CHECK_EQ(b.unhandled - a.unhandled, 40);
+    lua_close(L);
+}
+
+static const char safepoint_script[] =
+    "local t = {}\n"
+    "rt.on(9, function(v, e) t[#t + 1] = v * 100 + e end)\n"
+    "for i = 1, 30 do rt.post(9, i) end\n"
+    "local x = 0\n"
+    "for i = 1, 10 do x = x + i end\n"
+    "assert(#t == 30, #t)\n"
+    "for i = 1, 30 do assert(t[i] == i * 100 + 9) end\n";
+
+static int open_libs(lua_State *L)
+{
+    luaL_openlibs(L);
+    return 0;
+}
+
+/* The libraries, or 0 where they do not fit the arena (microbit): the
+ * case then passes, having checked the failure is a clean memory error. */
+static int libs_fit(lua_State *L)
+{
+    lua_pushcfunction(L, open_libs);
+    int st = lua_pcall(L, 0, 0, 0);
+    if (st == LUA_OK)
+        return 1;
+    port_printf("  libraries do not fit: %s\n", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+}
+
+static void test_delivered_at_safe_points(void)
+{
+#ifdef RTLUA_LIBS_SMALL
+    return; /* the rt library is not opened on this board (microbit) */
+#endif
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (!libs_fit(L)) {
+        lua_close(L);
+        return;
+    }
+    int st = luaL_dostring(L, safepoint_script);
+    if (st != LUA_OK)
+        port_printf("  %s\n", lua_tostring(L, -1));
+    CHECK_EQ(st, LUA_OK);
+    lua_close(L);
+}
+
+#ifdef RTLUA_HOST
+/* The tick posts from its signal handler: TICK_BURST events a tick. */
+#define TICK_BURST 4
+#define TICK_EVENTS 400
+static lua_State *tickL;
+static volatile lua_Integer tickseq;
+
+static void post_from_signal(void)
+{
+    for (int i = 0; i < TICK_BURST; i++)
+        if (tickseq < TICK_EVENTS)
+            rt_post(tickL, 11, ++tickseq);
+}
+
+static const char signal_script[] =
+    "local n, bad = 0, 0\n"
+    "rt.on(11, function(v) n = n + 1; if v ~= n then bad = bad + 1 end end)\n"
+    "local t = rt.cycles() + 5 * rt.hz()\n"
+    "while n < 400 and rt.cycles() < t do local s = {} end\n"
+    "assert(n == 400 and bad == 0, n)\n";
+
+static void test_post_from_sigalrm(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    CHECK(libs_fit(L));
+    rt_post_stats a, b;
+    rt_post_getstats(&a);
+    tickL = L;
+    tickseq = 0;
+    port_on_tick(post_from_signal); /* replaces the pacing for this case */
+    int st = luaL_dostring(L, signal_script);
+    port_on_tick(NULL);
+    if (st != LUA_OK)
+        port_printf("  %s\n", lua_tostring(L, -1));
+    CHECK_EQ(st, LUA_OK);
+    rt_post_getstats(&b);
+    CHECK_EQ(b.dropped - a.dropped, 0);
+    CHECK_EQ(b.delivered - a.delivered, TICK_EVENTS);
+    lua_close(L);
+}
+#endif
+
+static const struct check_case cases[] = {
+    CASE(test_order),
+    CASE(test_full_ring_drops),
+    CASE(test_wraparound_and_unhandled),
+    CASE(test_delivered_at_safe_points),
+#ifdef RTLUA_HOST
+    CASE(test_post_from_sigalrm),
+#endif
+};
+
+int main(void)
+{
+    return check_main("rt", cases, CHECK_COUNT(cases));
+}
