@@ -97,5 +97,8 @@ void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf);
  * lines until the end of input, runs them, prints values and errors;
  * returns 0 (also usable as a lua_CFunction returning nothing). */
 int rtlua_repl(lua_State *L);
+/* A message handler: the error message (or "(error object is a X
+ * value)", or its __tostring) with a traceback from the error point. */
+int rtlua_msghandler(lua_State *L);
 
 #endif

@@ -89,26 +89,11 @@ static int report(lua_State *L, int status)
     return status;
 }
 
-/* Message handler: the message plus a traceback from the error point. */
-static int msg_handler(lua_State *L)
-{
-    const char *msg = lua_tostring(L, 1);
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") &&
-            lua_type(L, -1) == LUA_TSTRING)
-            return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)",
-                              luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
 /* Calls the function below the narg arguments on top, with the handler. */
 static int do_call(lua_State *L, int narg, int nres)
 {
     int base = lua_gettop(L) - narg;
-    lua_pushcfunction(L, msg_handler);
+    lua_pushcfunction(L, rtlua_msghandler);
     lua_insert(L, base);
     int status = lua_pcall(L, narg, nres, base);
     lua_remove(L, base);

@@ -293,8 +293,9 @@ static void on_sigint(int sig)
 }
 #endif
 
-/* The message plus a traceback from where the error was raised. */
-static int message_handler(lua_State *L)
+/* The message plus a traceback from where the error was raised (the
+ * REPL's and the rtlua program's message handler). */
+int rtlua_msghandler(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
     if (msg == NULL) {
@@ -312,7 +313,7 @@ static int message_handler(lua_State *L)
 static int run_function(lua_State *L)
 {
     int base = lua_gettop(L);
-    lua_pushcfunction(L, message_handler);
+    lua_pushcfunction(L, rtlua_msghandler);
     lua_insert(L, base);
     in.interrupted = 0;
     if (in.polling)
