@@ -8,7 +8,7 @@
  * the gray list cannot disturb it.  Tables, closures, prototypes and
  * userdata are painted black when their traversal starts: a store into
  * one mid-traversal then meets the forward barrier, so the part already
- * scanned stays correct; a resize restarts the scan (gc_table_resized).
+ * scanned stays correct; a resize restarts the scan (gc_resized).
  * Threads are never black: they go to grayagain and their stacks are
  * scanned again in atomic when they ran.  Weak tables stay gray too and are
  * traversed again in atomic, where they are cleared.
@@ -249,9 +249,9 @@ void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
         makewhite(g, o); /* sweeping: it will be white anyway */
 }
 
-void gc_table_resized(global_State *g, table *t)
+void gc_resized(global_State *g, gcobj *o)
 {
-    if (g->trav == obj2gc(t))
+    if (g->trav == o)
         g->travpos = 0;
 }
 

@@ -105,8 +105,9 @@ void gc_barrier_(lua_State *L, gcobj *o, gcobj *v);
             gc_barrier_(L, obj2gc(o), obj2gc(v));                             \
     } while (0)
 
-/* A table's storage moved (resize): restart its chunked traversal. */
-void gc_table_resized(global_State *g, table *t);
+/* An object's arrays moved (a table's resize, a prototype's growth while
+ * it is compiled): restart its chunked traversal. */
+void gc_resized(global_State *g, gcobj *o);
 /* setmetatable with a __gc: move the object to finobj. */
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
 /* The thread ran: its stack must be scanned again before the sweep. */

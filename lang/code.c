@@ -34,7 +34,7 @@ static table *ktable(FuncState *fs)
 /* The prototype's arrays moved: a chunked traversal must restart. */
 static void protomoved(FuncState *fs)
 {
-    gc_table_resized(G(fs->ps->L), (table *)(void *)fs->f);
+    gc_resized(G(fs->ps->L), obj2gc(fs->f));
 }
 
 /* Grow f->code, lineinfo or k to hold index n; new slots zeroed (nil). */

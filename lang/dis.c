@@ -2,6 +2,7 @@
  * dis.c — the bytecode disassembler (see dis.h).
  */
 #include "lang/dis.h"
+#include "port/port.h"
 
 #include "vm/opcodes.h"
 
@@ -25,18 +26,8 @@ static void out_str(outbuf *o, const char *s)
 
 static void out_int(outbuf *o, long v)
 {
-    char d[24], r[24];
-    int k = 0, j = 0;
-    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-    do {
-        d[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (v < 0)
-        r[j++] = '-';
-    while (k > 0)
-        r[j++] = d[--k];
-    r[j] = '\0';
+    char r[24];
+    port_snprintf(r, sizeof r, "%ld", v);
     out_str(o, r);
 }
 

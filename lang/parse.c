@@ -3,6 +3,7 @@
  * reference manual (§3, §9 grammar); error texts match lua5.4's.
  */
 #include "lang/parse.h"
+#include "port/port.h"
 
 #include "gc/gc.h"
 #include "lang/code.h"
@@ -45,18 +46,8 @@ static void msg_put(char *buf, size_t cap, size_t *n, const char *s)
 
 static void msg_int(char *buf, size_t cap, size_t *n, int v)
 {
-    char d[12], r[13];
-    int k = 0, j = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    do {
-        d[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (v < 0)
-        r[j++] = '-';
-    while (k > 0)
-        r[j++] = d[--k];
-    r[j] = '\0';
+    char r[16];
+    port_snprintf(r, sizeof r, "%d", v);
     msg_put(buf, cap, n, r);
 }
 

@@ -55,7 +55,7 @@ static void *growproto(FuncState *fs, void *block, int32_t *size, int n,
         parse_errorlimit(fs, limit, what);
     block = growvec(fs->ps, block, &cap, n, esize);
     *size = cap;
-    gc_table_resized(G(fs->ps->L), (table *)(void *)fs->f);
+    gc_resized(G(fs->ps->L), obj2gc(fs->f));
     return block;
 }
 
@@ -420,7 +420,7 @@ void scope_closefunc(parser *ps)
                              sizeof(locvar));
     f->upvalues = shrinkproto(fs, f->upvalues, &f->sizeupvalues, fs->nups,
                               sizeof(upvaldesc));
-    gc_table_resized(G(L), (table *)(void *)f);
+    gc_resized(G(L), obj2gc(f));
     ps->fs = fs->prev;
     L->top--; /* the h table */
 }

@@ -750,7 +750,9 @@ int num_fmt_e(double x, int prec, char *buf, size_t cap)
     return finish(&o);
 }
 
-int num_fmt_g(double x, int prec, char *buf, size_t cap)
+/* %g, and with alt (the '#' flag) %#g: trailing zeros and the point
+ * are kept. */
+static int fmt_g(double x, int prec, int alt, char *buf, size_t cap)
 {
     sink o = {buf, cap, 0};
     char dg[NUM_FMT_DIGITS];
@@ -764,12 +766,12 @@ int num_fmt_g(double x, int prec, char *buf, size_t cap)
         K = exact_digits(fabs(x), P, dg);
     else
         memset(dg, 0, (size_t)P);
-    int n = P; /* significant digits left after dropping trailing zeros */
-    while (n > 1 && dg[n - 1] == 0)
+    int n = P; /* significant digits shown: trailing zeros go unless alt */
+    while (!alt && n > 1 && dg[n - 1] == 0)
         n--;
     if (K < -4 || K >= P) {
         put(&o, (char)('0' + dg[0]));
-        if (n > 1)
+        if (alt || n > 1)
             put(&o, '.');
         for (int i = 1; i < n; i++)
             put(&o, (char)('0' + dg[i]));
@@ -784,12 +786,17 @@ int num_fmt_g(double x, int prec, char *buf, size_t cap)
     } else {
         for (int i = 0; i <= K; i++)
             put(&o, (char)('0' + (i < n ? dg[i] : 0)));
-        if (n > K + 1)
+        if (alt || n > K + 1)
             put(&o, '.');
         for (int i = K + 1; i < n; i++)
             put(&o, (char)('0' + dg[i]));
     }
     return finish(&o);
+}
+
+int num_fmt_g(double x, int prec, char *buf, size_t cap)
+{
+    return fmt_g(x, prec, 0, buf, cap);
 }
 
 int num_tostring(const tvalue *v, char *buf, size_t cap)
@@ -864,39 +871,7 @@ int num_fmt_ealt(double x, int prec, char *buf, size_t cap)
 
 int num_fmt_galt(double x, int prec, char *buf, size_t cap)
 {
-    sink o = {buf, cap, 0};
-    char dg[NUM_FMT_DIGITS];
-    int P = clamp_prec(prec);
-    if (P == 0)
-        P = 1;
-    if (put_special(&o, x))
-        return finish(&o);
-    int K = 0;
-    if (x != 0)
-        K = exact_digits(fabs(x), P, dg);
-    else
-        memset(dg, 0, (size_t)P);
-    if (K < -4 || K >= P) {
-        put(&o, (char)('0' + dg[0]));
-        put(&o, '.');
-        for (int i = 1; i < P; i++)
-            put(&o, (char)('0' + dg[i]));
-        put_exp(&o, K);
-    } else if (K < 0) {
-        put(&o, '0');
-        put(&o, '.');
-        for (int i = K + 1; i < 0; i++)
-            put(&o, '0');
-        for (int i = 0; i < P; i++)
-            put(&o, (char)('0' + dg[i]));
-    } else {
-        for (int i = 0; i < P; i++) {
-            put(&o, (char)('0' + dg[i]));
-            if (i == K)
-                put(&o, '.');
-        }
-    }
-    return finish(&o);
+    return fmt_g(x, prec, 1, buf, cap);
 }
 
 int num_fmt_a(double x, int prec, char *buf, size_t cap)

@@ -490,7 +490,7 @@ static int resize_parts(lua_State *L, table *t, uint32_t nasize,
     }
     if (oldnsize > 0)
         gc_free(g, oldnode, node_bytes(oldnsize));
-    gc_table_resized(g, t);
+    gc_resized(g, obj2gc(t));
     return TAB_OK;
 }
 

@@ -20,7 +20,7 @@
  *     key's main position is moved away when that other key arrives, so
  *     chains stay short.  Existing entries move only when a new key is
  *     inserted (moved entries get the barrier as if stored) or on a
- *     rehash (gc_table_resized is called).
+ *     rehash (gc_resized is called).
  *   - An empty hash part is a shared static dummy node (t->lastfree ==
  *     NULL, lsizenode == 0), never written: lookups need no NULL check.
  *   - Keys are normalised: a float with an exact integer value is stored
