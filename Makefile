@@ -63,34 +63,40 @@ UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 host_obj = $(patsubst %.c,$(HOST_DIR)/obj/%.o,$(1))
 board_obj = $(patsubst %.c,$(BDIR)/obj/%.o,$(1))
 
-# ---- ROM strings (tools/romgen) -----------------------------------------
+# ---- ROM strings and tables (tools/romgen) -------------------------------
 # tools/romgen, a host program, turns tools/romstr.txt into const string
 # objects for flash (build/gen/romstr.c, part of the core on the host and
 # on every board) and their C names (build/gen/romstr.h, included as
-# "build/gen/romstr.h" through -I.).  The hashes it computes come from
-# vm/strhash.h, the code the target runs.  One copy serves every build:
-# the generated files do not depend on the board or the number model.
+# "build/gen/romstr.h" through -I.), and tools/romtab.txt into the ROM
+# library tables: build/gen/romtab.h (their names) and build/gen/romtab.inc
+# (their contents, one block a library source includes).  The hashes and
+# layouts it computes come from vm/strhash.h, the code the target runs.
+# One copy serves every build: the generated files do not depend on the
+# board or the number model (entries that do are conditional in the C).
 ROMGEN := build/tools/romgen
 ROMSTR_C := build/gen/romstr.c
 ROMSTR_H := build/gen/romstr.h
+ROMTAB_H := build/gen/romtab.h
+ROMTAB_INC := build/gen/romtab.inc
+ROM_GENERATED := $(ROMSTR_C) $(ROMSTR_H) $(ROMTAB_H) $(ROMTAB_INC)
 CORE_SRCS += $(ROMSTR_C)
 
-$(ROMGEN): tools/romgen.c vm/strhash.h vm/obj.h
+$(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. $< -o $@
+	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. tools/romgen.c tools/romtab.c -o $@
 
-$(ROMSTR_C) $(ROMSTR_H) &: tools/romstr.txt $(ROMGEN)
+$(ROM_GENERATED) &: tools/romstr.txt tools/romtab.txt $(ROMGEN)
 	@mkdir -p $(dir $@)
-	$(Q)$(ROMGEN) tools/romstr.txt $(ROMSTR_C) $(ROMSTR_H) || \
-	    { rm -f $(ROMSTR_C) $(ROMSTR_H); exit 1; }
+	$(Q)$(ROMGEN) tools/romstr.txt tools/romtab.txt $(ROM_GENERATED) || \
+	    { rm -f $(ROM_GENERATED); exit 1; }
 
-# Any object may include the generated header: it is made first.
+# Any object may include the generated files: they are made first.
 ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
                 lib/main.c tests/board/platform.c \
                 $(wildcard tests/unit/test_*.c)
 $(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
-    | $(ROMSTR_H)
-# ---- end of ROM strings --------------------------------------------------
+    | $(ROM_GENERATED)
+# ---- end of ROM strings and tables --------------------------------------------------
 
 .PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
         host-tests board-tests

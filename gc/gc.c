@@ -234,6 +234,13 @@ static void markroots(global_State *g)
     markvalue(g, &g->registry);
     for (int i = 0; i < 9; i++)
         markobj(g, g->mt[i]);
+    /* The RAM sides of written ROM tables; a slot may gain a new part at
+     * any time, and atomic marks the roots again. */
+    for (romslot *s = g->romslots; s != NULL; s = s->next) {
+        markobj(g, s->ov);
+        markobj(g, s->over);
+        markobj(g, s->mt);
+    }
     /* A constructor may still be allocating the parts of the object made
      * last (assist and emergency steps run inside gc_alloc), before it is
      * anchored anywhere: keep it this cycle. */
@@ -243,9 +250,15 @@ static void markroots(global_State *g)
 void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
 {
     global_State *g = G(L);
+    /* A ROM object is black for ever and its RAM side is a root (vm/tab.h:
+     * romslot), marked at the start of the cycle and again in atomic:
+     * nothing to do, and marking here could leave v gray on no list (in
+     * the pause the gray list is about to be dropped). */
+    if (is_rom(o))
+        return;
     if (gc_keepinvariant(g))
         reallymark(g, v);
-    else if (!is_rom(o))
+    else
         makewhite(g, o); /* sweeping: it will be white anyway */
 }
 
@@ -1058,6 +1071,7 @@ void gc_freeall(lua_State *L)
     free_list(L, &g->allgc);
     free_list(L, &g->finobj);
     free_list(L, &g->tobefnz);
+    tab_romslots_reset(g);
     str_freeall(g);
     g->gcphase = GC_PAUSE;
 }

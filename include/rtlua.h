@@ -38,6 +38,11 @@ typedef struct rtlua_GCStats {
 /* Copy the collector's statistics of L's state into *out. */
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
 
+/* Push a ROM object (a const table or full userdata in flash, made by
+ * tools/romgen or defined with MARK_ROM_PRESET): how libraries hand out
+ * their flash tables.  Allocates nothing. */
+void rtlua_pushrom(lua_State *L, const void *obj);
+
 /* The rt library (lib/rtlib.c): real-time loops, events, GC figures. */
 #define RTLUA_RTLIBNAME "rt"
 int luaopen_rt(lua_State *L);
@@ -53,7 +58,9 @@ int luaopen_rt(lua_State *L);
  * interrupt the same priority) and one consumer (the VM).  It returns 1,
  * or 0 when the ring is full (the event is counted as dropped).  It
  * allocates nothing and takes no lock. */
-#define RT_POST_RING 64 /* entries; a power of two */
+#ifndef RT_POST_RING
+#define RT_POST_RING 64 /* entries; a power of two (a board may lower it) */
+#endif
 /* Event numbers rt.on accepts: 0..RT_IRQ_MAX-1 (hardware lines and any
  * software sources a program invents). */
 #define RT_IRQ_MAX 128

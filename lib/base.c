@@ -7,9 +7,12 @@
  * so a coroutine may yield across it; the continuation finishes the
  * work exactly as the uninterrupted path would.
  */
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "rtlua.h"
 
 /* Slot of load()'s reader-function result, kept on the stack so the
  * collector sees the piece being handed to the compiler. */
@@ -461,39 +464,56 @@ static int b_tostring(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg base_funcs[] = {{"assert", b_assert},
-                                      {"collectgarbage", b_collectgarbage},
-#ifdef RTLUA_HOST
-                                      {"dofile", b_dofile},
-#endif
-                                      {"error", b_error},
-                                      {"getmetatable", b_getmetatable},
-                                      {"ipairs", b_ipairs},
-                                      {"load", b_load},
-                                      {"next", b_next},
-                                      {"pairs", b_pairs},
-                                      {"pcall", b_pcall},
-                                      {"print", b_print},
-                                      {"warn", b_warn},
-                                      {"rawequal", b_rawequal},
-                                      {"rawlen", b_rawlen},
-                                      {"rawget", b_rawget},
-                                      {"rawset", b_rawset},
-                                      {"select", b_select},
-                                      {"setmetatable", b_setmetatable},
-                                      {"tonumber", b_tonumber},
-                                      {"tostring", b_tostring},
-                                      {"type", b_type},
-                                      {"xpcall", b_xpcall},
-                                      {NULL, NULL}};
+void lib_copyrom(lua_State *L, const void *rom)
+{
+    rtlua_pushrom(L, rom);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) { /* target, rom, key, value */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -5);
+    }
+    lua_pop(L, 1);
+}
 
+/* Make `rom` the registry's table at key (by index when key is NULL),
+ * unless one is there already in RAM: then its entries are copied in. */
+static void install(lua_State *L, const char *key, int index, const void *rom)
+{
+    int t = key ? lua_getfield(L, LUA_REGISTRYINDEX, key)
+                : lua_rawgeti(L, LUA_REGISTRYINDEX, index);
+    int empty = 1;
+    if (t == LUA_TTABLE) {
+        lua_pushnil(L);
+        empty = lua_next(L, -2) == 0;
+        if (!empty)
+            lua_pop(L, 2);
+    }
+    if (t == LUA_TTABLE && !empty) {
+        lib_copyrom(L, rom);
+    } else {
+        lua_pop(L, 1);
+        rtlua_pushrom(L, rom);
+        lua_pushvalue(L, -1);
+        if (key)
+            lua_setfield(L, LUA_REGISTRYINDEX, key);
+        else
+            lua_rawseti(L, LUA_REGISTRYINDEX, index);
+    }
+}
+
+/* The global table and package.loaded are ROM tables (the libraries in
+ * them too), so a fresh state opens every library without allocating:
+ * the registry's globals and _LOADED become the ROM ones.  A state whose
+ * global table already has entries keeps it and gets the ROM entries
+ * copied in. */
 int luaopen_base(lua_State *L)
 {
-    lua_pushglobaltable(L);
-    luaL_setfuncs(L, base_funcs, 0);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -2, LUA_GNAME);
-    lua_pushliteral(L, LUA_VERSION);
-    lua_setfield(L, -2, "_VERSION");
+    install(L, LUA_LOADED_TABLE, 0, &romtab_loaded);
+    lua_pop(L, 1);
+    install(L, NULL, LUA_RIDX_GLOBALS, &romtab_G);
     return 1;
 }
+
+#define ROMTAB_FILE_base
+#include "build/gen/romtab.inc"

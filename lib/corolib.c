@@ -7,9 +7,11 @@
  * has not started, is "suspended"; one with active frames that resumed
  * another is "normal"; finished or failed ones are "dead".
  */
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "rtlua.h"
 
 enum { CO_RUNNING, CO_SUSPENDED, CO_NORMAL, CO_DEAD };
 
@@ -169,18 +171,11 @@ static int co_close(lua_State *L)
     return 2;
 }
 
-static const luaL_Reg co_funcs[] = {{"create", co_create},
-                                    {"resume", co_resume},
-                                    {"running", co_running},
-                                    {"status", co_status},
-                                    {"wrap", co_wrap},
-                                    {"yield", co_yield },
-                                    {"isyieldable", co_isyieldable},
-                                    {"close", co_close},
-                                    {NULL, NULL}};
-
 int luaopen_coroutine(lua_State *L)
 {
-    luaL_newlib(L, co_funcs);
+    rtlua_pushrom(L, &romtab_coroutine);
     return 1;
 }
+
+#define ROMTAB_FILE_corolib
+#include "build/gen/romtab.inc"

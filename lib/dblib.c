@@ -15,10 +15,12 @@
  */
 #include <string.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "rtlua.h"
 
 /* Registry field holding the table thread -> Lua hook function. */
 #define HOOK_KEY "_HOOKKEY"
@@ -454,27 +456,11 @@ static int db_setcstacklimit(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg db_funcs[] = {{"debug", db_debug},
-                                    {"getuservalue", db_getuservalue},
-                                    {"gethook", db_gethook},
-                                    {"getinfo", db_getinfo},
-                                    {"getlocal", db_getlocal},
-                                    {"getregistry", db_getregistry},
-                                    {"getmetatable", db_getmetatable},
-                                    {"getupvalue", db_getupvalue},
-                                    {"upvaluejoin", db_upvaluejoin},
-                                    {"upvalueid", db_upvalueid},
-                                    {"setuservalue", db_setuservalue},
-                                    {"sethook", db_sethook},
-                                    {"setlocal", db_setlocal},
-                                    {"setmetatable", db_setmetatable},
-                                    {"setupvalue", db_setupvalue},
-                                    {"traceback", db_traceback},
-                                    {"setcstacklimit", db_setcstacklimit},
-                                    {NULL, NULL}};
-
 int luaopen_debug(lua_State *L)
 {
-    luaL_newlib(L, db_funcs);
+    rtlua_pushrom(L, &romtab_debug);
     return 1;
 }
+
+#define ROMTAB_FILE_dblib
+#include "build/gen/romtab.inc"

@@ -9,7 +9,7 @@
  * files on QEMU).  Opened files carry a read buffer so that reading a
  * line costs one port call per buffer, not per byte (a semihosting call
  * traps into the emulator); the standard handles carry none, which keeps
- * the RAM cost of io after boot to three small userdata.
+ * the standard handles in flash (ROM userdata; see "the standard files").
  *
  * Invariants:
  * - The logical position of an opened file is its port position minus
@@ -29,11 +29,14 @@
 
 #include <string.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "rtlua.h"
 #include "vm/num.h"
+#include "vm/obj.h"
 
 #define IO_HANDLE "FILE*"
 /* Registry keys of the default input and output files. */
@@ -71,6 +74,59 @@ typedef struct io_file {
     unsigned char buf[];
 } io_file;
 
+/* ---- the standard files ----------------------------------------------
+ * io.stdin, io.stdout and io.stderr are ROM userdata in flash (fields of
+ * the ROM io table) whose block holds a pointer to their state, a static
+ * io_file: so they cost no arena, and the metatable is the ROM one.
+ * file_of() turns any handle's block into its io_file. */
+typedef struct rom_file {
+    GCHEADER;
+    uint16_t nuvalue;
+    size_t len;
+    table *metatable;
+    gcobj *gclist;
+    _Alignas(8) io_file *file; /* the block (udata_mem: 8-aligned) */
+} rom_file;
+
+_Static_assert(offsetof(rom_file, nuvalue) == offsetof(udata, nuvalue) &&
+                   offsetof(rom_file, len) == offsetof(udata, len) &&
+                   offsetof(rom_file, metatable) ==
+                       offsetof(udata, metatable) &&
+                   offsetof(rom_file, gclist) == offsetof(udata, gclist) &&
+                   offsetof(rom_file, file) == udata_offset(0),
+               "rom_file is not laid out as a userdata without user values");
+
+static io_file std_files[3];
+
+#define ROM_FILE(i)                                                           \
+    {                                                                         \
+        .next = NULL, .tt = V_UDATA, .marked = MARK_ROM_PRESET, .nuvalue = 0, \
+        .len = sizeof(io_file *), .metatable = (table *)&romtab_iometa,       \
+        .gclist = NULL, .file = &std_files[i]                                 \
+    }
+
+static const rom_file io_stdin = ROM_FILE(0);
+static const rom_file io_stdout = ROM_FILE(1);
+static const rom_file io_stderr = ROM_FILE(2);
+
+static io_file *file_of(void *block)
+{
+    if (block == &io_stdin.file || block == &io_stdout.file ||
+        block == &io_stderr.file)
+        return *(io_file **)block;
+    return block;
+}
+
+static void std_reset(void)
+{
+    for (int i = 0; i < 3; i++) {
+        memset(&std_files[i], 0, sizeof std_files[i]);
+        std_files[i].kind = IO_STDIN + i;
+        std_files[i].fd = -1;
+        std_files[i].peek = IO_NOPEEK;
+    }
+}
+
 /* ---- handles ------------------------------------------------------ */
 
 static io_file *new_file(lua_State *L, int kind, size_t bufcap)
@@ -91,7 +147,7 @@ static io_file *new_file(lua_State *L, int kind, size_t bufcap)
 
 static io_file *to_file(lua_State *L, int arg)
 {
-    io_file *f = luaL_checkudata(L, arg, IO_HANDLE);
+    io_file *f = file_of(luaL_checkudata(L, arg, IO_HANDLE));
     if (f->kind == IO_CLOSED)
         luaL_error(L, "attempt to use a closed file");
     return f;
@@ -468,10 +524,22 @@ static int g_write(lua_State *L, io_file *f, int first)
 
 /* ---- default files ---------------------------------------------------- */
 
+/* Pushes the default input or output file: the registry's, or the
+ * standard one until io.input/io.output set one. */
+static void push_default(lua_State *L, const char *key)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        rtlua_pushrom(L, strcmp(key, IO_INPUT) == 0
+                             ? (const void *)&io_stdin
+                             : (const void *)&io_stdout);
+    }
+}
+
 static io_file *default_file(lua_State *L, const char *key)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, key);
-    io_file *f = lua_touserdata(L, -1);
+    push_default(L, key);
+    io_file *f = file_of(lua_touserdata(L, -1));
     if (f == NULL || f->kind == IO_CLOSED)
         luaL_error(L, "default %s file is closed", key + 4); /* "_IO_" */
     return f;
@@ -490,7 +558,7 @@ static int set_default(lua_State *L, const char *key, const char *mode)
         }
         lua_setfield(L, LUA_REGISTRYINDEX, key);
     }
-    lua_getfield(L, LUA_REGISTRYINDEX, key);
+    push_default(L, key);
     return 1;
 }
 
@@ -510,7 +578,7 @@ static int io_output(lua_State *L)
  * close the file at the end, then the formats. */
 static int lines_step(lua_State *L)
 {
-    io_file *f = lua_touserdata(L, lua_upvalueindex(1));
+    io_file *f = file_of(lua_touserdata(L, lua_upvalueindex(1)));
     int nfmt = (int)lua_tointeger(L, lua_upvalueindex(2));
     if (f->kind == IO_CLOSED)
         return luaL_error(L, "file is already closed");
@@ -552,7 +620,7 @@ static int io_lines(lua_State *L)
     if (lua_isnone(L, 1))
         lua_pushnil(L);
     if (lua_isnil(L, 1)) {
-        lua_getfield(L, LUA_REGISTRYINDEX, IO_INPUT);
+        push_default(L, IO_INPUT);
         lua_replace(L, 1);
         to_file(L, 1); /* lua5.4 says "attempt to use a closed file" */
         push_lines(L, 1, 2, 0);
@@ -601,14 +669,15 @@ static int io_write(lua_State *L)
     lua_pop(L, 1);
     if (!g_write(L, f, 1))
         return port_fail(L, NULL);
-    lua_getfield(L, LUA_REGISTRYINDEX, IO_OUTPUT);
+    push_default(L, IO_OUTPUT);
     return 1;
 }
 
 static int io_type(lua_State *L)
 {
     luaL_checkany(L, 1);
-    io_file *f = luaL_testudata(L, 1, IO_HANDLE);
+    void *block = luaL_testudata(L, 1, IO_HANDLE);
+    io_file *f = block ? file_of(block) : NULL;
     if (f == NULL)
         luaL_pushfail(L);
     else if (f->kind == IO_CLOSED)
@@ -731,7 +800,7 @@ static int io_flush(lua_State *L)
 
 static int f_gc(lua_State *L)
 {
-    io_file *f = luaL_checkudata(L, 1, IO_HANDLE);
+    io_file *f = file_of(luaL_checkudata(L, 1, IO_HANDLE));
     if (f->kind == IO_PORT) {
         port_file_close(f->fd);
         f->kind = IO_CLOSED;
@@ -741,7 +810,7 @@ static int f_gc(lua_State *L)
 
 static int f_tostring(lua_State *L)
 {
-    io_file *f = luaL_checkudata(L, 1, IO_HANDLE);
+    io_file *f = file_of(luaL_checkudata(L, 1, IO_HANDLE));
     if (f->kind == IO_CLOSED)
         lua_pushliteral(L, "file (closed)");
     else
@@ -749,51 +818,16 @@ static int f_tostring(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg io_funcs[] = {{"close", io_close},
-                                    {"flush", io_flush},
-                                    {"input", io_input},
-                                    {"lines", io_lines},
-                                    {"open", io_open},
-                                    {"output", io_output},
-                                    {"popen", io_popen},
-                                    {"read", io_read},
-                                    {"type", io_type},
-                                    {"write", io_write},
-#ifdef RTLUA_HOST
-                                    {"tmpfile", io_tmpfile},
-#endif
-                                    {NULL, NULL}};
-
-static const luaL_Reg file_methods[] = {
-    {"read", f_read},       {"write", f_write}, {"lines", f_lines},
-    {"flush", f_flush},     {"seek", f_seek},   {"close", f_close},
-    {"setvbuf", f_setvbuf}, {NULL, NULL}};
-
-static const luaL_Reg file_meta[] = {{"__gc", f_gc},
-                                     {"__close", f_gc},
-                                     {"__tostring", f_tostring},
-                                     {NULL, NULL}};
-
-static void add_std(lua_State *L, int kind, const char *field, const char *key)
-{
-    new_file(L, kind, 0);
-    if (key != NULL) {
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, key);
-    }
-    lua_setfield(L, -2, field);
-}
-
+/* Every table is a ROM table; registry["FILE*"] names the ROM metatable
+ * for luaL_checkudata.  The standard files start afresh. */
 int luaopen_io(lua_State *L)
 {
-    luaL_newlib(L, io_funcs);
-    luaL_newmetatable(L, IO_HANDLE);
-    luaL_setfuncs(L, file_meta, 0);
-    luaL_newlib(L, file_methods);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
-    add_std(L, IO_STDIN, "stdin", IO_INPUT);
-    add_std(L, IO_STDOUT, "stdout", IO_OUTPUT);
-    add_std(L, IO_STDERR, "stderr", NULL);
+    std_reset();
+    rtlua_pushrom(L, &romtab_iometa);
+    lua_setfield(L, LUA_REGISTRYINDEX, IO_HANDLE);
+    rtlua_pushrom(L, &romtab_io);
     return 1;
 }
+
+#define ROMTAB_FILE_iolib
+#include "build/gen/romtab.inc"

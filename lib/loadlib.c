@@ -14,15 +14,17 @@
  * table luaL_requiref fills, so libraries opened by luaL_openlibs are
  * already "required".
  *
- * require, and each searcher, hold the package table as their upvalue:
- * a script that replaces package.path or package.searchers in that table
- * changes what require does, while a script that rebinds the global
- * `package` does not.
+ * require and each searcher read the package table itself (a ROM table,
+ * lib/lib.h): a script that replaces package.path or package.searchers
+ * in that table changes what require does, while a script that rebinds
+ * the global `package` does not.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
@@ -32,8 +34,6 @@
  * name, and what stands for the default path in LUA_PATH. */
 #define PKG_PATH_SEP ";"
 #define PKG_PATH_MARK "?"
-#define PKG_EXEC_DIR "!"
-#define PKG_IGMARK "-"
 #define PKG_DEFAULT_MARK ";;"
 
 /* The reference's message for a build without dynamic libraries. */
@@ -110,6 +110,17 @@ static int pkg_loadlib(lua_State *L)
 
 /* ---- Searchers -------------------------------------------------------- */
 
+/* Pushes package[k] (the ROM package table, with what scripts stored in
+ * it): searchers and require read package.path and package.searchers
+ * there, so a script rebinding the global `package` changes nothing. */
+static int package_field(lua_State *L, const char *k)
+{
+    rtlua_pushrom(L, &romtab_package);
+    int t = lua_getfield(L, -1, k);
+    lua_remove(L, -2);
+    return t;
+}
+
 static int searcher_preload(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
@@ -125,7 +136,7 @@ static int searcher_preload(lua_State *L)
 static int searcher_lua(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    lua_getfield(L, lua_upvalueindex(1), "path");
+    package_field(L, "path");
     const char *path = lua_tostring(L, -1);
     if (path == NULL)
         luaL_error(L, "'package.path' must be a string");
@@ -145,7 +156,7 @@ static int searcher_lua(lua_State *L)
  * the top, or raises "module not found" with every searcher's excuse. */
 static void find_loader(lua_State *L, const char *name)
 {
-    if (lua_getfield(L, lua_upvalueindex(1), "searchers") != LUA_TTABLE)
+    if (package_field(L, "searchers") != LUA_TTABLE)
         luaL_error(L, "'package.searchers' must be a table");
     int searchers = lua_gettop(L);
     lua_pushliteral(L, ""); /* the excuses so far */
@@ -169,7 +180,7 @@ static void find_loader(lua_State *L, const char *name)
     }
 }
 
-static int pkg_require(lua_State *L)
+int pkg_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
     lua_settop(L, 1);
@@ -201,7 +212,8 @@ static int pkg_require(lua_State *L)
 /* ---- Opening ---------------------------------------------------------- */
 
 /* package.path: the environment's LUA_PATH_5_4 or LUA_PATH on the host
- * (";;" standing for the default), else LUA_PATH_DEFAULT. */
+ * (";;" standing for the default), stored into the table on the top;
+ * else the ROM table's LUA_PATH_DEFAULT stays. */
 static void set_path(lua_State *L)
 {
     const char *env = NULL;
@@ -215,10 +227,10 @@ static void set_path(lua_State *L)
             env = getenv("LUA_PATH");
     }
 #endif
-    const char *mark = env ? strstr(env, PKG_DEFAULT_MARK) : NULL;
-    if (env == NULL) {
-        lua_pushliteral(L, LUA_PATH_DEFAULT);
-    } else if (mark == NULL) {
+    if (env == NULL)
+        return;
+    const char *mark = strstr(env, PKG_DEFAULT_MARK);
+    if (mark == NULL) {
         lua_pushstring(L, env);
     } else {
         luaL_Buffer b;
@@ -239,43 +251,23 @@ static void set_path(lua_State *L)
     lua_setfield(L, -2, "path");
 }
 
-static const luaL_Reg pkg_funcs[] = {
-    {"loadlib", pkg_loadlib}, {"searchpath", pkg_searchpath},
-    {"preload", NULL},        {"cpath", NULL},
-    {"path", NULL},           {"searchers", NULL},
-    {"loaded", NULL},         {NULL, NULL}};
-
-static const lua_CFunction pkg_searchers[] = {searcher_preload, searcher_lua,
-                                              NULL};
-
+/* The tables are ROM tables (tools/romtab.txt): the searchers and
+ * require are light functions, and package.preload is installed as the
+ * registry's _PRELOAD unless C code made one already. */
 int luaopen_package(lua_State *L)
 {
-    luaL_newlib(L, pkg_funcs);
-    lua_createtable(L, (int)(sizeof pkg_searchers / sizeof *pkg_searchers) - 1,
-                    0);
-    for (int i = 0; pkg_searchers[i] != NULL; i++) {
-        lua_pushvalue(L, -2); /* the package table, as upvalue */
-        lua_pushcclosure(L, pkg_searchers[i], 1);
-        lua_rawseti(L, -2, i + 1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE) == LUA_TNIL) {
+        rtlua_pushrom(L, &romtab_preload);
+        lua_setfield(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
     }
-    lua_setfield(L, -2, "searchers");
+    lua_pop(L, 1);
+    rtlua_pushrom(L, &romtab_package);
     set_path(L);
-    lua_pushliteral(L, LUA_CPATH_DEFAULT);
-    lua_setfield(L, -2, "cpath");
-    lua_pushliteral(L, LUA_DIRSEP "\n" PKG_PATH_SEP "\n" PKG_PATH_MARK
-                                  "\n" PKG_EXEC_DIR "\n" PKG_IGMARK "\n");
-    lua_setfield(L, -2, "config");
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_setfield(L, -2, "loaded");
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_setfield(L, -2, "preload");
-    lua_pushglobaltable(L);
-    lua_pushvalue(L, -2);
-    lua_pushcclosure(L, pkg_require, 1);
-    lua_setfield(L, -2, "require");
-    lua_pop(L, 1); /* the global table */
     return 1;
 }
+
+#define ROMTAB_FILE_loadlib
+#include "build/gen/romtab.inc"
 
 void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf)
 {

@@ -6,8 +6,9 @@
  * pulled into the board builds.  Integer results are integers whenever
  * the value fits lua_Integer exactly (floor, ceil, modf, tointeger).
  *
- * math.random is xoshiro256** (Blackman and Vigna) on a 256-bit state
- * kept in a userdata shared by random and randomseed as an upvalue; with
+ * math.random is xoshiro256** (Blackman and Vigna) on a 256-bit state,
+ * a static object shared by random and randomseed (there is one state
+ * per program, and the ROM table's functions take no upvalues); with
  * the same seed it gives the same sequence as Lua 5.4 in the 64-bit
  * model.  The state starts from the cycle counter, so runs differ unless
  * a script seeds it.
@@ -15,10 +16,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "rtlua.h"
 
 #if RTLUA_NUM == 32
 #define M_OP(fn) fn##f
@@ -246,6 +249,8 @@ typedef struct {
     uint64_t s[4];
 } rand_state;
 
+static rand_state rand_st;
+
 static uint64_t rotl64(uint64_t x, int n)
 {
     return (x << n) | (x >> (64 - n));
@@ -291,7 +296,7 @@ static lua_Unsigned rand_below(rand_state *r, lua_Unsigned v, lua_Unsigned n)
 
 static int m_random(lua_State *L)
 {
-    rand_state *r = lua_touserdata(L, lua_upvalueindex(1));
+    rand_state *r = &rand_st;
     uint64_t v = rand_next(r);
     lua_Integer low, up;
     switch (lua_gettop(L)) {
@@ -323,7 +328,7 @@ static int m_random(lua_State *L)
 
 static int m_randomseed(lua_State *L)
 {
-    rand_state *r = lua_touserdata(L, lua_upvalueindex(1));
+    rand_state *r = &rand_st;
     lua_Integer a, b;
     if (lua_isnone(L, 1)) {
         a = (lua_Integer)(port_cycles64() ^ (uintptr_t)L);
@@ -338,31 +343,14 @@ static int m_randomseed(lua_State *L)
     return 2;
 }
 
-static const luaL_Reg rand_funcs[] = {
-    {"random", m_random}, {"randomseed", m_randomseed}, {NULL, NULL}};
-
-static const luaL_Reg math_funcs[] = {
-    {"abs", m_abs},   {"ceil", m_ceil}, {"floor", m_floor},
-    {"fmod", m_fmod}, {"modf", m_modf}, {"sqrt", m_sqrt},
-    {"exp", m_exp},   {"log", m_log},   {"sin", m_sin},
-    {"cos", m_cos},   {"tan", m_tan},   {"asin", m_asin},
-    {"acos", m_acos}, {"atan", m_atan}, {"tointeger", m_tointeger},
-    {"type", m_type}, {"ult", m_ult},   {"max", m_max},
-    {"min", m_min},   {NULL, NULL}};
-
+/* The random state is seeded each time the library is opened, as 5.4's
+ * is (from the clock and an address). */
 int luaopen_math(lua_State *L)
 {
-    luaL_newlib(L, math_funcs);
-    lua_pushnumber(L, M_PI_NUM);
-    lua_setfield(L, -2, "pi");
-    lua_pushnumber(L, (lua_Number)HUGE_VAL);
-    lua_setfield(L, -2, "huge");
-    lua_pushinteger(L, LUA_MAXINTEGER);
-    lua_setfield(L, -2, "maxinteger");
-    lua_pushinteger(L, LUA_MININTEGER);
-    lua_setfield(L, -2, "mininteger");
-    rand_state *r = lua_newuserdatauv(L, sizeof *r, 0);
-    rand_seed(r, port_cycles64() ^ (uintptr_t)L, (uintptr_t)r);
-    luaL_setfuncs(L, rand_funcs, 1);
+    rand_seed(&rand_st, port_cycles64() ^ (uintptr_t)L, (uintptr_t)&rand_st);
+    rtlua_pushrom(L, &romtab_math);
     return 1;
 }
+
+#define ROMTAB_FILE_mathlib
+#include "build/gen/romtab.inc"

@@ -26,10 +26,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "rtlua.h"
 
 /* Seconds in a day. */
 #define OS_DAY 86400
@@ -605,17 +607,11 @@ static int os_tmpname(lua_State *L)
 }
 #endif
 
-static const luaL_Reg os_funcs[] = {
-    {"clock", os_clock},   {"date", os_date},     {"difftime", os_difftime},
-    {"exit", os_exit},     {"getenv", os_getenv}, {"setlocale", os_setlocale},
-    {"time", os_time},
-#ifdef RTLUA_HOST
-    {"remove", os_remove}, {"rename", os_rename}, {"tmpname", os_tmpname},
-#endif
-    {NULL, NULL}};
-
 int luaopen_os(lua_State *L)
 {
-    luaL_newlib(L, os_funcs);
+    rtlua_pushrom(L, &romtab_os);
     return 1;
 }
+
+#define ROMTAB_FILE_oslib
+#include "build/gen/romtab.inc"

@@ -21,6 +21,7 @@
  * skips a release: after an overrun the late iterations run back to back
  * until the schedule is caught up.  fn returning false ends the loop.
  */
+#include "build/gen/romtab.h"
 #include "gc/pace.h"
 #include "lauxlib.h"
 #include "lua.h"
@@ -286,14 +287,11 @@ static int rt_timer(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg rt_funcs[] = {
-    {"ticks", rt_ticks}, {"cycles", rt_cycles}, {"hz", rt_hz},
-    {"loop", rt_loop},   {"budget", rt_budget}, {"stats", rt_stats},
-    {"on", rt_on},       {"post", rt_post_lua}, {"poll", rt_poll},
-    {"timer", rt_timer}, {NULL, NULL}};
-
 int luaopen_rt(lua_State *L)
 {
-    luaL_newlib(L, rt_funcs);
+    rtlua_pushrom(L, &romtab_rt);
     return 1;
 }
+
+#define ROMTAB_FILE_rtlib
+#include "build/gen/romtab.inc"

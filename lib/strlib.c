@@ -16,10 +16,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/strlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "rtlua.h"
 #include "vm/num.h"
 
 /* Largest string this library builds, as Lua 5.4's ("resulting string
@@ -655,39 +657,17 @@ static int sm_unm(lua_State *L)
     return string_arith(L, LUA_OPUNM, "__unm");
 }
 
-static const luaL_Reg string_meta[] = {
-    {"__add", sm_add},   {"__sub", sm_sub}, {"__mul", sm_mul},
-    {"__mod", sm_mod},   {"__pow", sm_pow}, {"__div", sm_div},
-    {"__idiv", sm_idiv}, {"__unm", sm_unm}, {NULL, NULL}};
-
-static const luaL_Reg string_funcs[] = {{"byte", s_byte},
-                                        {"char", s_char},
-                                        {"find", strlib_find},
-                                        {"format", s_format},
-                                        {"gmatch", strlib_gmatch},
-                                        {"gsub", strlib_gsub},
-                                        {"len", s_len},
-                                        {"lower", s_lower},
-                                        {"match", strlib_match},
-                                        {"rep", s_rep},
-                                        {"reverse", s_reverse},
-                                        {"sub", s_sub},
-                                        {"upper", s_upper},
-                                        {"pack", strlib_pack},
-                                        {"packsize", strlib_packsize},
-                                        {"unpack", strlib_unpack},
-                                        {NULL, NULL}};
-
+/* The string metatable is a root of the state (it belongs to every
+ * string), not a RAM table: setting it allocates nothing. */
 int luaopen_string(lua_State *L)
 {
-    luaL_newlib(L, string_funcs);
-    luaL_newlibtable(L, string_meta);
-    luaL_setfuncs(L, string_meta, 0);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "__index");
     lua_pushliteral(L, "");
-    lua_pushvalue(L, -2);
+    rtlua_pushrom(L, &romtab_strmeta);
     lua_setmetatable(L, -2);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
+    rtlua_pushrom(L, &romtab_string);
     return 1;
 }
+
+#define ROMTAB_FILE_strlib
+#include "build/gen/romtab.inc"

@@ -15,9 +15,11 @@
  */
 #include <limits.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "rtlua.h"
 
 /* What a function needs of its table argument. */
 #define NEED_READ 1
@@ -288,13 +290,11 @@ static int t_sort(lua_State *L)
     return 0;
 }
 
-static const luaL_Reg tab_funcs[] = {
-    {"concat", t_concat}, {"insert", t_insert}, {"pack", t_pack},
-    {"unpack", t_unpack}, {"remove", t_remove}, {"move", t_move},
-    {"sort", t_sort},     {NULL, NULL}};
-
 int luaopen_table(lua_State *L)
 {
-    luaL_newlib(L, tab_funcs);
+    rtlua_pushrom(L, &romtab_table);
     return 1;
 }
+
+#define ROMTAB_FILE_tablib
+#include "build/gen/romtab.inc"

@@ -13,9 +13,11 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "rtlua.h"
 
 /* Largest code point the strict decoder accepts. */
 #define UTF8_MAXUNICODE 0x10FFFFu
@@ -261,16 +263,12 @@ static int u_codes(lua_State *L)
 }
 
 /* One character's pattern: a lead byte, then continuation bytes. */
-static const char charpattern[] = "[\0-\x7F\xC2-\xFD][\x80-\xBF]*";
-
-static const luaL_Reg utf8_funcs[] = {
-    {"offset", u_offset}, {"codepoint", u_codepoint}, {"char", u_char},
-    {"len", u_len},       {"codes", u_codes},         {NULL, NULL}};
 
 int luaopen_utf8(lua_State *L)
 {
-    luaL_newlib(L, utf8_funcs);
-    lua_pushlstring(L, charpattern, sizeof charpattern - 1);
-    lua_setfield(L, -2, "charpattern");
+    rtlua_pushrom(L, &romtab_utf8);
     return 1;
 }
+
+#define ROMTAB_FILE_utf8lib
+#include "build/gen/romtab.inc"

@@ -1,8 +1,10 @@
 /*
- * romgen.c — build-time generator of the ROM string table (a host
- * program; see tools/romstr.txt for the input format).
+ * romgen.c — build-time generator of the ROM string table and, with
+ * tools/romtab.c, of the ROM tables (a host program; see tools/romstr.txt
+ * and tools/romtab.txt for the input formats).
  *
- *     romgen tools/romstr.txt build/gen/romstr.c build/gen/romstr.h
+ *     romgen tools/romstr.txt tools/romtab.txt build/gen/romstr.c \
+ *            build/gen/romstr.h build/gen/romtab.h build/gen/romtab.inc
  *
  * The .c holds one const object per string, laid out exactly as `str`
  * (vm/obj.h) with a fixed-size data array — one struct type per data size,
@@ -27,33 +29,20 @@
  * or C name, a string longer than STR_SHORT_MAX, reserved words missing
  * or out of order, a malformed quoted line.
  */
-#include "vm/obj.h"
+#include "tools/romgen.h"
 #include "vm/strhash.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Strings the generator accepts; the slot entries are uint16_t. */
 #define ROMGEN_MAX_STRINGS 4096
-/* Longest C name accepted. */
-#define ROMGEN_NAME_MAX 64
-/* Longest input line. */
-#define ROMGEN_LINE_MAX 512
 #define ROMGEN_NRESERVED 22
 
 static const char *const reserved[ROMGEN_NRESERVED] = {
     "and",      "break",  "do",   "else", "elseif", "end",  "false", "for",
     "function", "goto",   "if",   "in",   "local",  "nil",  "not",   "or",
     "repeat",   "return", "then", "true", "until",  "while"};
-
-struct entry {
-    char data[STR_SHORT_MAX + 1];
-    size_t len;
-    char name[ROMGEN_NAME_MAX + 1]; /* "" when it has no C name */
-    uint32_t hash;
-    int line;
-};
 
 static struct entry entries[ROMGEN_MAX_STRINGS];
 static int nentries;
@@ -80,7 +69,7 @@ static int is_ident_char(int c)
     return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-static int is_ident(const char *s, size_t len)
+int romgen_is_ident(const char *s, size_t len)
 {
     if (len == 0 || !is_ident_start((unsigned char)s[0]))
         return 0;
@@ -108,8 +97,9 @@ static void add_byte(struct entry *e, int c, int line)
     e->data[e->len++] = (char)c;
 }
 
-/* A quoted line: "bytes" [= cname]. */
-static void parse_quoted(struct entry *e, const char *p, int line)
+/* A quoted string "bytes" into e; returns what follows the closing
+ * quote. */
+const char *romgen_unquote(struct entry *e, const char *p, int line)
 {
     p++; /* the opening quote */
     for (;;) {
@@ -151,10 +141,17 @@ static void parse_quoted(struct entry *e, const char *p, int line)
         }
         add_byte(e, c, line);
     }
+    return p;
+}
+
+/* A quoted line: "bytes" [= cname]. */
+static void parse_quoted(struct entry *e, const char *p, int line)
+{
+    p = romgen_unquote(e, p, line);
     while (*p == ' ' || *p == '\t')
         p++;
     if (*p == '\0') {
-        if (is_ident(e->data, e->len))
+        if (romgen_is_ident(e->data, e->len))
             memcpy(e->name, e->data, e->len + 1);
         return;
     }
@@ -164,7 +161,7 @@ static void parse_quoted(struct entry *e, const char *p, int line)
     while (*p == ' ' || *p == '\t')
         p++;
     size_t n = strlen(p);
-    if (!is_ident(p, n) || n > ROMGEN_NAME_MAX)
+    if (!romgen_is_ident(p, n) || n > ROMGEN_NAME_MAX)
         die(line, "the C name is not an identifier", p);
     memcpy(e->name, p, n + 1);
 }
@@ -199,7 +196,7 @@ static void read_input(const char *path)
         } else {
             for (; *p; p++)
                 add_byte(e, (unsigned char)*p, line);
-            if (is_ident(e->data, e->len))
+            if (romgen_is_ident(e->data, e->len))
                 memcpy(e->name, e->data, e->len + 1);
         }
         e->hash = strhash_compute(e->data, e->len);
@@ -229,6 +226,27 @@ static void validate(void)
             memcmp(e->data, reserved[i], e->len) != 0)
             die(e->line, "expected the reserved word", reserved[i]);
     }
+}
+
+int romgen_intern(const struct entry *e, int line)
+{
+    for (int i = 0; i < nentries; i++)
+        if (entries[i].len == e->len &&
+            memcmp(entries[i].data, e->data, e->len) == 0)
+            return i;
+    if (nentries == ROMGEN_MAX_STRINGS)
+        die(line, "too many strings (ROMGEN_MAX_STRINGS)", NULL);
+    struct entry *n = &entries[nentries];
+    *n = *e;
+    n->name[0] = '\0';
+    n->line = line;
+    n->hash = strhash_compute(n->data, n->len);
+    return nentries++;
+}
+
+const struct entry *romgen_entry(int i)
+{
+    return &entries[i];
 }
 
 static uint16_t slots[2 * ROMGEN_MAX_STRINGS];
@@ -267,7 +285,7 @@ static void put_literal(FILE *f, const struct entry *e)
     fputc('"', f);
 }
 
-static void put_objname(FILE *f, int i)
+void romgen_put_objname(FILE *f, int i)
 {
     if (entries[i].name[0])
         fprintf(f, "romstr_o_%s", entries[i].name);
@@ -320,12 +338,12 @@ static void write_header(const char *path)
             fprintf(f, "ROMSTR_STRUCT(%u);\n", (unsigned)n);
     fputc('\n', f);
     for (int i = 0; i < nentries; i++) {
-        if (!entries[i].name[0])
-            continue;
         fprintf(f, "extern const struct romstr_s%u ",
                 (unsigned)entries[i].len + 1);
-        put_objname(f, i);
-        fprintf(f, ";\n#define RS_%s %d\n", entries[i].name, i);
+        romgen_put_objname(f, i);
+        fprintf(f, ";\n");
+        if (entries[i].name[0])
+            fprintf(f, "#define RS_%s %d\n", entries[i].name, i);
     }
     fprintf(f,
             "\n/* The ROM string of a C name, an address constant. */\n"
@@ -378,9 +396,8 @@ static void write_source(const char *path, const char *hname)
     fputc('\n', f);
     for (int i = 0; i < nentries; i++) {
         const struct entry *e = &entries[i];
-        fprintf(f, "%sconst struct romstr_s%u ", e->name[0] ? "" : "static ",
-                (unsigned)e->len + 1);
-        put_objname(f, i);
+        fprintf(f, "const struct romstr_s%u ", (unsigned)e->len + 1);
+        romgen_put_objname(f, i);
         fprintf(f,
                 " = {.next = NULL, .tt = V_SHRSTR, .marked = MARK_ROM_PRESET, "
                 ".extra = %d, .shrlen = %u, .hash = 0x%08Xu, "
@@ -393,7 +410,7 @@ static void write_source(const char *path, const char *hname)
     fprintf(f, "\nconst str *const romstr_ptrs[ROMSTR_COUNT] = {\n");
     for (int i = 0; i < nentries; i++) {
         fprintf(f, "    (const str *)&");
-        put_objname(f, i);
+        romgen_put_objname(f, i);
         fprintf(f, ",\n");
     }
     fprintf(f, "};\n\nconst uint16_t romstr_slots[ROMSTR_SLOTS] = {");
@@ -406,17 +423,20 @@ static void write_source(const char *path, const char *hname)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: romgen romstr.txt out.c out.h\n");
+    if (argc != 7) {
+        fprintf(stderr, "usage: romgen romstr.txt romtab.txt romstr.c "
+                        "romstr.h romtab.h romtab.inc\n");
         return 2;
     }
     input_name = argv[1];
     read_input(argv[1]);
     validate();
+    romtab_read(argv[2]); /* adds the strings its tables need */
     build_slots();
     /* The .c includes the header by its path under the repository root
      * (the build passes -I.). */
-    write_header(argv[3]);
-    write_source(argv[2], argv[3]);
+    write_header(argv[4]);
+    write_source(argv[3], argv[4]);
+    romtab_write(argv[5], argv[6]);
     return 0;
 }

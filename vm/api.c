@@ -534,6 +534,15 @@ void lua_pushlightuserdata(lua_State *L, void *p)
     api_incr_top(L);
 }
 
+void rtlua_pushrom(lua_State *L, const void *obj)
+{
+    const gcobj *o = obj;
+    api_check(L, is_rom(o) && (o->tt == V_TABLE || o->tt == V_UDATA),
+              "a ROM table or userdata expected");
+    set_gc(L->top, (gcobj *)(uintptr_t)o, o->tt);
+    api_incr_top(L);
+}
+
 int lua_pushthread(lua_State *L)
 {
     push_gc(L, L, V_THREAD);
@@ -745,7 +754,7 @@ int lua_setmetatable(lua_State *L, int objindex)
     switch (tt_of(obj)) {
     case V_TABLE: {
         table *t = gco2tab(gc_of(obj));
-        t->metatable = mt;
+        tab_setmetatable(L, t, mt);
         if (mt) {
             gc_objbarrier(L, t, mt);
             gc_checkfinalizer(L, obj2gc(t), mt);
@@ -754,6 +763,8 @@ int lua_setmetatable(lua_State *L, int objindex)
     }
     case V_UDATA: {
         udata *u = gco2ud(gc_of(obj));
+        if (is_rom(u)) /* its header is in flash */
+            vm_runerror(L, "cannot change the metatable of a ROM userdata");
         u->metatable = mt;
         if (mt) {
             gc_objbarrier(L, u, mt);

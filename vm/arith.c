@@ -15,6 +15,7 @@
 #include "vm/debug.h"
 #include "vm/num.h"
 #include "vm/str.h"
+#include "vm/tab.h"
 #include "vm/tm.h"
 #include "vm/vm.h"
 
@@ -442,8 +443,8 @@ int vm_equalobj(lua_State *L, const tvalue *a, const tvalue *b)
         if (L == NULL)
             return 0;
         {
-            table *ma = gco2tab(gc_of(a))->metatable;
-            table *mb = gco2tab(gc_of(b))->metatable;
+            table *ma = tab_metatable(gco2tab(gc_of(a)));
+            table *mb = tab_metatable(gco2tab(gc_of(b)));
             if (ma != NULL)
                 tm = tm_fast(G(L), ma, TM_EQ);
             if (tm == NULL && mb != NULL)

@@ -99,16 +99,17 @@ typedef struct lua_State {
 /* ---- The global state
  * -------------------------------------------------------- */
 typedef struct global_State {
-    arena_t *arena;  /* the one heap */
-    strtab strt;     /* interned RAM short strings */
-    tvalue registry; /* the registry table */
-    tvalue nilvalue; /* a nil; also "state fully built" once set */
-    uint32_t seed;   /* string hash seed */
-    table *mt[9];    /* metatables of basic types */
-    str *memerrmsg;  /* "not enough memory", pre-made */
-    str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
-    str *tm_gc;      /* "__gc" */
-    str *tmname[25]; /* event names, by tm_event (vm/tm.h: TM_N) */
+    arena_t *arena;           /* the one heap */
+    strtab strt;              /* interned RAM short strings */
+    tvalue registry;          /* the registry table */
+    tvalue nilvalue;          /* a nil; also "state fully built" once set */
+    uint32_t seed;            /* string hash seed */
+    table *mt[9];             /* metatables of basic types */
+    struct romslot *romslots; /* ROM tables written since boot (vm/tab.h) */
+    str *memerrmsg;           /* "not enough memory", pre-made */
+    str *tm_mode;             /* "__mode" (ROM when ROM strings exist) */
+    str *tm_gc;               /* "__gc" */
+    str *tmname[25];          /* event names, by tm_event (vm/tm.h: TM_N) */
     int (*panic)(struct lua_State *L); /* lua_atpanic: unprotected errors */
     /* collector */
     uint8_t currentwhite; /* MARK_WHITE0 or MARK_WHITE1 */

@@ -1,5 +1,6 @@
 /*
- * strhash.h — the one string hash, header-only so that the runtime
+ * strhash.h — the one string hash (and the integer key mixer, at the
+ * end), header-only so that the runtime
  * (vm/str.c) and the build-time ROM generator (tools/romgen.c, a host
  * program) compile the same code: a ROM string's hash is computed on the
  * build machine and must equal what the target computes for the same
@@ -53,6 +54,20 @@ static inline uint32_t strhash_compute(const char *s, size_t len)
     h *= STRHASH_FIN;
     h ^= h >> 13;
     return h;
+}
+
+/* The integer mixer of table keys (vm/tab.c), here for the same reason:
+ * tools/romgen places integer keys of ROM tables at build time.  Two
+ * multiply-xorshift rounds: every input bit reaches the low bits that a
+ * power-of-two mask keeps. */
+static inline uint32_t hash_mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x9E3779B1u;
+    x ^= x >> 15;
+    x *= 0x85EBCA77u;
+    x ^= x >> 13;
+    return x;
 }
 
 #endif

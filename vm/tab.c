@@ -15,6 +15,7 @@
 #include "vm/tab.h"
 #include "gc/gc.h"
 #include "vm/str.h"
+#include "vm/strhash.h"
 
 #include <string.h>
 
@@ -32,24 +33,12 @@ static const tvalue absent = {.tt = V_EMPTY};
 
 /* ---- Hashing ------------------------------------------------------------ */
 
-/* Two multiply-xorshift rounds: every input bit reaches the low bits that
- * the power-of-two mask keeps. */
-static uint32_t mix32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x9E3779B1u;
-    x ^= x >> 15;
-    x *= 0x85EBCA77u;
-    x ^= x >> 13;
-    return x;
-}
-
 static uint32_t hash_uint(rt_uint u)
 {
 #if RTLUA_NUM == 64
-    return mix32((uint32_t)u ^ (uint32_t)(u >> 32));
+    return hash_mix32((uint32_t)u ^ (uint32_t)(u >> 32));
 #else
-    return mix32(u);
+    return hash_mix32(u);
 #endif
 }
 
@@ -68,9 +57,9 @@ static uint32_t hash_flt(rt_num n)
 static uint32_t hash_ptr(uintptr_t p)
 {
 #if UINTPTR_MAX > 0xFFFFFFFFu
-    return mix32((uint32_t)p ^ (uint32_t)(p >> 32));
+    return hash_mix32((uint32_t)p ^ (uint32_t)(p >> 32));
 #else
-    return mix32((uint32_t)p);
+    return hash_mix32((uint32_t)p);
 #endif
 }
 
@@ -92,7 +81,7 @@ static node *main_position(const table *t, uint8_t tt, const value *v)
         break;
     case V_FALSE:
     case V_TRUE:
-        h = mix32(tt);
+        h = hash_mix32(tt);
         break;
     case V_LIGHTUD:
         h = hash_ptr((uintptr_t)v->p);
@@ -188,13 +177,21 @@ int tab_node_key(const node *n, tvalue *out)
     return n->key_tt != V_NIL;
 }
 
-/* ---- Lookups ------------------------------------------------------------ */
+/* ---- Lookups ------------------------------------------------------------
+ * raw_*: the table's own parts (a ROM table's flash part only); the
+ * public lookups add the overlay of a ROM table (see tab.h). */
 
-const tvalue *tab_getint(table *t, rt_int key)
+#define rom_case(t) __builtin_expect(is_rom(t), 0)
+
+static const tvalue *rom_get(const table *t, const tvalue *raw,
+                             const tvalue *key);
+
+static inline const tvalue *raw_getint(const table *t, rt_int key)
 {
     if (in_array(t, key))
         return &t->array[key - 1];
-    node *n = &t->node[hash_uint((rt_uint)key) & ((1u << t->lsizenode) - 1u)];
+    const node *n =
+        &t->node[hash_uint((rt_uint)key) & ((1u << t->lsizenode) - 1u)];
     for (;;) {
         if (n->key_tt == V_INT && n->key_val.i == key)
             return &n->val;
@@ -204,9 +201,9 @@ const tvalue *tab_getint(table *t, rt_int key)
     }
 }
 
-const tvalue *tab_getshortstr(table *t, str *key)
+static inline const tvalue *raw_getshortstr(const table *t, str *key)
 {
-    node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
+    const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
     for (;;) {
         if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
             return &n->val;
@@ -216,27 +213,18 @@ const tvalue *tab_getshortstr(table *t, str *key)
     }
 }
 
-const tvalue *tab_getstr(table *t, str *key)
-{
-    if (key->tt == V_SHRSTR)
-        return tab_getshortstr(t, key);
-    value v;
-    v.gc = obj2gc(key);
-    node *n = find_node(t, V_LNGSTR, &v);
-    return n ? &n->val : &absent;
-}
-
-const tvalue *tab_get(table *t, const tvalue *key)
+/* Any key; nil and NaN find nothing. */
+static const tvalue *raw_get(const table *t, const tvalue *key)
 {
     switch (tt_of(key)) {
     case V_SHRSTR:
-        return tab_getshortstr(t, gco2str(key->v.gc));
+        return raw_getshortstr(t, gco2str(key->v.gc));
     case V_INT:
-        return tab_getint(t, key->v.i);
+        return raw_getint(t, key->v.i);
     case V_FLT: {
         rt_int i;
         if (flt_to_int(key->v.n, &i))
-            return tab_getint(t, i);
+            return raw_getint(t, i);
         break; /* NaN matches nothing: the search fails by itself */
     }
     default:
@@ -246,6 +234,43 @@ const tvalue *tab_get(table *t, const tvalue *key)
     }
     node *n = find_node(t, tt_of(key), &key->v);
     return n ? &n->val : &absent;
+}
+
+const tvalue *tab_getint(table *t, rt_int key)
+{
+    const tvalue *v = raw_getint(t, key);
+    if (rom_case(t)) {
+        tvalue k;
+        set_int(&k, key);
+        return rom_get(t, v, &k);
+    }
+    return v;
+}
+
+const tvalue *tab_getshortstr(table *t, str *key)
+{
+    const tvalue *v = raw_getshortstr(t, key);
+    if (rom_case(t)) {
+        tvalue k;
+        set_gc(&k, key, V_SHRSTR);
+        return rom_get(t, v, &k);
+    }
+    return v;
+}
+
+const tvalue *tab_getstr(table *t, str *key)
+{
+    if (key->tt == V_SHRSTR)
+        return tab_getshortstr(t, key);
+    tvalue k;
+    set_gc(&k, key, V_LNGSTR);
+    return tab_get(t, &k);
+}
+
+const tvalue *tab_get(table *t, const tvalue *key)
+{
+    const tvalue *v = raw_get(t, key);
+    return rom_case(t) ? rom_get(t, v, key) : v;
 }
 
 /* ---- Insertion ---------------------------------------------------------- */
@@ -528,6 +553,8 @@ static int rehash(lua_State *L, table *t, const tvalue *key)
 int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize)
 {
     int rc;
+    if (rom_case(t))
+        return TAB_OK; /* sizes are hints; a ROM table's flash part stays */
     if (nasize > TAB_MAXASIZE)
         return TAB_ERR_MEM;
     do {
@@ -538,6 +565,8 @@ int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize)
 }
 
 /* ---- Stores ------------------------------------------------------------- */
+
+static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val);
 
 /* The slot of an existing key (normalised), or NULL. */
 static tvalue *find_slot(table *t, const tvalue *k)
@@ -587,6 +616,8 @@ int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val)
     int rc = normalise_key(key, &k);
     if (rc != TAB_OK)
         return rc;
+    if (rom_case(t))
+        return rom_set(L, t, &k, &v);
     return set_normalised(L, t, &k, &v);
 }
 
@@ -603,6 +634,8 @@ int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val)
     }
     tvalue k, v = *val;
     set_int(&k, key);
+    if (rom_case(t))
+        return rom_set(L, t, &k, &v);
     return set_normalised(L, t, &k, &v);
 }
 
@@ -610,6 +643,8 @@ int tab_setstr(lua_State *L, table *t, str *key, const tvalue *val)
 {
     tvalue k, v = *val;
     set_gc(&k, key, key->tt);
+    if (rom_case(t))
+        return rom_set(L, t, &k, &v);
     return set_normalised(L, t, &k, &v);
 }
 
@@ -700,9 +735,13 @@ static int next_index(const table *t, const tvalue *key, uint32_t *idx)
     }
 }
 
+static int rom_next(table *t, tvalue *key, tvalue *val);
+
 int tab_next(table *t, tvalue *key, tvalue *val)
 {
     uint32_t i;
+    if (rom_case(t))
+        return rom_next(t, key, val);
     if (!next_index(t, key, &i))
         return -1;
     for (; i < t->asize; i++) {
@@ -797,4 +836,132 @@ void tab_free(global_State *g, table *t)
     if (!is_dummy(t))
         gc_free(g, t->node, node_bytes(tab_sizenode(t)));
     gc_free(g, t, sizeof(table));
+}
+
+/* ---- ROM tables ----------------------------------------------------------
+ * (tab.h).  The flash part has no array part and no removed keys: every
+ * node is pristine or live.  A tombstone in `over` is a light userdata
+ * pointing here; no Lua value can be one, since `over` never escapes. */
+
+static const char tombstone;
+#define is_tombstone(x)                                                       \
+    (tt_of(x) == V_LIGHTUD && (x)->v.p == (const void *)&tombstone)
+
+static void rom_link(global_State *g, romslot *s)
+{
+    if (!s->linked) {
+        s->next = g->romslots;
+        g->romslots = s;
+        s->linked = 1;
+    }
+}
+
+void tab_romslots_reset(global_State *g)
+{
+    romslot *s = g->romslots;
+    while (s != NULL) {
+        romslot *next = s->next;
+        s->ov = s->over = s->mt = NULL;
+        s->next = NULL;
+        s->linked = 0;
+        s = next;
+    }
+    g->romslots = NULL;
+}
+
+/* Node n's value as the union has it: overridden, removed (absent), or
+ * the flash one. */
+static const tvalue *rom_value(const table *t, const node *n)
+{
+    const table *over = tab_romslot(t)->over;
+    if (over != NULL) {
+        const tvalue *o = raw_getint(over, (rt_int)(n - t->node) + 1);
+        if (!is_nil(o))
+            return is_tombstone(o) ? &absent : o;
+    }
+    return &n->val;
+}
+
+/* raw: the flash part's result for key. */
+static const tvalue *rom_get(const table *t, const tvalue *raw,
+                             const tvalue *key)
+{
+    if (raw != &absent) /* val is a node's first field */
+        return rom_value(t, (const node *)(const void *)raw);
+    table *ov = tab_romslot(t)->ov;
+    return ov != NULL ? tab_get(ov, key) : &absent;
+}
+
+/* A RAM part of a slot, made on first use and anchored at once (the slot
+ * is a root). */
+static table *rom_part(lua_State *L, romslot *s, table **part)
+{
+    if (*part == NULL) {
+        table *h = tab_new(L);
+        if (h == NULL)
+            return NULL;
+        *part = h;
+        rom_link(G(L), s);
+    }
+    return *part;
+}
+
+/* k is normalised; val a copy. */
+static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
+{
+    romslot *s = tab_romslot(t);
+    const tvalue *raw = raw_get(t, k);
+    if (raw != &absent) {
+        tvalue v = *val;
+        if (is_nil(val))
+            set_lightud(&v, (void *)&tombstone);
+        if (rom_part(L, s, &s->over) == NULL)
+            return TAB_ERR_MEM;
+        rt_int idx = (rt_int)((const node *)(const void *)raw - t->node) + 1;
+        return tab_setint(L, s->over, idx, &v);
+    }
+    if (s->ov == NULL && is_nil(val))
+        return TAB_OK; /* removing an absent key */
+    if (rom_part(L, s, &s->ov) == NULL)
+        return TAB_ERR_MEM;
+    return set_normalised(L, s->ov, k, val);
+}
+
+/* The flash nodes in order, then the keys of `ov` (tab.h). */
+static int rom_next(table *t, tvalue *key, tvalue *val)
+{
+    table *ov = tab_romslot(t)->ov;
+    uint32_t i = 0, size = 1u << t->lsizenode;
+    if (!is_nil(key)) {
+        const tvalue *raw = raw_get(t, key);
+        if (raw == &absent) /* not a flash key: one of ov's, or none */
+            return ov != NULL ? tab_next(ov, key, val) : -1;
+        i = (uint32_t)((const node *)(const void *)raw - t->node) + 1u;
+    }
+    for (; i < size; i++) {
+        const node *n = &t->node[i];
+        if (n->key_tt == V_NIL)
+            continue;
+        const tvalue *v = rom_value(t, n);
+        if (!is_nil(v)) {
+            tab_node_key(n, key);
+            set_obj(val, v);
+            return 1;
+        }
+    }
+    if (ov == NULL)
+        return 0;
+    set_nil(key);
+    return tab_next(ov, key, val);
+}
+
+void tab_setmetatable(lua_State *L, table *t, table *mt)
+{
+    if (rom_case(t)) {
+        romslot *s = tab_romslot(t);
+        s->mt = mt;
+        rom_link(G(L), s);
+    } else {
+        t->metatable = mt;
+    }
 }

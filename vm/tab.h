@@ -56,6 +56,23 @@
 
 #include "vm/state.h"
 
+/* The RAM side of a ROM table (see above). */
+typedef struct romslot {
+    table *ov;            /* keys not in flash, or NULL */
+    table *over;          /* flash keys' new values, by node index + 1 */
+    table *mt;            /* metatable set at run time, or NULL */
+    struct romslot *next; /* g->romslots */
+    uint8_t linked;       /* on g->romslots */
+} romslot;
+
+#define tab_romslot(t) ((romslot *)(void *)(t)->gclist)
+
+/* The metatable of a table, RAM or ROM. */
+static inline table *tab_metatable(const table *t)
+{
+    return is_rom(t) ? tab_romslot(t)->mt : t->metatable;
+}
+
 /* Results of tab_set* and tab_resize. */
 enum {
     TAB_OK = 0,
@@ -119,6 +136,14 @@ size_t tab_memsize(const table *t);
 void tab_free(global_State *g, table *t);
 /* Hash nodes, 0 for the dummy. */
 uint32_t tab_sizenode(const table *t);
+
+/* Set a table's metatable (NULL removes it); for a ROM table it goes to
+ * its slot.  Allocates nothing. */
+void tab_setmetatable(lua_State *L, table *t, table *mt);
+
+/* ROM slots (the collector): mark roots, and forget every overlay when
+ * the state's objects are all freed. */
+void tab_romslots_reset(global_State *g);
 
 /* For the collector: a node's key as a value.  Returns 0 for a pristine
  * node (out is nil), else 1; a dead key comes out with tt V_DEADKEY and

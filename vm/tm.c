@@ -84,7 +84,7 @@ table *tm_metatable(lua_State *L, const tvalue *o)
 {
     switch (tt_of(o)) {
     case V_TABLE:
-        return gco2tab(gc_of(o))->metatable;
+        return tab_metatable(gco2tab(gc_of(o)));
     case V_UDATA:
         return gco2ud(gc_of(o))->metatable;
     default:
@@ -111,7 +111,7 @@ const char *tm_objtypename(lua_State *L, const tvalue *o)
 {
     table *mt = NULL;
     if (is_table(o))
-        mt = gco2tab(gc_of(o))->metatable;
+        mt = tab_metatable(gco2tab(gc_of(o)));
     else if (tt_of(o) == V_UDATA)
         mt = gco2ud(gc_of(o))->metatable;
     if (mt != NULL) {
@@ -247,7 +247,7 @@ void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
             if (is_nil(tm))
                 dbg_typeerror(L, t, "index");
         } else {
-            table *mt = gco2tab(gc_of(t))->metatable;
+            table *mt = tab_metatable(gco2tab(gc_of(t)));
             tm = mt ? tm_fast(G(L), mt, TM_INDEX) : NULL;
             if (tm == NULL) {
                 set_nil(res);
@@ -272,16 +272,31 @@ void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
     vm_runerror(L, "'__index' chain too long; possible loop");
 }
 
+/* Store into an existing field: in place, or through tab_set for a ROM
+ * table (whose lookup results are read-only). */
+static void store_existing(lua_State *L, table *h, const tvalue *slot,
+                           const tvalue *key, const tvalue *val)
+{
+    if (is_rom(h))
+        vm_rawset(L, h, key, val);
+    else
+        vm_storeslot(L, h, slot, val);
+}
+
 void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
                   const tvalue *val, const tvalue *slot)
 {
     int loop;
     for (loop = 0; loop < VM_MAXTAGLOOP; loop++) {
         const tvalue *tm;
+        if (slot != NULL && !is_nil(slot)) { /* a ROM table's field */
+            store_existing(L, gco2tab(gc_of(t)), slot, key, val);
+            return;
+        }
         if (slot != NULL) {
             table *h = gco2tab(gc_of(t));
-            tm =
-                h->metatable ? tm_fast(G(L), h->metatable, TM_NEWINDEX) : NULL;
+            table *mt = tab_metatable(h);
+            tm = mt ? tm_fast(G(L), mt, TM_NEWINDEX) : NULL;
             if (tm == NULL) {
                 vm_rawset(L, h, key, val);
                 return;
@@ -300,7 +315,7 @@ void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
             table *h = gco2tab(gc_of(t));
             slot = tab_get(h, key);
             if (!is_nil(slot)) {
-                vm_storeslot(L, h, slot, val);
+                store_existing(L, h, slot, key, val);
                 return;
             }
         } else {
@@ -334,10 +349,10 @@ static vm_noinline void settable_slow(lua_State *L, const tvalue *t,
         table *h = gco2tab(gc_of(t));
         slot = fastget(h, key);
         if (!is_nil(slot)) {
-            vm_storeslot(L, h, slot, val);
+            store_existing(L, h, slot, key, val);
             return;
         }
-        if (h->metatable == NULL) {
+        if (tab_metatable(h) == NULL) {
             vm_rawset(L, h, key, val);
             return;
         }
@@ -381,7 +396,8 @@ void vm_objlen(lua_State *L, tvalue *res, const tvalue *o)
     switch (tt_of(o)) {
     case V_TABLE: {
         table *t = gco2tab(gc_of(o));
-        tm = t->metatable ? tm_fast(G(L), t->metatable, TM_LEN) : NULL;
+        table *mt = tab_metatable(t);
+        tm = mt ? tm_fast(G(L), mt, TM_LEN) : NULL;
         if (tm == NULL) {
             set_int(res, (rt_int)tab_length(t));
             return;

@@ -32,7 +32,7 @@
 
 /* The table has no __index (none, or its absence cached in the flags). */
 #define no_index_tm(h)                                                        \
-    ((h)->metatable == NULL || ((h)->metatable->flags & (1u << TM_INDEX)))
+    (tab_metatable(h) == NULL || (tab_metatable(h)->flags & (1u << TM_INDEX)))
 
 /* A raw lookup with the array part and short strings inline. */
 static inline const tvalue *fastget(table *h, const tvalue *key)
@@ -604,7 +604,7 @@ enter:
                 if (vm_likely(is_table(up))) {
                     table *h = gco2tab(gc_of(up));
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
-                    if (!is_nil(slot)) {
+                    if (vm_instore(h, slot)) {
                         vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
@@ -619,11 +619,12 @@ enter:
                 if (vm_likely(is_table(ra))) {
                     table *h = gco2tab(gc_of(ra));
                     slot = fastget(h, rb);
-                    if (!is_nil(slot)) {
+                    if (vm_instore(h, slot)) {
                         vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
-                    if (h->metatable == NULL) { /* a new key, no __newindex */
+                    if (tab_metatable(h) ==
+                        NULL) { /* a new key, no __newindex */
                         Protect(vm_rawset(L, h, rb, rc));
                         vmbreak;
                     }
@@ -640,11 +641,11 @@ enter:
                 if (vm_likely(is_table(ra))) {
                     table *h = gco2tab(gc_of(ra));
                     slot = tab_getint(h, b);
-                    if (!is_nil(slot)) {
+                    if (vm_instore(h, slot)) {
                         vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
-                    if (h->metatable == NULL) {
+                    if (tab_metatable(h) == NULL) {
                         Protect(vm_rawsetint(L, h, b, rc));
                         vmbreak;
                     }
@@ -660,7 +661,7 @@ enter:
                 if (vm_likely(is_table(ra))) {
                     table *h = gco2tab(gc_of(ra));
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
-                    if (!is_nil(slot)) {
+                    if (vm_instore(h, slot)) {
                         vm_storeslot(L, h, slot, rc);
                         vmbreak;
                     }
@@ -868,7 +869,7 @@ enter:
             vmcase(OP_LEN)
             {
                 const tvalue *rb = RB(i);
-                if (is_table(rb) && gco2tab(gc_of(rb))->metatable == NULL)
+                if (is_table(rb) && tab_metatable(gco2tab(gc_of(rb))) == NULL)
                     set_int(RA(i), (rt_int)tab_length(gco2tab(gc_of(rb))));
                 else
                     Protect(vm_objlen(L, RA(i), rb));

@@ -64,8 +64,9 @@ void vm_gettable(lua_State *L, const tvalue *t, const tvalue *key,
 void vm_settable(lua_State *L, const tvalue *t, const tvalue *key,
                  const tvalue *val);
 /* The slow paths of the two above (vm/tm.c), for the interpreter: slot
- * is the raw lookup's result when t is a table (it was nil), NULL when
- * t is not a table. */
+ * is the raw lookup's result when t is a table (nil, or for
+ * vm_finishset a ROM table's existing field, not stored in place), NULL
+ * when t is not a table. */
 void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
                   tvalue *res, const tvalue *slot);
 void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
@@ -95,6 +96,9 @@ void vm_objlen(lua_State *L, tvalue *res, const tvalue *o);
 
 /* Write val into an existing table slot (found non-nil by a lookup), with
  * the barrier; a nil val empties the slot. */
+/* A lookup result that may be stored into in place: present, and not in
+ * a ROM table (vm/tab.h: stores into those go through tab_set). */
+#define vm_instore(t, slot) (!is_nil(slot) && !is_rom(t))
 #define vm_storeslot(L, t, slot, val)                                         \
     do {                                                                      \
         tvalue *s_ = (tvalue *)(slot);                                        \

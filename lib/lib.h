@@ -1,0 +1,22 @@
+/*
+ * lib.h — what the library sources share with each other (not public).
+ *
+ * The library tables are ROM tables (tools/romtab.txt): each library
+ * source ends by including the generated block of its tables, so the
+ * functions they name stay static to it, but for these, which a table of
+ * another source names.
+ */
+#ifndef RTLUA_LIB_H
+#define RTLUA_LIB_H
+
+#include "lua.h"
+
+/* require (lib/loadlib.c), a field of _G (lib/base.c). */
+int pkg_require(lua_State *L);
+
+/* Copy every entry of the ROM table `rom` into the table at the top of
+ * the stack (lib/base.c): opening a library into a state whose table
+ * exists already in RAM. */
+void lib_copyrom(lua_State *L, const void *rom);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * romgen.h — what the two halves of tools/romgen share (a host program):
+ * romgen.c owns the ROM strings, romtab.c the ROM tables, whose keys and
+ * string values it interns as ROM strings through romgen_intern.
+ */
+#ifndef RTLUA_ROMGEN_H
+#define RTLUA_ROMGEN_H
+
+#include "vm/obj.h"
+
+#include <stdio.h>
+
+/* Longest C name accepted. */
+#define ROMGEN_NAME_MAX 64
+/* Longest input line. */
+#define ROMGEN_LINE_MAX 512
+
+struct entry {
+    char data[STR_SHORT_MAX + 1];
+    size_t len;
+    char name[ROMGEN_NAME_MAX + 1]; /* "" when it has no C name */
+    uint32_t hash;
+    int line;
+};
+
+int romgen_is_ident(const char *s, size_t len);
+/* A quoted string "bytes" (escapes \\ \" \n \r \t \0 \xHH) into e;
+ * returns what follows the closing quote.  Errors exit. */
+const char *romgen_unquote(struct entry *e, const char *p, int line);
+/* The index of the ROM string with e's bytes, added (unnamed) if new. */
+int romgen_intern(const struct entry *e, int line);
+const struct entry *romgen_entry(int i);
+/* The C object name of ROM string i. */
+void romgen_put_objname(FILE *f, int i);
+
+/* tools/romtab.c */
+void romtab_read(const char *path);
+void romtab_write(const char *hpath, const char *incpath);
+
+#endif
