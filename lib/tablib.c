@@ -56,6 +56,18 @@ static lua_Integer tab_len(lua_State *L, int arg, int need)
     return luaL_len(L, arg);
 }
 
+/* Loops over a range the caller gives (insert, remove, concat, move) run
+ * no count hook, as in lua5.4, and may last as long as the integers
+ * allow.  The fuzz build (tests/fuzz/run defines RTLUA_FUZZ) charges each
+ * iteration to the input's budget, so such inputs end as errors there
+ * instead of hanging the fuzzer. */
+#ifdef RTLUA_FUZZ
+void fuzz_charge(lua_State *L);
+#define LOOP_CHARGE(L) fuzz_charge(L)
+#else
+#define LOOP_CHARGE(L) ((void)0)
+#endif
+
 static int t_insert(lua_State *L)
 {
     lua_Integer e = tab_len(L, 1, NEED_ALL);
@@ -70,6 +82,7 @@ static int t_insert(lua_State *L)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                       "position out of bounds");
         for (lua_Integer i = e; i > pos; i--) {
+            LOOP_CHARGE(L);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
         }
@@ -90,6 +103,7 @@ static int t_remove(lua_State *L)
                       "position out of bounds");
     lua_geti(L, 1, pos);
     for (; pos < size; pos++) {
+        LOOP_CHARGE(L);
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
     }
@@ -117,6 +131,7 @@ static int t_concat(lua_State *L)
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (; i < last; i++) {
+        LOOP_CHARGE(L);
         concat_item(L, &b, i);
         luaL_addlstring(&b, sep, lsep);
     }
@@ -169,11 +184,13 @@ static int t_move(lua_State *L)
                       "destination wrap around");
         if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
             for (lua_Integer i = 0; i <= n; i++) {
+                LOOP_CHARGE(L);
                 lua_geti(L, 1, f + i);
                 lua_seti(L, tt, t + i);
             }
         } else {
             for (lua_Integer i = n; i >= 0; i--) {
+                LOOP_CHARGE(L);
                 lua_geti(L, 1, f + i);
                 lua_seti(L, tt, t + i);
             }

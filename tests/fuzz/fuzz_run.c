@@ -2,10 +2,11 @@
  * fuzz_run.c — libFuzzer target for the interpreter and the libraries:
  * every input is compiled and, when it compiles, run under lua_pcall in a
  * fresh state with the standard libraries open (print silenced).  A count
- * hook stops a run after FUZZ_MAX_INSTRUCTIONS virtual instructions, so
- * endless loops end as errors; the arena is small (RTLUA_HOST_ARENA, set
- * by tests/fuzz/run), so memory errors are exercised too.  After the run
- * a full collection and the heap checker must succeed.
+ * hook stops a run after FUZZ_MAX_HOOKS * FUZZ_HOOK_EVERY instructions, and
+ * fuzz_charge the library's loops over a range after FUZZ_MAX_CHARGES
+ * iterations, so endless loops end as errors; the arena is small
+ * (RTLUA_HOST_ARENA, set by tests/fuzz/run), so memory errors are exercised
+ * too.  After the run a full collection and the heap checker must succeed.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +26,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Hook calls before a run is stopped (~200k instructions). */
 #define FUZZ_MAX_HOOKS 200
 
+/* Iterations of the library loops over a caller's range (lib/tablib.c)
+ * allowed per input: they run no count hook. */
+#define FUZZ_MAX_CHARGES 300000
+
 static int hook_calls;
+static long charges;
+
+void fuzz_charge(lua_State *L);
+void fuzz_charge(lua_State *L)
+{
+    if (++charges > FUZZ_MAX_CHARGES)
+        luaL_error(L, "loop limit reached");
+}
 
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
@@ -61,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lua_pushcfunction(L, quiet_print);
     lua_setglobal(L, "print");
     hook_calls = 0;
+    charges = 0;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
     if (luaL_loadbufferx(L, (const char *)data, size, "=fuzz", "t") == LUA_OK)
         (void)lua_pcall(L, 0, 0, 0);
