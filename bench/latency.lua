@@ -4,6 +4,7 @@
 -- lua5.4 (bench/run-latency-host runs both).
 --
 --   lua latency.lua [live [iterations [histfile]]]
+--   lua latency.lua --smoke [histfile]     (live 2000, iterations 20000)
 --
 -- live (default 100000): entries in the live table; each entry is a small
 -- table holding a number and a fresh string.  Every iteration replaces
@@ -26,9 +27,11 @@
 --   rtlua_gc steps=S worst_step_us=W cycles=C assists=A emergencies=E ticks=T
 -- histfile, when given, receives the histogram: a comment line, then one
 -- row per non-empty bucket "lower_us upper_us count".
-local live_n = math.tointeger(tonumber(arg and arg[1])) or 100000
-local iters = math.tointeger(tonumber(arg and arg[2])) or 2000000
-local histfile = arg and arg[3]
+local args = {table.unpack(arg or {})}
+if args[1] == "--smoke" then args = {2000, 20000, args[2]} end
+local live_n = math.tointeger(tonumber(args[1])) or 100000
+local iters = math.tointeger(tonumber(args[2])) or 2000000
+local histfile = args[3]
 
 local clock = rt or require "hrclock"
 local now = clock.cycles
