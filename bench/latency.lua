@@ -19,14 +19,19 @@
 -- Gaps go into a log-linear histogram (exact below 128 ns, then 64
 -- buckets per power of two: a bucket's lower bound is at most 1/64 below
 -- any gap in it), set up before timing starts so recording allocates
--- nothing.  Printed, one line:
---   worst_gap_us=W p999_us=P median_us=M iterations=N live=L
--- W is exact; P and M are bucket lower bounds.  Under rtlua a second line
--- gives the collector's own figures (rt.stats) and the ticks seen, which
--- shows the time pacing ran:
---   rtlua_gc steps=S worst_step_us=W cycles=C assists=A emergencies=E ticks=T
--- histfile, when given, receives the histogram: a comment line, then one
--- row per non-empty bucket "lower_us upper_us count".
+-- nothing.  A second histogram holds the gaps in CPU time (os.clock:
+-- process CPU time, 1 us steps on Linux), which leave out the time the
+-- process was not running.  Printed, one line:
+--   worst_gap_us=W p999_us=P median_us=M cpu_worst_gap_us=CW
+--   cpu_p999_us=CP iterations=N live=L seconds=S
+-- W and CW are exact; the others are bucket lower bounds; S is the timed
+-- loop's length.  Under rtlua a second line gives the collector's
+-- settings (rt.budget) and figures (rt.stats), and the tick rate seen
+-- during the loop, which shows that the time pacing ran:
+--   rtlua_gc budget=F step_us=U reserve=R tick_hz=H steps=S
+--   worst_step_us=W cycles=C assists=A emergencies=E
+-- histfile, when given, receives both histograms: a comment line, then
+-- one row per non-empty bucket "lower_us upper_us wall_count cpu_count".
 local args = {table.unpack(arg or {})}
 if args[1] == "--smoke" then args = {2000, 20000, args[2]} end
 local live_n = math.tointeger(tonumber(args[1])) or 100000
@@ -70,6 +75,7 @@ collectgarbage()
 local worst, cworst, sum = 0, 0, 0
 local ns_scale = 1000000000 // hz -- 1 on the host (a nanosecond clock)
 local prev, cprev = now(), cpu()
+local start, ticks0 = prev, rt and rt.ticks()
 for i = 1, iters do
   local k = nextk()
   local e = {i, tostring(i)}
@@ -100,16 +106,18 @@ end
 local function us(ns) return string.format("%.1f", ns / 1000) end
 local r999, r50 = iters - iters // 1000, (iters + 1) // 2
 
+local seconds = (prev - start) * ns_scale / 1e9
 print(string.format(
-  "worst_gap_us=%s p999_us=%s median_us=%s cpu_worst_gap_us=%s cpu_p999_us=%s iterations=%d live=%d",
+  "worst_gap_us=%s p999_us=%s median_us=%s cpu_worst_gap_us=%s cpu_p999_us=%s iterations=%d live=%d seconds=%.2f",
   us(worst), us(at_rank(hist, r999)), us(at_rank(hist, r50)),
-  us(cworst * 1e9), us(at_rank(chist, r999)), iters, live_n))
+  us(cworst * 1e9), us(at_rank(chist, r999)), iters, live_n, seconds))
 if rt then
   local s = rt.stats()
+  local fraction, cycles, reserve = rt.budget()
   print(string.format(
-    "rtlua_gc steps=%d worst_step_us=%.1f cycles=%d assists=%d emergencies=%d ticks=%d",
-    s.steps, s.worst_step_us, s.cycles_completed, s.assists, s.emergencies,
-    rt.ticks()))
+    "rtlua_gc budget=%.2f step_us=%.0f reserve=%d tick_hz=%.0f steps=%d worst_step_us=%.1f cycles=%d assists=%d emergencies=%d",
+    fraction, cycles * 1e6 / hz, reserve, (rt.ticks() - ticks0) / seconds,
+    s.steps, s.worst_step_us, s.cycles_completed, s.assists, s.emergencies))
 end
 if histfile then
   local f = assert(io.open(histfile, "w"))
