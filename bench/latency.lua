@@ -61,7 +61,8 @@ local BUCKETS = 64 * 40 -- covers gaps up to 2^40 ns
 local hist, chist = {}, {}
 for b = 0, BUCKETS do hist[b], chist[b] = 0, 0 end
 
--- Fixed-seed linear congruential generator (same sequence everywhere).
+-- Fixed-seed linear congruential generator: the same sequence wherever
+-- integers have 64 bits (a 32-bit number model wraps to another one).
 local seed = 12345
 local function nextk()
   seed = (seed * 1103515245 + 12345) & 0x7fffffff
