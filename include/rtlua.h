@@ -33,6 +33,7 @@ typedef struct rtlua_GCStats {
     size_t bytes_free;          /* arena bytes free */
     size_t largest_free;        /* largest block that could be allocated */
     size_t capacity;            /* the arena's size */
+    size_t peak_in_use;         /* highest bytes_in_use since opening */
 } rtlua_GCStats;
 
 /* Copy the collector's statistics of L's state into *out. */

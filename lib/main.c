@@ -230,6 +230,9 @@ static void print_version(void)
     lua_writeline();
 }
 
+/* Arena bytes in use once the libraries are open (for -T). */
+static size_t opened_in_use;
+
 /* The program, in protected mode: (argc, argv, first) -> success. */
 static int protected_main(lua_State *L)
 {
@@ -244,6 +247,9 @@ static int protected_main(lua_State *L)
         return 0;
     }
     luaL_openlibs(L);
+    rtlua_GCStats stats;
+    rtlua_gcstats(L, &stats);
+    opened_in_use = stats.bytes_in_use;
     make_arg_table(L, argv, argc, script);
     if (flags & HAS_V)
         print_version();
@@ -269,13 +275,15 @@ static int protected_main(lua_State *L)
     return 1;
 }
 
-static int run_state(char **argv, int argc, int first);
+static int run_state(char **argv, int argc, int first, size_t *peak);
 
 /* "-T" first (rtlua's own option): at exit, print the run's length in
- * port cycles and nanoseconds on the error console.  Under QEMU with
- * -icount shift=0 a nanosecond is one instruction, which is how the
- * benchmarks count instructions on the boards. */
-static void print_time(uint64_t cycles)
+ * port cycles and nanoseconds on the error console, then the arena's
+ * bytes in use (headers included) just after the libraries were opened,
+ * before any script, and at its peak over the state's life.  Under
+ * QEMU with -icount shift=0 a nanosecond is one instruction, which is
+ * how the benchmarks count instructions on the boards. */
+static void print_time(uint64_t cycles, size_t peak)
 {
     uint32_t hz = port_cycle_hz();
     uint64_t ns = hz ? cycles * 1000000000u / hz : 0;
@@ -284,21 +292,27 @@ static void print_time(uint64_t cycles)
         buf, sizeof buf, PROGNAME ": %llu cycles at %u Hz, %llu ns\n",
         (unsigned long long)cycles, (unsigned)hz, (unsigned long long)ns);
     err_write(buf);
+    port_snprintf(buf, sizeof buf,
+                  PROGNAME ": arena %llu bytes after opening the libraries, "
+                           "peak %llu bytes\n",
+                  (unsigned long long)opened_in_use, (unsigned long long)peak);
+    err_write(buf);
 }
 
 static int run(char **argv, int argc, int first)
 {
     int timed = first < argc && strcmp(argv[first], "-T") == 0;
     uint64_t start = port_cycles64();
+    size_t peak = 0;
     if (timed)
         first++;
-    int rc = run_state(argv, argc, first);
+    int rc = run_state(argv, argc, first, &peak);
     if (timed)
-        print_time(port_cycles64() - start);
+        print_time(port_cycles64() - start, peak);
     return rc;
 }
 
-static int run_state(char **argv, int argc, int first)
+static int run_state(char **argv, int argc, int first, size_t *peak)
 {
     lua_State *L = luaL_newstate();
     if (L == NULL) {
@@ -312,6 +326,9 @@ static int run_state(char **argv, int argc, int first)
     int status = lua_pcall(L, 3, 1, 0);
     int ok = status == LUA_OK && lua_toboolean(L, -1);
     report(L, status);
+    rtlua_GCStats stats;
+    rtlua_gcstats(L, &stats);
+    *peak = stats.peak_in_use;
     lua_close(L);
     return ok ? 0 : 1;
 }

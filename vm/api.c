@@ -1243,4 +1243,5 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->bytes_free = arena_free_bytes(g->arena);
     out->largest_free = arena_largest_free(g->arena);
     out->capacity = arena_capacity(g->arena);
+    out->peak_in_use = arena_peak(g->arena);
 }
