@@ -168,7 +168,11 @@ board-tests: $(BDIR)/rtlua.elf $(BDIR)/tests/platform.elf \
              $(BDIR)/bench/gc_latency.elf \
              $(addprefix $(BDIR)/tests/,$(addsuffix .elf,$(UNIT_TESTS)))
 
-size: board
+# The image's flash and RAM, and the arena in use after boot with every
+# library open, as tests/unit/test_romtab.c measures it on the board.
+size: board $(BDIR)/tests/test_romtab.elf
+	$(Q)RTLUA_TIMEOUT=60 qemu/run $(BOARD) $(BDIR)/tests/test_romtab.elf | \
+	    sed -n 's/^# \(arena in use after boot.*\)/  \1/p'
 
 # ---- running -----------------------------------------------------------
 # The demo: a 1 kHz PID loop making garbage, 2 s of virtual time.

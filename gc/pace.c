@@ -64,11 +64,19 @@ void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve)
         g->reserve = reserve;
 }
 
+/* A tick may bring more than one step's worth of credit (whenever the
+ * utilisation exceeds stepbudget / tick period: 25% of a 1 ms tick is 2.5
+ * steps of 100 us).  The flag stays up while a whole step of credit is
+ * left and the collector has work, so the next safe point runs the next
+ * step; a remainder waits for the next tick.  Clearing it after every
+ * step instead capped the collector at one step a tick (10% there), and
+ * a fast allocator then outran it into emergency collections. */
 static void spend(global_State *g, uint32_t used)
 {
+    int more = pace_has_work(&g->mainthread);
     port_irqstate s = port_critical_enter();
     g->credit = used >= g->credit ? 0 : g->credit - used;
-    g->stepflag = 0;
+    g->stepflag = more && g->credit >= g->stepbudget;
     port_critical_exit(s);
 }
 

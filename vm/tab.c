@@ -183,8 +183,7 @@ int tab_node_key(const node *n, tvalue *out)
 
 #define rom_case(t) __builtin_expect(is_rom(t), 0)
 
-static const tvalue *rom_get(const table *t, const tvalue *raw,
-                             const tvalue *key);
+static const tvalue *rom_value(const table *t, const node *n);
 
 static inline const tvalue *raw_getint(const table *t, rt_int key)
 {
@@ -236,26 +235,40 @@ static const tvalue *raw_get(const table *t, const tvalue *key)
     return n ? &n->val : &absent;
 }
 
-const tvalue *tab_getint(table *t, rt_int key)
+/* The ROM cases are out of line, so that a RAM table's lookup is the raw
+ * one behind a single test of the header. */
+static __attribute__((noinline)) const tvalue *rom_getint(const table *t,
+                                                          rt_int key)
 {
     const tvalue *v = raw_getint(t, key);
-    if (rom_case(t)) {
-        tvalue k;
-        set_int(&k, key);
-        return rom_get(t, v, &k);
-    }
-    return v;
+    if (v != &absent)
+        return rom_value(t, (const node *)(const void *)v);
+    const table *ov = tab_romslot(t)->ov;
+    return ov != NULL ? raw_getint(ov, key) : &absent;
+}
+
+static __attribute__((noinline)) const tvalue *rom_getshortstr(const table *t,
+                                                               str *key)
+{
+    const tvalue *v = raw_getshortstr(t, key);
+    if (v != &absent)
+        return rom_value(t, (const node *)(const void *)v);
+    const table *ov = tab_romslot(t)->ov;
+    return ov != NULL ? raw_getshortstr(ov, key) : &absent;
+}
+
+const tvalue *tab_getint(table *t, rt_int key)
+{
+    if (rom_case(t))
+        return rom_getint(t, key);
+    return raw_getint(t, key);
 }
 
 const tvalue *tab_getshortstr(table *t, str *key)
 {
-    const tvalue *v = raw_getshortstr(t, key);
-    if (rom_case(t)) {
-        tvalue k;
-        set_gc(&k, key, V_SHRSTR);
-        return rom_get(t, v, &k);
-    }
-    return v;
+    if (rom_case(t))
+        return rom_getshortstr(t, key);
+    return raw_getshortstr(t, key);
 }
 
 const tvalue *tab_getstr(table *t, str *key)
@@ -267,10 +280,21 @@ const tvalue *tab_getstr(table *t, str *key)
     return tab_get(t, &k);
 }
 
-const tvalue *tab_get(table *t, const tvalue *key)
+static __attribute__((noinline)) const tvalue *rom_get(const table *t,
+                                                       const tvalue *key)
 {
     const tvalue *v = raw_get(t, key);
-    return rom_case(t) ? rom_get(t, v, key) : v;
+    if (v != &absent)
+        return rom_value(t, (const node *)(const void *)v);
+    const table *ov = tab_romslot(t)->ov;
+    return ov != NULL ? raw_get(ov, key) : &absent;
+}
+
+const tvalue *tab_get(table *t, const tvalue *key)
+{
+    if (rom_case(t))
+        return rom_get(t, key);
+    return raw_get(t, key);
 }
 
 /* ---- Insertion ---------------------------------------------------------- */
@@ -880,16 +904,6 @@ static const tvalue *rom_value(const table *t, const node *n)
             return is_tombstone(o) ? &absent : o;
     }
     return &n->val;
-}
-
-/* raw: the flash part's result for key. */
-static const tvalue *rom_get(const table *t, const tvalue *raw,
-                             const tvalue *key)
-{
-    if (raw != &absent) /* val is a node's first field */
-        return rom_value(t, (const node *)(const void *)raw);
-    table *ov = tab_romslot(t)->ov;
-    return ov != NULL ? tab_get(ov, key) : &absent;
 }
 
 /* A RAM part of a slot, made on first use and anchored at once (the slot

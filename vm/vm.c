@@ -31,8 +31,11 @@
 #include "vm/tm.h"
 
 /* The table has no __index (none, or its absence cached in the flags). */
-#define no_index_tm(h)                                                        \
-    (tab_metatable(h) == NULL || (tab_metatable(h)->flags & (1u << TM_INDEX)))
+static inline int no_index_tm(const table *h)
+{
+    const table *mt = tab_metatable(h);
+    return mt == NULL || (mt->flags & (1u << TM_INDEX));
+}
 
 /* A raw lookup with the array part and short strings inline. */
 static inline const tvalue *fastget(table *h, const tvalue *key)

@@ -804,6 +804,45 @@ static void test_paced_steps_respect_the_budget(void)
     CHECK(checked());
     CHECK(close_state_empty());
 }
+
+/* The collector gets the share of time it is set to even when a tick's
+ * credit is several steps (25% of a 1 ms tick is 2.5 steps of 100 us):
+ * with work always due it spends about that share of the run (on a
+ * board: the host is preempted at will).  Before the flag stayed up for
+ * a second step, the share was stepbudget / tick, 10% here. */
+#define PACE_SHARE_MIN_PCT 20u
+#define PACE_SHARE_MAX_PCT 35u
+static void test_paced_collector_gets_its_utilisation(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->pausepct = 0; /* a new cycle is always due: work never runs out */
+    pace_init(L);
+    pace_set_utilisation(L, 25);
+    uint32_t hz = port_cycle_hz();
+    pace_set_budget(L, hz / 10000, 0); /* 100 us */
+    uint64_t spent0 = g->stats.step_cycles_total;
+    uint64_t c0 = port_cycles64();
+    uint32_t t0 = port_ticks();
+    for (int i = 0; port_ticks() - t0 < 40; i++) {
+        table *t = tagged_table(i);
+        if (t && i % 4 == 0)
+            anchor(1 + i % 256, obj2gc(t), V_TABLE);
+        gc_safepoint(L);
+    }
+    pace_stop(L);
+    uint64_t spent = g->stats.step_cycles_total - spent0;
+    uint64_t elapsed = port_cycles64() - c0;
+    uint32_t pct = (uint32_t)(spent * 100u / elapsed);
+    port_printf("# gc: paced share %u%% at a 25%% setting\n", (unsigned)pct);
+#ifndef RTLUA_HOST /* the host's share depends on its load */
+    CHECK(pct >= PACE_SHARE_MIN_PCT);
+#endif
+    CHECK(pct <= PACE_SHARE_MAX_PCT);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
 #endif
 
 /* ---- threads, upvalues, prototypes, idle time -----------------------------
@@ -1002,6 +1041,7 @@ static const struct check_case cases[] = {
     CASE(test_prototype_tree_is_traversed_and_freed),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
+    CASE(test_paced_collector_gets_its_utilisation),
     CASE(test_idle_time_is_given_to_the_collector),
 #endif
 };
