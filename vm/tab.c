@@ -23,8 +23,7 @@
  * (it faults on the host, and lives in flash on a board). */
 static const node dummynode = {
     .val = {.tt = V_EMPTY}, .key_tt = V_NIL, .next = 0};
-/* What lookups of missing keys return. */
-static const tvalue absent = {.tt = V_EMPTY};
+const tvalue tab_absent = {.tt = V_EMPTY};
 
 #define DUMMY ((node *)&dummynode)
 #define is_dummy(t) ((t)->lastfree == NULL)
@@ -195,19 +194,7 @@ static inline const tvalue *raw_getint(const table *t, rt_int key)
         if (n->key_tt == V_INT && n->key_val.i == key)
             return &n->val;
         if (n->next == 0)
-            return &absent;
-        n += n->next;
-    }
-}
-
-static inline const tvalue *raw_getshortstr(const table *t, str *key)
-{
-    const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
-    for (;;) {
-        if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
-            return &n->val;
-        if (n->next == 0)
-            return &absent;
+            return &tab_absent;
         n += n->next;
     }
 }
@@ -217,7 +204,7 @@ static const tvalue *raw_get(const table *t, const tvalue *key)
 {
     switch (tt_of(key)) {
     case V_SHRSTR:
-        return raw_getshortstr(t, gco2str(key->v.gc));
+        return tab_rawgetshortstr(t, gco2str(key->v.gc));
     case V_INT:
         return raw_getint(t, key->v.i);
     case V_FLT: {
@@ -228,11 +215,11 @@ static const tvalue *raw_get(const table *t, const tvalue *key)
     }
     default:
         if (is_nil(key))
-            return &absent;
+            return &tab_absent;
         break;
     }
     node *n = find_node(t, tt_of(key), &key->v);
-    return n ? &n->val : &absent;
+    return n ? &n->val : &tab_absent;
 }
 
 /* The ROM cases are out of line, so that a RAM table's lookup is the raw
@@ -241,20 +228,19 @@ static __attribute__((noinline)) const tvalue *rom_getint(const table *t,
                                                           rt_int key)
 {
     const tvalue *v = raw_getint(t, key);
-    if (v != &absent)
+    if (v != &tab_absent)
         return rom_value(t, (const node *)(const void *)v);
     const table *ov = tab_romslot(t)->ov;
-    return ov != NULL ? raw_getint(ov, key) : &absent;
+    return ov != NULL ? raw_getint(ov, key) : &tab_absent;
 }
 
-static __attribute__((noinline)) const tvalue *rom_getshortstr(const table *t,
-                                                               str *key)
+const tvalue *tab_romgetshortstr(const table *t, str *key)
 {
-    const tvalue *v = raw_getshortstr(t, key);
-    if (v != &absent)
+    const tvalue *v = tab_rawgetshortstr(t, key);
+    if (v != &tab_absent)
         return rom_value(t, (const node *)(const void *)v);
     const table *ov = tab_romslot(t)->ov;
-    return ov != NULL ? raw_getshortstr(ov, key) : &absent;
+    return ov != NULL ? tab_rawgetshortstr(ov, key) : &tab_absent;
 }
 
 const tvalue *tab_getint(table *t, rt_int key)
@@ -262,13 +248,6 @@ const tvalue *tab_getint(table *t, rt_int key)
     if (rom_case(t))
         return rom_getint(t, key);
     return raw_getint(t, key);
-}
-
-const tvalue *tab_getshortstr(table *t, str *key)
-{
-    if (rom_case(t))
-        return rom_getshortstr(t, key);
-    return raw_getshortstr(t, key);
 }
 
 const tvalue *tab_getstr(table *t, str *key)
@@ -284,10 +263,10 @@ static __attribute__((noinline)) const tvalue *rom_get(const table *t,
                                                        const tvalue *key)
 {
     const tvalue *v = raw_get(t, key);
-    if (v != &absent)
+    if (v != &tab_absent)
         return rom_value(t, (const node *)(const void *)v);
     const table *ov = tab_romslot(t)->ov;
-    return ov != NULL ? raw_get(ov, key) : &absent;
+    return ov != NULL ? raw_get(ov, key) : &tab_absent;
 }
 
 const tvalue *tab_get(table *t, const tvalue *key)
@@ -901,7 +880,7 @@ static const tvalue *rom_value(const table *t, const node *n)
     if (over != NULL) {
         const tvalue *o = raw_getint(over, (rt_int)(n - t->node) + 1);
         if (!is_nil(o))
-            return is_tombstone(o) ? &absent : o;
+            return is_tombstone(o) ? &tab_absent : o;
     }
     return &n->val;
 }
@@ -925,7 +904,7 @@ static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
 {
     romslot *s = tab_romslot(t);
     const tvalue *raw = raw_get(t, k);
-    if (raw != &absent) {
+    if (raw != &tab_absent) {
         tvalue v = *val;
         if (is_nil(val))
             set_lightud(&v, (void *)&tombstone);
@@ -948,7 +927,7 @@ static int rom_next(table *t, tvalue *key, tvalue *val)
     uint32_t i = 0, size = 1u << t->lsizenode;
     if (!is_nil(key)) {
         const tvalue *raw = raw_get(t, key);
-        if (raw == &absent) /* not a flash key: one of ov's, or none */
+        if (raw == &tab_absent) /* not a flash key: one of ov's, or none */
             return ov != NULL ? tab_next(ov, key, val) : -1;
         i = (uint32_t)((const node *)(const void *)raw - t->node) + 1u;
     }

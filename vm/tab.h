@@ -98,11 +98,39 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash);
 
 /* Lookups.  Never NULL: a missing key gives a pointer to a shared absent
  * value (is_nil true).  The result may be overwritten in place only when
- * it is not nil (an existing entry), followed by gc_barrier. */
+ * it is not nil (an existing entry) and the table is not a ROM table,
+ * followed by gc_barrier. */
 const tvalue *tab_get(table *t, const tvalue *key);
 const tvalue *tab_getint(table *t, rt_int key);
-const tvalue *tab_getshortstr(table *t, str *key); /* interned short */
-const tvalue *tab_getstr(table *t, str *key);      /* any string */
+static inline const tvalue *tab_getshortstr(table *t, str *key); /* below */
+const tvalue *tab_getstr(table *t, str *key); /* any string */
+
+/* What lookups of missing keys return (const: never written). */
+extern const tvalue tab_absent;
+
+/* An interned short string in the table's own hash part (a ROM table's
+ * flash part only).  Inline: field access and globals live on it. */
+static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
+{
+    const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
+    for (;;) {
+        if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
+            return &n->val;
+        if (n->next == 0)
+            return &tab_absent;
+        n += n->next;
+    }
+}
+
+/* The ROM case of tab_getshortstr, out of line. */
+const tvalue *tab_romgetshortstr(const table *t, str *key);
+
+static inline const tvalue *tab_getshortstr(table *t, str *key)
+{
+    if (__builtin_expect(is_rom(t), 0))
+        return tab_romgetshortstr(t, key);
+    return tab_rawgetshortstr(t, key);
+}
 
 /* t[key] = val.  TAB_OK, TAB_ERR_NILKEY, TAB_ERR_NANKEY or TAB_ERR_MEM;
  * on an error nothing has changed.  A nil val removes the entry (an
