@@ -185,7 +185,7 @@ flash: board
 # The collector's latency on the board (deterministic virtual time).
 bench-gc: $(BDIR)/bench/gc_latency.elf
 	@mkdir -p bench/results
-	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | tee bench/results/gc_latency-$(BOARD).md
+	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | grep -v '^@' | tee bench/results/gc_latency-$(BOARD).md
 
 # Interpreter speed against the reference lua5.4 (callgrind instruction
 # counts, one run), then the collector's latency on the board.
