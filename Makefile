@@ -5,7 +5,7 @@
 #   make test        every test (host, torture, all boards); last line
 #                    "N passed, N failed"
 #   make run         boot the default board in QEMU
-#   make bench       speed against lua5.4 (callgrind), written to bench/results
+#   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
 #   make repl|debug|size|flash|clean
 #
@@ -195,14 +195,13 @@ flash: board
 # The collector's latency on the board (deterministic virtual time).
 bench-gc: $(BDIR)/bench/gc_latency.elf
 	@mkdir -p bench/results
-	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | tee bench/results/gc_latency-$(BOARD).md
+	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | grep -v '^@' | tee bench/results/gc_latency-$(BOARD).md
 
-# Interpreter speed against the reference lua5.4 (callgrind instruction
-# counts, one run), then the collector's latency on the board.
+# One report against the reference lua5.4: speed (host and boards), the
+# collector's latency, the control loop, footprint; bench/results/latest.md
+# and the plots beside it (bench/report).
 bench: setup host
-	@mkdir -p bench/results
-	bench/run-speed build/host/rtlua lua5.4 | tee bench/results/speed-host.md
-	bench/run-board mps2-an385 mps2-an386 | tee bench/results/speed-boards.md
+	bench/report
 
 # The compiler and VM fuzz targets (libFuzzer); FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 300

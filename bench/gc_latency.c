@@ -1,16 +1,25 @@
 /*
- * gc_latency.c — worst, p99.9 and median collector step, and minimum
- * mutator utilisation, for three workloads at three arena sizes, on a
- * board under `qemu -icount shift=0` (deterministic time).
+ * gc_latency.c — worst, p99.9 and median collector step, the step-length
+ * histogram and minimum mutator utilisation (MMU), for three workloads at
+ * five arena sizes (16 KiB to 4 MiB), on a board under
+ * `qemu -icount shift=0` (time comes from the instruction count).
  *
- * Workloads (each scaled to the arena, and run for RUN_MS of virtual time
- * with SysTick pacing at the default 25% utilisation and a 100 us budget):
+ * Workloads, each scaled to the arena the bare state leaves free, and run
+ * for RUN_MS of virtual time (SMOKE_MS with --smoke) with SysTick pacing
+ * at the default 25% utilisation and a 100 us budget:
  *   churn  small tables made and dropped
- *   table  one table of integer keys plus string keys (about a third of
- *          the arena), rewritten while garbage is made
+ *   table  one table of integer keys plus string keys (about a quarter
+ *          of the arena), rewritten while garbage is made
  *   list   one live linked list of tables, relinked while garbage is made
  * The mutator polls the collector's flag at every iteration, as the VM's
  * safe points will.
+ *
+ * Output: a markdown table, one row a run, and after each row the run's
+ * figures as data lines for bench/report, all beginning with '@':
+ *   @run WORKLOAD KIB HZ BUDGET WORST P999 MEDIAN STEPS KEPT COMPLETED
+ *        EMERGENCIES ASSISTS PEAK_KIB        (lengths in port cycles)
+ *   @hist WORKLOAD KIB LO_CYCLES COUNT      (bins of HIST_BIN_CYCLES)
+ *   @mmu WORKLOAD KIB WINDOW_US PERMILLE
  */
 #include "board.h"
 #include "gc/gc.h"
@@ -21,8 +30,9 @@
 
 #include <string.h>
 
-/* Virtual milliseconds each run lasts. */
-#define RUN_MS 300
+/* Virtual milliseconds each run lasts (--smoke: SMOKE_MS). */
+#define RUN_MS 1000
+#define SMOKE_MS 50
 /* Step records kept per run (board.mk raises it where RAM allows). */
 #ifndef BENCH_MAX_STEPS
 #define BENCH_MAX_STEPS 256
@@ -51,6 +61,9 @@ static uint32_t rnd(void)
     return rng;
 }
 
+/* Integer keys of the big table at most (1 MiB of array at 8 bytes). */
+#define TABLE_INTS_MAX 131072u
+
 static table *garbage(lua_State *L, int n)
 {
     table *t = tab_new(L);
@@ -74,12 +87,14 @@ static table *anchor_table(lua_State *L, rt_int key)
 static void build(lua_State *L, int workload, size_t arena)
 {
     if (workload == 1) { /* one big table: ints + strings */
-        uint32_t nint = (uint32_t)(arena / 3 / (sizeof(tvalue) + 4));
-        uint32_t nstr = nint / 5;
-        if (nint > 100000)
-            nint = 100000;
-        if (nstr > 20000)
-            nstr = 20000;
+        /* The array part grows by doubling: a power of two of integer
+         * keys fills it exactly, an eighth of that many strings go to the
+         * hash part; together about a quarter of the arena. */
+        uint32_t nint = 1;
+        while (nint < TABLE_INTS_MAX &&
+               (size_t)nint * 2 * sizeof(tvalue) <= arena / 4)
+            nint *= 2;
+        uint32_t nstr = nint / 8;
         table *big = anchor_table(L, 3);
         for (uint32_t i = 1; i <= nint; i++) {
             tvalue v;
@@ -132,7 +147,9 @@ static void mutate(lua_State *L, int workload)
         if (s) {
             tvalue v;
             set_gc(&v, s, s->tt);
-            tab_setint(L, big, (rt_int)(1 + rnd() % (big->asize + 1)), &v);
+            tab_setint(L, big,
+                       (rt_int)(1 + rnd() % (big->asize ? big->asize : 1)),
+                       &v);
         }
     } else if (workload == 2 && is_table(r)) {
         table *head = gco2tab(gc_of(r));
@@ -147,26 +164,82 @@ static void mutate(lua_State *L, int workload)
     }
 }
 
-/* Minimum mutator utilisation over windows of w cycles, in per mille. */
+/* MMU windows, in microseconds: 100 us to 100 ms. */
+static const uint32_t windows_us[] = {100,  200,   500,   1000,  2000,
+                                      5000, 10000, 20000, 50000, 100000};
+#define NWINDOWS (sizeof windows_us / sizeof windows_us[0])
+
+/* Width of the histogram's bins: 50 cycles (2 us at 25 MHz). */
+#define HIST_BIN_CYCLES 50u
+
+/* Collector cycles inside [a, a + w) (offsets from t0). */
+static uint64_t gc_in(uint32_t t0, uint32_t a, uint32_t w)
+{
+    uint64_t gc = 0;
+    for (uint32_t i = 0; i < nsteps; i++) {
+        uint32_t s = step_start[i] - t0, e = s + step_len[i];
+        uint32_t lo = s > a ? s : a, hi = e < a + w ? e : a + w;
+        if (hi > lo)
+            gc += hi - lo;
+    }
+    return gc;
+}
+
+/* Minimum mutator utilisation over windows of w cycles inside [t0, t1],
+ * in per mille.  Steps do not overlap and come in time order.  The
+ * minimum is reached by a window that starts where a step starts, ends
+ * where a step ends, or lies at either end of the run: the first two
+ * families are scanned with a sliding sum (linear in the number of
+ * steps).  Returns 1001 when the run is shorter than the window. */
 static uint32_t mmu(uint32_t t0, uint32_t t1, uint32_t w)
 {
-    uint32_t worst = 1000;
-    for (uint32_t i = 0; i < nsteps; i++) {
-        uint32_t ws = step_start[i];
-        if (ws - t0 > t1 - t0 - w)
+    uint32_t span = t1 - t0;
+    if (w > span)
+        return 1001;
+    uint64_t worst =
+        gc_in(t0, 0, w); /* the most collector time in one window */
+    uint64_t last = gc_in(t0, span - w, w);
+    if (last > worst)
+        worst = last;
+    uint64_t sum = 0;
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < nsteps; i++) { /* windows [s_i, s_i + w) */
+        uint32_t s = step_start[i] - t0;
+        if (s > span - w)
             break;
-        uint64_t gc = 0;
-        for (uint32_t k = i; k < nsteps && step_start[k] - ws < w; k++) {
-            uint32_t end = step_start[k] + step_len[k];
-            uint32_t len =
-                end - ws > w ? w - (step_start[k] - ws) : step_len[k];
-            gc += len;
+        if (j < i) {
+            j = i;
+            sum = 0;
         }
-        uint32_t u = (uint32_t)(1000 - gc * 1000 / w);
-        if (u < worst)
-            worst = u;
+        while (j < nsteps && step_start[j] - t0 < s + w)
+            sum += step_len[j++];
+        uint64_t gc = sum;
+        uint32_t end = step_start[j - 1] - t0 + step_len[j - 1];
+        if (end > s + w)
+            gc -= end - (s + w);
+        if (gc > worst)
+            worst = gc;
+        sum -= step_len[i];
     }
-    return worst;
+    sum = 0;
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < nsteps; k++) { /* windows [e_k - w, e_k) */
+        uint32_t e = step_start[k] - t0 + step_len[k];
+        sum += step_len[k];
+        if (e < w)
+            continue;
+        while (step_start[i] - t0 + step_len[i] <= e - w)
+            sum -= step_len[i++];
+        uint64_t gc = sum;
+        uint32_t s = step_start[i] - t0;
+        if (s < e - w)
+            gc -= (e - w) - s;
+        if (gc > worst)
+            worst = gc;
+    }
+    if (worst > w)
+        worst = w;
+    return (uint32_t)(1000 - worst * 1000 / w);
 }
 
 static void sort(uint32_t *a, uint32_t n)
@@ -185,23 +258,44 @@ static void sort(uint32_t *a, uint32_t n)
 
 static const char *const names[] = {"churn", "table", "list"};
 
-static void run(int workload, void *mem, size_t bytes)
+/* Cycles as microseconds with one decimal, into b. */
+static const char *us1(char *b, size_t cap, uint32_t cycles)
 {
+    uint32_t per_us = port_cycle_hz() / 1000000u;
+    uint32_t t = (uint32_t)(((uint64_t)cycles * 10 + per_us / 2) / per_us);
+    port_snprintf(b, cap, "%u.%u", (unsigned)(t / 10), (unsigned)(t % 10));
+    return b;
+}
+
+static const char *pct(char *b, size_t cap, uint32_t permille)
+{
+    if (permille > 1000)
+        port_snprintf(b, cap, "-");
+    else
+        port_snprintf(b, cap, "%u.%u%%", (unsigned)(permille / 10),
+                      (unsigned)(permille % 10));
+    return b;
+}
+
+static void run(int workload, void *mem, size_t bytes, uint32_t run_ms)
+{
+    unsigned kib = (unsigned)(bytes >> 10);
     lua_State *L = state_open_in(mem, bytes);
     if (L == NULL) {
-        port_printf("| %s | %u | state_open failed |\n", names[workload],
-                    (unsigned)(bytes >> 10));
+        port_printf("| %s | %u KiB | state_open failed |\n", names[workload],
+                    kib);
         return;
     }
     pace_init(L);
-    build(L, workload, bytes);
     global_State *g = G(L);
+    /* Workloads scale to what the bare state leaves free. */
+    build(L, workload, bytes - arena_in_use(g->arena));
     nsteps = 0;
     g->stephook = hook;
     memset(&g->stats, 0, sizeof g->stats);
     uint32_t hz = port_cycle_hz();
     uint32_t t0 = port_cycles();
-    uint32_t span = (uint32_t)((uint64_t)hz * RUN_MS / 1000);
+    uint32_t span = (uint32_t)((uint64_t)hz * run_ms / 1000);
     while (port_cycles() - t0 < span) {
         mutate(L, workload);
         gc_safepoint(L);
@@ -209,22 +303,46 @@ static void run(int workload, void *mem, size_t bytes)
     uint32_t t1 = port_cycles();
     g->stephook = NULL;
     pace_stop(L);
-    uint32_t worst = g->stats.worst_step_cycles;
-    uint32_t ms = hz / 1000;
-    uint32_t m1 = mmu(t0, t1, ms), m10 = mmu(t0, t1, 10 * ms);
+    /* With the records full, the MMU covers the recorded part only. */
+    if (nsteps == MAX_STEPS)
+        t1 = step_start[nsteps - 1] + step_len[nsteps - 1];
+    uint32_t m[NWINDOWS];
+    for (uint32_t i = 0; i < NWINDOWS; i++)
+        m[i] = mmu(t0, t1, (uint32_t)((uint64_t)hz * windows_us[i] / 1000000));
     sort(step_len, nsteps);
+    uint32_t worst = g->stats.worst_step_cycles;
     uint32_t med = nsteps ? step_len[nsteps / 2] : 0;
     uint32_t p999 = nsteps ? step_len[nsteps - 1 - nsteps / 1000] : 0;
-    uint32_t us = hz / 1000000;
-    port_printf("| %s | %u KiB | %u | %u | %u | %u | %u | %u.%u%% | %u.%u%% "
-                "| %u | %u | %u |\n",
-                names[workload], (unsigned)(bytes >> 10),
-                (unsigned)(g->stepbudget / us), (unsigned)(worst / us),
-                (unsigned)(p999 / us), (unsigned)(med / us), (unsigned)nsteps,
-                (unsigned)(m1 / 10), (unsigned)(m1 % 10), (unsigned)(m10 / 10),
-                (unsigned)(m10 % 10), (unsigned)g->stats.cycles_completed,
-                (unsigned)g->stats.emergencies,
-                (unsigned)(arena_peak(g->arena) >> 10));
+    char b[5][16];
+    port_printf(
+        "| %s | %u KiB | %u | %s | %s | %s | %u | %s | %s | %u | %u "
+        "| %u |\n",
+        names[workload], kib, (unsigned)(g->stepbudget / (hz / 1000000)),
+        us1(b[0], sizeof b[0], worst), us1(b[1], sizeof b[1], p999),
+        us1(b[2], sizeof b[2], med), (unsigned)g->stats.steps,
+        pct(b[3], sizeof b[3], m[3]), pct(b[4], sizeof b[4], m[6]),
+        (unsigned)g->stats.cycles_completed, (unsigned)g->stats.emergencies,
+        (unsigned)(arena_peak(g->arena) >> 10));
+    port_printf(
+        "@run %s %u %u %u %u %u %u %u %u %u %u %u %u\n", names[workload], kib,
+        (unsigned)hz, (unsigned)g->stepbudget, (unsigned)worst, (unsigned)p999,
+        (unsigned)med, (unsigned)g->stats.steps, (unsigned)nsteps,
+        (unsigned)g->stats.cycles_completed, (unsigned)g->stats.emergencies,
+        (unsigned)g->stats.assists, (unsigned)(arena_peak(g->arena) >> 10));
+    for (uint32_t i = 0; i < nsteps;) { /* sorted: one bin after another */
+        uint32_t lo = step_len[i] / HIST_BIN_CYCLES * HIST_BIN_CYCLES;
+        uint32_t n = 0;
+        while (i < nsteps && step_len[i] < lo + HIST_BIN_CYCLES) {
+            n++;
+            i++;
+        }
+        port_printf("@hist %s %u %u %u\n", names[workload], kib, (unsigned)lo,
+                    (unsigned)n);
+    }
+    for (uint32_t i = 0; i < NWINDOWS; i++)
+        if (m[i] <= 1000)
+            port_printf("@mmu %s %u %u %u\n", names[workload], kib,
+                        (unsigned)windows_us[i], (unsigned)m[i]);
     state_close(L);
 }
 
@@ -232,16 +350,22 @@ int main(void)
 {
     void *heap;
     size_t bytes;
+    char *argv[4];
+    int argc = port_args(argv, 4);
+    uint32_t run_ms = RUN_MS;
+    if (argc > 1 && strcmp(argv[1], "--smoke") == 0)
+        run_ms = SMOKE_MS;
     port_heap(&heap, &bytes);
     port_printf("gc_latency on %s, %u Hz, %u ms per run\n\n", port_board(),
-                (unsigned)port_cycle_hz(), (unsigned)RUN_MS);
+                (unsigned)port_cycle_hz(), (unsigned)run_ms);
     port_printf("| workload | arena | budget us | worst us | p99.9 us | "
                 "median us | steps | MMU 1ms | MMU 10ms | cycles | "
                 "emergencies | peak KiB |\n");
     port_printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    static const size_t sizes[] = {64u << 10, 512u << 10, 4u << 20};
+    static const size_t sizes[] = {16u << 10, 64u << 10, 256u << 10, 1u << 20,
+                                   4u << 20};
     for (int w = 0; w < 3; w++)
-        for (int s = 0; s < 3; s++) {
+        for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             void *mem = heap;
             size_t n = sizes[s];
 #ifdef BOARD_PSRAM_BASE
@@ -250,7 +374,7 @@ int main(void)
 #endif
             if (n > bytes && mem == heap)
                 continue;
-            run(w, mem, n);
+            run(w, mem, n, run_ms);
         }
     return 0;
 }

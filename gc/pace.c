@@ -101,6 +101,15 @@ int pace_has_work(lua_State *L)
     return g->gcphase != GC_PAUSE || gc_cycle_due(g);
 }
 
+/* Would sleeping until the next interrupt be safe?  Only when the
+ * deadline is more than a tick away, so that the tick surely wakes us
+ * first; closer to it the caller polls instead of oversleeping. */
+static int may_sleep(uint32_t left)
+{
+    uint32_t hz = port_tick_hz();
+    return hz != 0 && left > port_cycle_hz() / hz;
+}
+
 uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
 {
     global_State *g = G(L);
@@ -114,7 +123,7 @@ uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
             if (b > g->stepbudget)
                 b = g->stepbudget;
             spent += gc_step(L, b);
-        } else {
+        } else if (may_sleep((uint32_t)left)) {
             port_idle();
         }
     }

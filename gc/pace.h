@@ -44,7 +44,9 @@ extern void (*pace_safepoint_hook)(lua_State *L);
     } while (0)
 
 /* Give the time until `deadline` (port_cycles) to the collector, then
- * sleep the rest; returns the cycles spent collecting. */
+ * wait out the rest: asleep while the tick surely wakes us before the
+ * deadline, polling in the last tick; returns the cycles spent
+ * collecting. */
 uint32_t rt_idle_until(lua_State *L, uint32_t deadline);
 
 /* Does the collector have work it could do now? */

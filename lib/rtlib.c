@@ -5,6 +5,7 @@
  *   rt.ticks()  rt.cycles()  rt.hz()
  *   rt.loop(period_ms, fn [, count]) -> {iterations=, misses=,
  *                                        worst_late_us=}
+ *                                        (fn(late_us) each period)
  *   rt.budget(fraction) | rt.budget{cycles=, reserve=}
  *                        -> fraction, cycles, reserve (after the change)
  *   rt.stats() -> table of the collector's and the event ring's figures
@@ -104,7 +105,8 @@ static void idle_until(lua_State *L, uint32_t deadline)
  * A miss is an iteration with s_k > r_k + period: it started after the
  * next release, i.e. the previous iteration (fn plus any collector work
  * at its safe points) overran a whole period.  worst_late_us is the
- * largest lateness seen, in microseconds at port_cycle_hz. */
+ * largest lateness seen, in microseconds at port_cycle_hz; fn gets its
+ * own iteration's lateness (in microseconds) as its argument. */
 static int rt_loop(lua_State *L)
 {
     lua_Number ms = luaL_checknumber(L, 1);
@@ -128,7 +130,8 @@ static int rt_loop(lua_State *L)
                 misses++;
         }
         lua_pushvalue(L, 2);
-        lua_call(L, 0, 1);
+        lua_pushnumber(L, late > 0 ? cycles_to_us((uint32_t)late) : 0);
+        lua_call(L, 1, 1);
         int stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
         lua_pop(L, 1);
         iterations++;
@@ -203,7 +206,32 @@ static int rt_stats(lua_State *L)
     rt_post_stats p;
     rtlua_gcstats(L, &s);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 20);
+    lua_createtable(L, 0, 23);
+    /* hist[i] counts steps of [2^(i-1), 2^i) cycles.  From it, the median
+     * and p99.9 step as upper bounds: the top of the bucket that holds
+     * the quantile, but no more than the worst step. */
+    uint32_t total = 0, below = 0, q50 = 0, q999 = 0;
+    lua_createtable(L, RTLUA_GC_HIST_BUCKETS, 0);
+    for (int i = 0; i < RTLUA_GC_HIST_BUCKETS; i++) {
+        total += s.hist[i];
+        lua_pushinteger(L, (lua_Integer)s.hist[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "hist");
+    for (int i = 0; i < RTLUA_GC_HIST_BUCKETS && total > 0; i++) {
+        uint32_t top = i + 1 < 32 ? (uint32_t)1 << (i + 1) : UINT32_MAX;
+        if (top > s.worst_step_cycles)
+            top = s.worst_step_cycles;
+        below += s.hist[i];
+        if (q50 == 0 && below >= total - total / 2)
+            q50 = top;
+        if (q999 == 0 && below >= total - total / 1000)
+            q999 = top;
+    }
+    lua_pushnumber(L, cycles_to_us(q50));
+    lua_setfield(L, -2, "median_step_us");
+    lua_pushnumber(L, cycles_to_us(q999));
+    lua_setfield(L, -2, "p999_step_us");
     setint(L, "steps", clampi(s.steps));
     setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
     lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));

@@ -55,14 +55,23 @@ local el = (rt.cycles() - t0) / hz
 assert(el >= 0.029 and el < 0.5, el) -- 30 releases, the first at once
 
 -- one iteration overrunning 2.5 periods: the next starts > 1 period late
+-- (fn gets its iteration's lateness: the 4th is the late one)
 calls = 0
-r = rt.loop(1, function()
+local lates = {}
+r = rt.loop(1, function(late)
   calls = calls + 1
+  lates[calls] = late
   if calls == 3 then local e = rt.cycles() + hz // 400
     while rt.cycles() - e < 0 do end end
 end, 8)
 -- (exactly 1 on a board; a loaded host may preempt us for more)
 assert(r.misses >= 1 and r.worst_late_us > 1000, r.misses)
+local most = 0
+for i = 1, 8 do
+  assert(type(lates[i]) == "number" and lates[i] >= 0, i)
+  most = math.max(most, lates[i])
+end
+assert(lates[4] > 1000 and most == r.worst_late_us, lates[4])
 
 -- budget
 local f, cyc, res = rt.budget()
@@ -80,6 +89,17 @@ for _, k in ipairs{"steps", "worst_step_cycles", "cycles_completed",
   assert(math.type(s[k]) == "integer", k)
 end
 assert(type(s.worst_step_us) == "number" and s.in_use + s.free <= s.arena)
+-- the log2 histogram of step lengths holds every step; the median and
+-- p99.9 drawn from it are ordered and bounded by the worst step
+local steps = 0
+for i = 1, 24 do
+  assert(math.type(s.hist[i]) == "integer", i)
+  steps = steps + s.hist[i]
+end
+assert(#s.hist == 24 and steps == s.steps, steps)
+assert(s.steps > 0 and s.median_step_us > 0)
+assert(s.median_step_us <= s.p999_step_us)
+assert(s.p999_step_us <= s.worst_step_us)
 
 -- the board's timer: bursts of events posted from its interrupt arrive in
 -- order, none lost
