@@ -46,12 +46,12 @@ static const char *const reserved[ROMGEN_NRESERVED] = {
 
 static struct entry entries[ROMGEN_MAX_STRINGS];
 static int nentries;
-static const char *input_name;
+const char *romgen_input;
 
-static void die(int line, const char *msg, const char *what)
+void romgen_die(int line, const char *msg, const char *what)
 {
     if (line > 0)
-        fprintf(stderr, "%s:%d: %s%s%s\n", input_name, line, msg,
+        fprintf(stderr, "%s:%d: %s%s%s\n", romgen_input, line, msg,
                 what ? ": " : "", what ? what : "");
     else
         fprintf(stderr, "romgen: %s%s%s\n", msg, what ? ": " : "",
@@ -93,7 +93,7 @@ static int hexval(int c)
 static void add_byte(struct entry *e, int c, int line)
 {
     if (e->len >= STR_SHORT_MAX)
-        die(line, "string longer than STR_SHORT_MAX", NULL);
+        romgen_die(line, "string longer than STR_SHORT_MAX", NULL);
     e->data[e->len++] = (char)c;
 }
 
@@ -105,7 +105,7 @@ const char *romgen_unquote(struct entry *e, const char *p, int line)
     for (;;) {
         int c = (unsigned char)*p++;
         if (c == '\0')
-            die(line, "unterminated quoted string", NULL);
+            romgen_die(line, "unterminated quoted string", NULL);
         if (c == '"')
             break;
         if (c == '\\') {
@@ -130,13 +130,13 @@ const char *romgen_unquote(struct entry *e, const char *p, int line)
                 int hi = hexval((unsigned char)p[0]);
                 int lo = hi < 0 ? -1 : hexval((unsigned char)p[1]);
                 if (lo < 0)
-                    die(line, "bad \\x escape (two hex digits)", NULL);
+                    romgen_die(line, "bad \\x escape (two hex digits)", NULL);
                 c = hi * 16 + lo;
                 p += 2;
                 break;
             }
             default:
-                die(line, "unknown escape", NULL);
+                romgen_die(line, "unknown escape", NULL);
             }
         }
         add_byte(e, c, line);
@@ -156,28 +156,24 @@ static void parse_quoted(struct entry *e, const char *p, int line)
         return;
     }
     if (*p != '=')
-        die(line, "expected '= cname' or the end after a quoted string", NULL);
+        romgen_die(line, "expected '= cname' or the end after a quoted string",
+                   NULL);
     p++;
     while (*p == ' ' || *p == '\t')
         p++;
     size_t n = strlen(p);
     if (!romgen_is_ident(p, n) || n > ROMGEN_NAME_MAX)
-        die(line, "the C name is not an identifier", p);
+        romgen_die(line, "the C name is not an identifier", p);
     memcpy(e->name, p, n + 1);
 }
 
-static void read_input(const char *path)
+char *romgen_read_line(FILE *f, char *buf, int *line, int *indented)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        die(0, "cannot open", path);
-    char buf[ROMGEN_LINE_MAX + 2];
-    int line = 0;
-    while (fgets(buf, sizeof buf, f) != NULL) {
-        line++;
+    while (fgets(buf, ROMGEN_LINE_MAX + 2, f) != NULL) {
+        (*line)++;
         size_t n = strlen(buf);
         if (n > ROMGEN_LINE_MAX && buf[n - 1] != '\n')
-            die(line, "line too long", NULL);
+            romgen_die(*line, "line too long", NULL);
         while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' ||
                          buf[n - 1] == ' ' || buf[n - 1] == '\t'))
             buf[--n] = '\0';
@@ -186,8 +182,25 @@ static void read_input(const char *path)
             p++;
         if (*p == '\0' || *p == '#')
             continue;
+        *indented = p != buf;
+        return p;
+    }
+    if (ferror(f))
+        romgen_die(0, "read error", romgen_input);
+    return NULL;
+}
+
+static void read_input(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        romgen_die(0, "cannot open", path);
+    char buf[ROMGEN_LINE_MAX + 2];
+    int line = 0, indented;
+    char *p;
+    while ((p = romgen_read_line(f, buf, &line, &indented)) != NULL) {
         if (nentries == ROMGEN_MAX_STRINGS)
-            die(line, "too many strings (ROMGEN_MAX_STRINGS)", NULL);
+            romgen_die(line, "too many strings (ROMGEN_MAX_STRINGS)", NULL);
         struct entry *e = &entries[nentries];
         memset(e, 0, sizeof *e);
         e->line = line;
@@ -202,8 +215,6 @@ static void read_input(const char *path)
         e->hash = strhash_compute(e->data, e->len);
         nentries++;
     }
-    if (ferror(f))
-        die(0, "read error", path);
     fclose(f);
 }
 
@@ -214,17 +225,17 @@ static void validate(void)
         for (int j = 0; j < i; j++) {
             const struct entry *a = &entries[i], *b = &entries[j];
             if (a->len == b->len && memcmp(a->data, b->data, a->len) == 0)
-                die(a->line, "duplicate string", a->data);
+                romgen_die(a->line, "duplicate string", a->data);
             if (a->name[0] && strcmp(a->name, b->name) == 0)
-                die(a->line, "duplicate C name", a->name);
+                romgen_die(a->line, "duplicate C name", a->name);
         }
     if (nentries < ROMGEN_NRESERVED)
-        die(0, "the reserved words must come first", NULL);
+        romgen_die(0, "the reserved words must come first", NULL);
     for (int i = 0; i < ROMGEN_NRESERVED; i++) {
         const struct entry *e = &entries[i];
         if (e->len != strlen(reserved[i]) ||
             memcmp(e->data, reserved[i], e->len) != 0)
-            die(e->line, "expected the reserved word", reserved[i]);
+            romgen_die(e->line, "expected the reserved word", reserved[i]);
     }
 }
 
@@ -235,7 +246,7 @@ int romgen_intern(const struct entry *e, int line)
             memcmp(entries[i].data, e->data, e->len) == 0)
             return i;
     if (nentries == ROMGEN_MAX_STRINGS)
-        die(line, "too many strings (ROMGEN_MAX_STRINGS)", NULL);
+        romgen_die(line, "too many strings (ROMGEN_MAX_STRINGS)", NULL);
     struct entry *n = &entries[nentries];
     *n = *e;
     n->name[0] = '\0';
@@ -305,12 +316,12 @@ static void write_header(const char *path)
 {
     FILE *f = fopen(path, "w");
     if (f == NULL)
-        die(0, "cannot write", path);
+        romgen_die(0, "cannot write", path);
     fprintf(f,
             "/* romstr.h: generated by tools/romgen from %s; do not edit. */\n"
             "#ifndef RTLUA_ROMSTR_H\n#define RTLUA_ROMSTR_H\n\n"
             "#include \"vm/obj.h\"\n\n",
-            input_name);
+            romgen_input);
     fprintf(f, "#define ROMSTR_COUNT %du\n", nentries);
     fprintf(f, "#define ROMSTR_SLOTS %uu /* power of 2 */\n",
             (unsigned)nslots);
@@ -355,18 +366,18 @@ static void write_header(const char *path)
             "extern const uint16_t romstr_slots[ROMSTR_SLOTS];\n\n"
             "#endif\n");
     if (fclose(f) != 0)
-        die(0, "cannot write", path);
+        romgen_die(0, "cannot write", path);
 }
 
 static void write_source(const char *path, const char *hname)
 {
     FILE *f = fopen(path, "w");
     if (f == NULL)
-        die(0, "cannot write", path);
+        romgen_die(0, "cannot write", path);
     fprintf(f,
             "/* romstr.c: generated by tools/romgen from %s; do not edit. */\n"
             "#include \"%s\"\n\n#include <stddef.h>\n\n",
-            input_name, hname);
+            romgen_input, hname);
     fprintf(f,
             "#define ROMSTR_LAYOUT(n) \\\n"
             "    _Static_assert( \\\n"
@@ -418,7 +429,7 @@ static void write_source(const char *path, const char *hname)
         fprintf(f, "%s%u,", i % 16 == 0 ? "\n    " : " ", (unsigned)slots[i]);
     fprintf(f, "\n};\n");
     if (fclose(f) != 0)
-        die(0, "cannot write", path);
+        romgen_die(0, "cannot write", path);
 }
 
 int main(int argc, char **argv)
@@ -428,15 +439,16 @@ int main(int argc, char **argv)
                         "romstr.h romtab.h romtab.inc\n");
         return 2;
     }
-    input_name = argv[1];
+    romgen_input = argv[1];
     read_input(argv[1]);
     validate();
     romtab_read(argv[2]); /* adds the strings its tables need */
     build_slots();
+    romtab_write(argv[5], argv[6]);
+    romgen_input = argv[1];
     /* The .c includes the header by its path under the repository root
      * (the build passes -I.). */
     write_header(argv[4]);
     write_source(argv[3], argv[4]);
-    romtab_write(argv[5], argv[6]);
     return 0;
 }

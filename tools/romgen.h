@@ -23,6 +23,13 @@ struct entry {
     int line;
 };
 
+/* The input being read, for messages; an error message and exit(1). */
+extern const char *romgen_input;
+void romgen_die(int line, const char *msg, const char *what);
+/* The next line of f (buf holds ROMGEN_LINE_MAX + 2 bytes) that is not
+ * blank or a '#' comment, trimmed at both ends, or NULL at the end;
+ * *indented says whether it began with a blank. */
+char *romgen_read_line(FILE *f, char *buf, int *line, int *indented);
 int romgen_is_ident(const char *s, size_t len);
 /* A quoted string "bytes" (escapes \\ \" \n \r \t \0 \xHH) into e;
  * returns what follows the closing quote.  Errors exit. */

@@ -72,14 +72,6 @@ static struct tentry tentries[ROMTAB_MAX_ENTRIES];
 static int ntentries;
 static struct rtable tables[ROMTAB_MAX_TABLES];
 static int ntables;
-static const char *tab_input;
-
-static void tdie(int line, const char *msg, const char *what)
-{
-    fprintf(stderr, "%s:%d: %s%s%s\n", tab_input, line, msg, what ? ": " : "",
-            what ? what : "");
-    exit(1);
-}
 
 /* The next blank-separated word of *pp (a quoted string is one word, its
  * quotes kept), or NULL at the end. */
@@ -99,7 +91,7 @@ static char *next_word(char **pp, int line)
             p++;
         }
         if (*p != '"')
-            tdie(line, "unterminated quoted string", NULL);
+            romgen_die(line, "unterminated quoted string", NULL);
         p++;
     } else {
         while (*p && *p != ' ' && *p != '\t')
@@ -121,7 +113,7 @@ static int string_of(const char *word, int line)
     } else {
         size_t n = strlen(word);
         if (n > STR_SHORT_MAX)
-            tdie(line, "string longer than STR_SHORT_MAX", word);
+            romgen_die(line, "string longer than STR_SHORT_MAX", word);
         memcpy(e.data, word, n);
         e.len = n;
     }
@@ -135,28 +127,28 @@ static enum kind parse_kind(const char *w, int line)
     for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++)
         if (strcmp(w, names[k]) == 0)
             return (enum kind)k;
-    tdie(line, "unknown kind (fn int num str tab true false udata)", w);
+    romgen_die(line, "unknown kind (fn int num str tab true false udata)", w);
     return K_FN;
 }
 
 static void parse_entry(struct rtable *t, char *p, int line)
 {
     if (ntentries == ROMTAB_MAX_ENTRIES)
-        tdie(line, "too many entries (ROMTAB_MAX_ENTRIES)", NULL);
+        romgen_die(line, "too many entries (ROMTAB_MAX_ENTRIES)", NULL);
     struct tentry *e = &tentries[ntentries];
     memset(e, 0, sizeof *e);
     e->line = line;
     char *key = next_word(&p, line);
     char *kind = next_word(&p, line);
     if (key == NULL || kind == NULL)
-        tdie(line, "expected KEY KIND [VALUE]", NULL);
+        romgen_die(line, "expected KEY KIND [VALUE]", NULL);
     if (key[0] == '[') {
         char *end;
         e->is_int = 1;
         e->ikey = strtol(key + 1, &end, 10);
         if (end == key + 1 || strcmp(end, "]") != 0 || e->ikey < 0 ||
             e->ikey > 0x7FFFFFFFL)
-            tdie(line, "an integer key is [N] with 0 <= N < 2^31", key);
+            romgen_die(line, "an integer key is [N] with 0 <= N < 2^31", key);
     } else {
         e->skey = string_of(key, line);
     }
@@ -164,12 +156,12 @@ static void parse_entry(struct rtable *t, char *p, int line)
     if (e->kind != K_TRUE && e->kind != K_FALSE) {
         char *v = next_word(&p, line);
         if (v == NULL)
-            tdie(line, "this kind needs a value", kind);
+            romgen_die(line, "this kind needs a value", kind);
         if (e->kind == K_STR) {
             e->sval = string_of(v, line);
         } else {
             if (strlen(v) > ROMTAB_VALUE_MAX)
-                tdie(line, "value too long", NULL);
+                romgen_die(line, "value too long", NULL);
             strcpy(e->value, v);
         }
     }
@@ -177,13 +169,14 @@ static void parse_entry(struct rtable *t, char *p, int line)
     if (w != NULL) {
         char *c = next_word(&p, line);
         if (strcmp(w, "if") != 0 || c == NULL || next_word(&p, line))
-            tdie(line, "expected 'if host' or 'if board' after the value", w);
+            romgen_die(line,
+                       "expected 'if host' or 'if board' after the value", w);
         if (strcmp(c, "host") == 0)
             e->cond = C_HOST;
         else if (strcmp(c, "board") == 0)
             e->cond = C_BOARD;
         else
-            tdie(line, "the condition is host or board", c);
+            romgen_die(line, "the condition is host or board", c);
         t->conditional = 1;
     }
     for (int i = t->first; i < ntentries; i++) {
@@ -191,7 +184,7 @@ static void parse_entry(struct rtable *t, char *p, int line)
         if (o->is_int == e->is_int &&
             (e->is_int ? o->ikey == e->ikey : o->skey == e->skey) &&
             (o->cond == C_ALL || e->cond == C_ALL || o->cond == e->cond))
-            tdie(line, "duplicate key in table", t->name);
+            romgen_die(line, "duplicate key in table", t->name);
     }
     ntentries++;
     t->n++;
@@ -199,29 +192,18 @@ static void parse_entry(struct rtable *t, char *p, int line)
 
 void romtab_read(const char *path)
 {
-    tab_input = path;
+    romgen_input = path;
     FILE *f = fopen(path, "r");
     if (f == NULL)
-        tdie(0, "cannot open", path);
+        romgen_die(0, "cannot open", path);
     char buf[ROMGEN_LINE_MAX + 2];
-    int line = 0;
+    int line = 0, indented;
+    char *p;
     struct rtable *t = NULL;
-    while (fgets(buf, sizeof buf, f) != NULL) {
-        line++;
-        size_t n = strlen(buf);
-        if (n > ROMGEN_LINE_MAX && buf[n - 1] != '\n')
-            tdie(line, "line too long", NULL);
-        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' ||
-                         buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-            buf[--n] = '\0';
-        char *p = buf;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '\0' || *p == '#')
-            continue;
-        if (p == buf && strncmp(p, "table ", 6) == 0) { /* at column 0 */
+    while ((p = romgen_read_line(f, buf, &line, &indented)) != NULL) {
+        if (!indented && strncmp(p, "table ", 6) == 0) {
             if (ntables == ROMTAB_MAX_TABLES)
-                tdie(line, "too many tables (ROMTAB_MAX_TABLES)", NULL);
+                romgen_die(line, "too many tables (ROMTAB_MAX_TABLES)", NULL);
             p += 6;
             char *name = next_word(&p, line), *file = next_word(&p, line);
             if (name == NULL || file == NULL || next_word(&p, line) ||
@@ -229,10 +211,11 @@ void romtab_read(const char *path)
                 !romgen_is_ident(file, strlen(file)) ||
                 strlen(name) > ROMGEN_NAME_MAX ||
                 strlen(file) > ROMGEN_NAME_MAX)
-                tdie(line, "expected: table NAME FILE (identifiers)", NULL);
+                romgen_die(line, "expected: table NAME FILE (identifiers)",
+                           NULL);
             for (int i = 0; i < ntables; i++)
                 if (strcmp(tables[i].name, name) == 0)
-                    tdie(line, "duplicate table", name);
+                    romgen_die(line, "duplicate table", name);
             t = &tables[ntables++];
             memset(t, 0, sizeof *t);
             strcpy(t->name, name);
@@ -242,11 +225,9 @@ void romtab_read(const char *path)
             continue;
         }
         if (t == NULL)
-            tdie(line, "an entry before any 'table' line", NULL);
+            romgen_die(line, "an entry before any 'table' line", NULL);
         parse_entry(t, p, line);
     }
-    if (ferror(f))
-        tdie(0, "read error", path);
     fclose(f);
     for (int i = 0; i < ntentries; i++)
         if (tentries[i].kind == K_TAB) {
@@ -254,7 +235,8 @@ void romtab_read(const char *path)
             for (int j = 0; j < ntables; j++)
                 found |= strcmp(tables[j].name, tentries[i].value) == 0;
             if (!found)
-                tdie(tentries[i].line, "no such table", tentries[i].value);
+                romgen_die(tentries[i].line, "no such table",
+                           tentries[i].value);
         }
 }
 
@@ -285,7 +267,7 @@ static int layout(const struct rtable *t, enum cond variant, int *slot,
     while ((1 << lsize) < n)
         lsize++;
     if (lsize > ROMTAB_MAX_LSIZE)
-        tdie(t->line, "table too big (ROMTAB_MAX_LSIZE)", t->name);
+        romgen_die(t->line, "table too big (ROMTAB_MAX_LSIZE)", t->name);
     int size = 1 << lsize;
     for (int i = 0; i < size; i++) {
         slot[i] = -1;
@@ -392,24 +374,24 @@ void romtab_write(const char *hpath, const char *incpath)
 {
     FILE *f = fopen(hpath, "w");
     if (f == NULL)
-        tdie(0, "cannot write", hpath);
+        romgen_die(0, "cannot write", hpath);
     fprintf(f,
             "/* romtab.h: generated by tools/romgen from %s; do not edit. */\n"
             "#ifndef RTLUA_ROMTAB_H\n#define RTLUA_ROMTAB_H\n\n"
             "#include \"vm/obj.h\"\n\n"
             "#define ROMTAB_COUNT %d\n\n",
-            tab_input, ntables);
+            romgen_input, ntables);
     for (int i = 0; i < ntables; i++)
         fprintf(f, "extern const table romtab_%s;\n", tables[i].name);
     fprintf(
         f, "\n/* A ROM table by name, as the (table *) the runtime takes. */\n"
            "#define ROMTAB(name) ((table *)&romtab_##name)\n\n#endif\n");
     if (fclose(f) != 0)
-        tdie(0, "cannot write", hpath);
+        romgen_die(0, "cannot write", hpath);
 
     f = fopen(incpath, "w");
     if (f == NULL)
-        tdie(0, "cannot write", incpath);
+        romgen_die(0, "cannot write", incpath);
     fprintf(
         f,
         "/* romtab.inc: generated by tools/romgen from %s; do not edit.\n"
@@ -418,7 +400,7 @@ void romtab_write(const char *hpath, const char *incpath)
         "#include \"build/gen/romstr.h\"\n"
         "#include \"build/gen/romtab.h\"\n"
         "#include \"vm/tab.h\"\n",
-        tab_input);
+        romgen_input);
     for (int i = 0; i < ntables; i++) {
         const struct rtable *t = &tables[i];
         fprintf(f, "\n#ifdef ROMTAB_FILE_%s\n", t->file);
@@ -435,5 +417,5 @@ void romtab_write(const char *hpath, const char *incpath)
         fprintf(f, "#endif\n");
     }
     if (fclose(f) != 0)
-        tdie(0, "cannot write", incpath);
+        romgen_die(0, "cannot write", incpath);
 }

@@ -25,7 +25,7 @@ for k, v in pairs(table) do table[k] = v end
 table[1], table[2], table[3] = "a", "b", "c"
 print(#table, rawlen(table), table.concat(table, "-"))
 table[2] = nil
-print(table[1], table[2], table[3], next(table, "concat") ~= nil)
+print(table[1], table[2], table[3], (pcall(next, table, "concat")))
 
 math.pi, math.huge = 3, nil
 print(math.pi, math.huge, math.type(math.pi))

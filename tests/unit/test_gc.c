@@ -807,11 +807,12 @@ static void test_paced_steps_respect_the_budget(void)
 
 /* The collector gets the share of time it is set to even when a tick's
  * credit is several steps (25% of a 1 ms tick is 2.5 steps of 100 us):
- * with work always due it spends about that share of the run (on a
- * board: the host is preempted at will).  Before the flag stayed up for
- * a second step, the share was stepbudget / tick, 10% here. */
+ * with work always due it spends at least about that share of the run
+ * (on a board: the host is preempted at will; more where free memory runs
+ * under the reserve and allocation adds assist steps, as on microbit).  Before
+ * the flag stayed up for a second step, the share was stepbudget / tick, 10%
+ * here. */
 #define PACE_SHARE_MIN_PCT 20u
-#define PACE_SHARE_MAX_PCT 35u
 static void test_paced_collector_gets_its_utilisation(void)
 {
     CHECK(open_state());
@@ -839,7 +840,6 @@ static void test_paced_collector_gets_its_utilisation(void)
 #ifndef RTLUA_HOST /* the host's share depends on its load */
     CHECK(pct >= PACE_SHARE_MIN_PCT);
 #endif
-    CHECK(pct <= PACE_SHARE_MAX_PCT);
     CHECK(checked());
     CHECK(close_state_empty());
 }
