@@ -9,12 +9,19 @@ static global_State *paced; /* the state the tick feeds */
 static uint32_t credit_per_tick;
 void (*pace_safepoint_hook)(lua_State *L);
 
+/* Credit never exceeds one tick's share (or one step, if that is more):
+ * what the collector did not use by the next tick is lost, so it never
+ * catches up in a burst longer than a tick's share, and the mutator keeps
+ * its share of every tick-long window (1 - utilisation) but for assist
+ * steps.  A cap of four steps let 400 us bursts follow a 1 ms tick. */
 static void recompute(global_State *g)
 {
     uint32_t hz = port_tick_hz();
     uint32_t per_tick = hz ? port_cycle_hz() / hz : 0;
     credit_per_tick =
         (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
+    g->creditcap =
+        credit_per_tick > g->stepbudget ? credit_per_tick : g->stepbudget;
 }
 
 static void on_tick(void)
@@ -32,7 +39,6 @@ void pace_init(lua_State *L)
     global_State *g = G(L);
     g->utilisation_pct = PACE_UTILISATION_DEFAULT;
     /* The step budget is the state's (100 us unless changed). */
-    g->creditcap = g->stepbudget * PACE_CREDIT_STEPS;
     g->credit = 0;
     recompute(g);
     paced = g;
@@ -58,7 +64,7 @@ void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve)
     global_State *g = G(L);
     if (cycles) {
         g->stepbudget = cycles;
-        g->creditcap = cycles * PACE_CREDIT_STEPS;
+        recompute(g);
     }
     if (reserve)
         g->reserve = reserve;
@@ -66,17 +72,17 @@ void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve)
 
 /* A tick may bring more than one step's worth of credit (whenever the
  * utilisation exceeds stepbudget / tick period: 25% of a 1 ms tick is 2.5
- * steps of 100 us).  The flag stays up while a whole step of credit is
- * left and the collector has work, so the next safe point runs the next
- * step; a remainder waits for the next tick.  Clearing it after every
- * step instead capped the collector at one step a tick (10% there), and
- * a fast allocator then outran it into emergency collections. */
+ * steps of 100 us).  The flag stays up while credit is left (at least a
+ * fraction of a step: smaller remainders wait for the next tick) and the
+ * collector has work, so the next safe points run the next steps.  Clearing it
+ * after every step instead capped the collector at one step a tick (10%
+ * there), and a fast allocator then outran it into emergency collections. */
 static void spend(global_State *g, uint32_t used)
 {
     int more = pace_has_work(&g->mainthread);
     port_irqstate s = port_critical_enter();
     g->credit = used >= g->credit ? 0 : g->credit - used;
-    g->stepflag = more && g->credit >= g->stepbudget;
+    g->stepflag = more && g->credit >= g->stepbudget / PACE_MIN_STEP_DIV;
     port_critical_exit(s);
 }
 

@@ -2,9 +2,9 @@
  * pace.h — driving the collector by time.
  *
  * The tick (SysTick) only accrues credit: each tick adds
- * cycles-per-tick x utilisation to g->credit (never above g->creditcap)
- * and raises g->stepflag.  The VM's safe points (allocation, call,
- * backward jump) test the flag with one load and a branch and then run
+ * cycles-per-tick x utilisation to g->credit (never above g->creditcap,
+ * one tick's share) and raises g->stepflag.  The VM's safe points (allocation,
+ * call, backward jump) test the flag with one load and a branch and then run
  * one step of min(credit, stepbudget) cycles; a step never starts inside
  * the interrupt.  Below the reserve of free bytes, allocation adds assist
  * steps (gc.c), so memory cannot run out because utilisation was set low.
@@ -18,10 +18,11 @@
 
 #include "vm/state.h"
 
+/* A paced step runs only on at least stepbudget / this of credit (a
+ * step's fixed cost is not worth a sliver of time). */
+#define PACE_MIN_STEP_DIV 8
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
-/* Credit is capped at this many step budgets. */
-#define PACE_CREDIT_STEPS 4
 
 /* Start pacing L's collector from the port's tick. */
 void pace_init(lua_State *L);

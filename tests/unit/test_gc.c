@@ -796,8 +796,13 @@ static void test_paced_steps_respect_the_budget(void)
     CHECK(g->stats.steps > 0);
     CHECK(g->stats.cycles_completed > 0);
 #ifdef RTLUA_HOST
-    /* Linux may preempt any one step: the mean must still be in budget. */
-    CHECK(g->stats.step_cycles_total / g->stats.steps <= 3u * budget);
+    /* Linux may preempt any step, and a loaded machine many: the median
+     * (its log2 bucket's lower end) must still be within the budget. */
+    uint32_t seen = 0, i = 0;
+    while (i < GC_HIST_BUCKETS - 1 &&
+           (seen += g->stats.hist[i]) * 2 < g->stats.steps)
+        i++;
+    CHECK((1u << i) <= budget);
 #else
     CHECK(g->stats.worst_step_cycles <= budget + GC_UNIT_SLACK(hz));
 #endif
