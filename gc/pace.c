@@ -90,7 +90,7 @@ void gc_safepoint_(lua_State *L)
 {
     global_State *g = G(L);
     uint32_t budget = g->credit;
-    if (!g->gcrunning || budget == 0) {
+    if (!g->gcrunning || budget == 0 || g->gchold) {
         g->stepflag = 0;
     } else {
         if (budget > g->stepbudget)

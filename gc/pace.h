@@ -6,9 +6,10 @@
  * one tick's share) and raises g->stepflag.  The VM's safe points (allocation,
  * call, backward jump) test the flag with one load and a branch and then run
  * one step of min(credit, stepbudget) cycles; a step never starts inside
- * the interrupt.  Below the reserve of free bytes, allocation adds assist
- * steps (gc.c), so memory cannot run out because utilisation was set low.
- * rt_idle_until() gives a control loop's slack to the collector.
+ * the interrupt, nor while g->gchold is set (an rt.loop body, whose slack
+ * goes to the collector instead).  Below the reserve of free bytes, allocation
+ * adds assist steps (gc.c), so memory cannot run out because utilisation was
+ * set low. rt_idle_until() gives a control loop's slack to the collector.
  *
  * Bound: a paced step runs at most stepbudget cycles plus one work unit
  * (gc.h lists the units' bounds).

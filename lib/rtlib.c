@@ -21,6 +21,9 @@
  * (rt_idle_until, gc/pace.h) and to event delivery.  The loop never
  * skips a release: after an overrun the late iterations run back to back
  * until the schedule is caught up.  fn returning false ends the loop.
+ * fn itself runs without paced collector steps (g->gchold): a control
+ * loop's own work is not interrupted, but by the assist steps that
+ * allocation runs when free memory is under the reserve.
  */
 #include "build/gen/romtab.h"
 #include "gc/pace.h"
@@ -131,7 +134,13 @@ static int rt_loop(lua_State *L)
         }
         lua_pushvalue(L, 2);
         lua_pushnumber(L, late > 0 ? cycles_to_us((uint32_t)late) : 0);
+        /* The body runs without paced steps (assists still run when
+         * memory is short); its slack goes to the collector instead.  An
+         * error unwinding it restores the hold (vm_pcall). */
+        uint8_t hold = G(L)->gchold;
+        G(L)->gchold = 1;
         lua_call(L, 1, 1);
+        G(L)->gchold = hold;
         int stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
         lua_pop(L, 1);
         iterations++;

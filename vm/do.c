@@ -836,12 +836,14 @@ int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
 {
     CallInfo *old_ci = L->ci;
     uint8_t old_allowhook = L->allowhook;
+    uint8_t old_gchold = G(L)->gchold;
     ptrdiff_t old_errfunc = L->errfunc;
     L->errfunc = ef;
     int status = vm_rawrunprotected(L, f, ud);
     if (status != LUA_OK) {
         L->ci = old_ci;
         L->allowhook = old_allowhook;
+        G(L)->gchold = old_gchold; /* an rt.loop body the error left */
         status = closeprotected(L, oldtop, status);
         seterrorobj(L, status, vm_restorestack(L, oldtop));
         shrinkstack(L);
