@@ -95,6 +95,7 @@ void gc_safepoint_(lua_State *L)
     } else {
         if (budget > g->stepbudget)
             budget = g->stepbudget;
+        g->stats.paced++;
         spend(g, gc_step(L, budget));
     }
     if (pace_safepoint_hook != NULL)

@@ -27,6 +27,7 @@ typedef struct rtlua_GCStats {
     uint32_t cycles_completed;            /* full collection cycles */
     uint32_t emergencies;       /* emergency collections (allocation failed) */
     uint32_t assists;           /* steps forced by the low-memory reserve */
+    uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweeps */
     uint64_t step_cycles_total; /* sum of all step lengths */
     size_t bytes_in_use;        /* arena bytes in use, headers included */

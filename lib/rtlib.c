@@ -248,6 +248,7 @@ static int rt_stats(lua_State *L)
     setint(L, "cycles_completed", clampi(s.cycles_completed));
     setint(L, "emergencies", clampi(s.emergencies));
     setint(L, "assists", clampi(s.assists));
+    setint(L, "paced_steps", clampi(s.paced));
     setint(L, "bytes_freed", clampi(s.bytes_freed));
     setint(L, "step_cycles_total", clampi(s.step_cycles_total));
     setint(L, "in_use", clampi(s.bytes_in_use));

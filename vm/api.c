@@ -1237,6 +1237,7 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->cycles_completed = s->cycles_completed;
     out->emergencies = s->emergencies;
     out->assists = s->assists;
+    out->paced = s->paced;
     out->bytes_freed = s->bytes_freed;
     out->step_cycles_total = s->step_cycles_total;
     out->bytes_in_use = arena_in_use(g->arena);

@@ -40,6 +40,7 @@ typedef struct gc_stats {
     uint32_t cycles_completed;  /* full collection cycles finished */
     uint32_t emergencies;       /* emergency collections on alloc failure */
     uint32_t assists;           /* steps forced by the low-memory reserve */
+    uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */
     uint64_t step_cycles_total; /* sum of all step lengths */
 } gc_stats;
