@@ -899,12 +899,40 @@ static table *rom_part(lua_State *L, romslot *s, table **part)
     return *part;
 }
 
-/* k is normalised; val a copy. */
+/* Raw equality, nil (empty) included. */
+static int same_value(const tvalue *a, const tvalue *b)
+{
+    if (is_nil(a) || is_nil(b))
+        return is_nil(a) && is_nil(b);
+    if (tt_of(a) != tt_of(b))
+        return 0;
+    switch (tt_of(a)) {
+    case V_FALSE:
+    case V_TRUE:
+        return 1;
+    case V_INT:
+        return a->v.i == b->v.i;
+    case V_FLT:
+        return a->v.n == b->v.n;
+    case V_LIGHTUD:
+        return a->v.p == b->v.p;
+    case V_LCF:
+        return a->v.f == b->v.f;
+    default:
+        return a->v.gc == b->v.gc;
+    }
+}
+
+/* k is normalised; val a copy.  Storing the value a flash field holds
+ * changes nothing and allocates nothing (luaL_requiref of a standard
+ * library does that). */
 static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
 {
     romslot *s = tab_romslot(t);
     const tvalue *raw = raw_get(t, k);
     if (raw != &tab_absent) {
+        if (same_value(rom_value(t, (const node *)(const void *)raw), val))
+            return TAB_OK;
         tvalue v = *val;
         if (is_nil(val))
             set_lightud(&v, (void *)&tombstone);

@@ -131,6 +131,25 @@ static void test_globals_and_libraries_are_the_flash_tables(void)
     CHECK(close_empty());
 }
 
+/* Storing what a flash field holds (luaL_requiref of a standard library
+ * does) changes nothing and costs nothing. */
+static void test_storing_the_same_value_allocates_nothing(void)
+{
+    OPEN_FOR_SCRIPTS();
+    size_t before = arena_in_use(G(L)->arena);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    lua_pop(L, 1);
+    lua_getglobal(L, "math");
+    lua_getfield(L, -1, "floor");
+    lua_setfield(L, -2, "floor");
+    lua_pop(L, 1);
+    CHECK(G(L)->romslots == NULL);
+    CHECK_EQ(arena_in_use(G(L)->arena), before);
+    CHECK(run("math.pi = 3; math.pi = 3; assert(math.pi == 3)"));
+    CHECK(G(L)->romslots != NULL);
+    CHECK(close_empty());
+}
+
 static void test_writes_go_to_the_overlay_and_are_seen_everywhere(void)
 {
     OPEN_FOR_SCRIPTS();
@@ -277,6 +296,7 @@ static void test_overlay_writes_fail_cleanly_at_every_allocation(void)
 static const struct check_case cases[] = {
     CASE(test_libraries_cost_no_arena_after_boot),
     CASE(test_globals_and_libraries_are_the_flash_tables),
+    CASE(test_storing_the_same_value_allocates_nothing),
     CASE(test_writes_go_to_the_overlay_and_are_seen_everywhere),
     CASE(test_overlays_survive_collections),
     CASE(test_overlay_made_while_marking_survives),
