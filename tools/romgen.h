@@ -26,6 +26,8 @@ struct entry {
 /* The input being read, for messages; an error message and exit(1). */
 extern const char *romgen_input;
 void romgen_die(int line, const char *msg, const char *what);
+/* fopen, or an error message and exit(1). */
+FILE *romgen_open(const char *path, const char *mode);
 /* The next line of f (buf holds ROMGEN_LINE_MAX + 2 bytes) that is not
  * blank or a '#' comment, trimmed at both ends, or NULL at the end;
  * *indented says whether it began with a blank. */
