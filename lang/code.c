@@ -834,8 +834,14 @@ void code_indexed(FuncState *fs, expdesc *t, expdesc *k)
 {
     if (k->k == EK_KSTR)
         str2K(fs, k);
-    if (t->k == EK_UPVAL && !isKstr(fs, k))
+    if (t->k == EK_UPVAL && !isKstr(fs, k)) {
+        /* The key's code is already out: a condition's pending jumps
+         * (t[a < b], t[x or y]) would skip a load of the table emitted
+         * now, so the key gets its register first. */
+        if (k->k == EK_JMP || k->t != k->f)
+            code_exp2anyreg(fs, k);
         code_exp2anyreg(fs, t);
+    }
     if (t->k == EK_UPVAL) {
         int up = t->u.info;
         t->u.ind.t = (uint8_t)up;
