@@ -174,6 +174,22 @@ static int m_atan(lua_State *L)
     return 1;
 }
 
+/* Degrees in a radian, and the reverse, as the model's float. */
+#define M_DEG_PER_RAD (180 / M_PI_NUM)
+#define M_RAD_PER_DEG (M_PI_NUM / 180)
+
+static int m_deg(lua_State *L)
+{
+    lua_pushnumber(L, luaL_checknumber(L, 1) * M_DEG_PER_RAD);
+    return 1;
+}
+
+static int m_rad(lua_State *L)
+{
+    lua_pushnumber(L, luaL_checknumber(L, 1) * M_RAD_PER_DEG);
+    return 1;
+}
+
 static int m_tointeger(lua_State *L)
 {
     int ok;
