@@ -607,6 +607,8 @@ static void push_lines(lua_State *L, int idx, int first, int toclose)
         nfmt = 0;
     luaL_argcheck(L, nfmt <= IO_MAXLINEFMT, IO_MAXLINEFMT + first,
                   "too many arguments");
+    /* The file, the count, the flag and a copy of each format. */
+    luaL_checkstack(L, 3 + nfmt, "too many arguments");
     lua_pushvalue(L, idx);
     lua_pushinteger(L, nfmt);
     lua_pushboolean(L, toclose);
