@@ -19,4 +19,16 @@ int pkg_require(lua_State *L);
  * exists already in RAM. */
 void lib_copyrom(lua_State *L, const void *rom);
 
+/* Loops whose length the caller gives and that run no count hook (the
+ * table library's ranges, rt.loop's iterations) may last as long as the
+ * integers allow, as in lua5.4.  The fuzz build (tests/fuzz/run defines
+ * RTLUA_FUZZ) charges each iteration to the input's budget, so such
+ * inputs end as errors there instead of hanging the fuzzer. */
+#ifdef RTLUA_FUZZ
+void fuzz_charge(lua_State *L);
+#define LOOP_CHARGE(L) fuzz_charge(L)
+#else
+#define LOOP_CHARGE(L) ((void)0)
+#endif
+
 #endif

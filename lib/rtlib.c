@@ -28,6 +28,7 @@
 #include "build/gen/romtab.h"
 #include "gc/pace.h"
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lua.h"
 #include "port/port.h"
 #include "rtlua.h"
@@ -123,6 +124,7 @@ static int rt_loop(lua_State *L)
     uint32_t worst = 0;
     lua_Integer iterations = 0, misses = 0;
     while (count < 0 || iterations < count) {
+        LOOP_CHARGE(L);
         idle_until(L, release);
         uint32_t start = port_cycles();
         int32_t late = (int32_t)(start - release);

@@ -17,6 +17,7 @@
 
 #include "build/gen/romtab.h"
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "rtlua.h"
@@ -56,17 +57,8 @@ static lua_Integer tab_len(lua_State *L, int arg, int need)
     return luaL_len(L, arg);
 }
 
-/* Loops over a range the caller gives (insert, remove, concat, move) run
- * no count hook, as in lua5.4, and may last as long as the integers
- * allow.  The fuzz build (tests/fuzz/run defines RTLUA_FUZZ) charges each
- * iteration to the input's budget, so such inputs end as errors there
- * instead of hanging the fuzzer. */
-#ifdef RTLUA_FUZZ
-void fuzz_charge(lua_State *L);
-#define LOOP_CHARGE(L) fuzz_charge(L)
-#else
-#define LOOP_CHARGE(L) ((void)0)
-#endif
+/* Loops over a range the caller gives (insert, remove, concat, move)
+ * charge each iteration with LOOP_CHARGE (lib.h). */
 
 static int t_insert(lua_State *L)
 {

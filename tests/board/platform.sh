@@ -7,6 +7,14 @@ bdir=${2:-build/$board}
 elf=$bdir/tests/platform.elf
 name=$(basename "$bdir")
 
+# An image that is not there is a failure of every case, never a pass.
+for f in "$elf" "$bdir/rtlua.elf"; do
+    if [ ! -f "$f" ]; then
+        echo "FAIL platform.$name (no $f)"
+        exit 1
+    fi
+done
+
 # case  want-status  regex-the-output-must-match
 check() {
     local c=$1 want=$2 re=$3 out st
@@ -48,7 +56,12 @@ else
 fi
 
 # Nothing in the firmware image reaches newlib's allocator.
-if arm-none-eabi-nm "$bdir/rtlua.elf" | grep -Eq ' T (malloc|_malloc_r|calloc|realloc|_sbrk_r)$'; then
+# nm must read the image (a symbol list it could not make proves nothing),
+# and the image must have symbols at all (main is always there).
+syms=$(arm-none-eabi-nm "$bdir/rtlua.elf" 2>&1)
+if [ $? != 0 ] || ! printf '%s\n' "$syms" | grep -Eq ' T main$'; then
+    echo "FAIL platform.$name.no_malloc (cannot read the symbols of $bdir/rtlua.elf)"
+elif printf '%s\n' "$syms" | grep -Eq ' T (malloc|_malloc_r|calloc|realloc|_sbrk_r)$'; then
     echo "FAIL platform.$name.no_malloc (newlib's allocator is linked in)"
 else
     echo "PASS platform.$name.no_malloc"

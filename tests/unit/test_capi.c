@@ -1139,6 +1139,7 @@ static void test_traceback_text_as_lua54(void)
     CHECK(streq(g, traceback_g));
     /* 31 frames of r2: 10 shown, "skipping 11", then the last 11. */
     int base = lua_gettop(L);
+    CHECK(lua_checkstack(L, 24)); /* 21 pieces, past LUA_MINSTACK */
     lua_pushliteral(L, "deep\nstack traceback:");
     for (int i = 0; i < 18; i++) {
         if (i == 10)
