@@ -433,11 +433,14 @@ static int explist(parser *ps, expdesc *v)
     return n;
 }
 
-static void funcargs(parser *ps, expdesc *f, int line)
+/* The call's line is where its arguments start (the '(', string or '{'
+ * token, as Lua 5.4.7 on): an error in the call names that line, not the
+ * one of the function expression. */
+static void funcargs(parser *ps, expdesc *f)
 {
     FuncState *fs = ps->fs;
     expdesc args;
-    int base, nparams;
+    int base, nparams, line = ps->ls.line;
     switch (tok(ps)) {
     case '(':
         next(ps);
@@ -513,7 +516,6 @@ static void primaryexp(parser *ps, expdesc *v)
 static void suffixedexp(parser *ps, expdesc *v)
 {
     FuncState *fs = ps->fs;
-    int line = ps->ls.line;
     primaryexp(ps, v);
     for (;;) {
         switch (tok(ps)) {
@@ -532,14 +534,14 @@ static void suffixedexp(parser *ps, expdesc *v)
             next(ps);
             codename(ps, &key);
             code_self(fs, v, &key);
-            funcargs(ps, v, line);
+            funcargs(ps, v);
             break;
         }
         case '(':
         case TK_STRING:
         case '{':
             code_exp2nextreg(fs, v);
-            funcargs(ps, v, line);
+            funcargs(ps, v);
             break;
         default:
             return;
