@@ -633,8 +633,18 @@ static void rethook(lua_State *L, CallInfo *ci, int nres)
 {
     if (L->hookmask & LUA_MASKRET) {
         tvalue *first = L->top - nres;
-        int ftransfer = (int)(first - ci->func);
-        dbg_hook(L, LUA_HOOKRET, -1, ftransfer, nres);
+        int delta = 0;
+        if (ci_isLua(ci)) {
+            proto *p = ci_func(ci)->p;
+            /* A returning vararg frame is already back at its caller's
+             * slot; the hook sees it where its body ran (above the extra
+             * arguments), so getlocal finds its parameters and varargs. */
+            if (p->is_vararg)
+                delta = ci->u.l.nextraargs + p->numparams + 1;
+        }
+        ci->func += delta;
+        dbg_hook(L, LUA_HOOKRET, -1, (int)(first - ci->func), nres);
+        ci->func -= delta;
     }
     CallInfo *prev = ci->previous;
     if (prev != NULL && ci_isLua(prev))
