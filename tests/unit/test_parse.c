@@ -572,7 +572,7 @@ static void test_locvars_follow_register_order(void)
 
 static void test_line_information(void)
 {
-    static char src[1024];
+    static char src[2048]; /* 100 lines of 12 bytes below */
     CHECK(open_state());
     strcpy(src, "local a = 1\n");
     for (int i = 0; i < 300; i++)
