@@ -210,16 +210,55 @@ static void anchortokens(parser *ps)
     }
 }
 
+/* Give a long string token the object of the first equal long string of
+ * the chunk (which becomes one constant object, as in Lua: C14).  The
+ * token's string is anchored (anchortokens) before the table allocates. */
+static void sharelong(parser *ps, token *tk)
+{
+    lua_State *L = ps->L;
+    tvalue *slot, key;
+    table *h;
+    if ((tk->tok != TK_NAME && tk->tok != TK_STRING) ||
+        tk->sem.s->tt != V_LNGSTR)
+        return;
+    slot = vm_restorestack(L, ps->longs);
+    if (is_nil(slot)) {
+        h = tab_new(L);
+        if (h == NULL)
+            vm_memerror(L);
+        set_gc(vm_restorestack(L, ps->longs), h, V_TABLE);
+    } else {
+        h = gco2tab(gc_of(slot));
+    }
+    const tvalue *old = tab_getstr(h, tk->sem.s);
+    if (is_str(old)) {
+        tk->sem.s = gco2str(gc_of(old));
+        return;
+    }
+    set_gc(&key, tk->sem.s, V_LNGSTR);
+    if (tab_set(L, h, &key, &key) != TAB_OK)
+        vm_memerror(L);
+}
+
+static void tokensread(parser *ps)
+{
+    anchortokens(ps);
+    sharelong(ps, &ps->ls.t);
+    if (ps->ls.hasahead)
+        sharelong(ps, &ps->ls.ahead);
+    anchortokens(ps);
+}
+
 static void next(parser *ps)
 {
     lexcheck(ps, lex_next(&ps->ls));
-    anchortokens(ps);
+    tokensread(ps);
 }
 
 static int lookahead(parser *ps)
 {
     lexcheck(ps, lex_lookahead(&ps->ls));
-    anchortokens(ps);
+    tokensread(ps);
     return ps->ls.ahead.tok;
 }
 
@@ -433,11 +472,14 @@ static int explist(parser *ps, expdesc *v)
     return n;
 }
 
-static void funcargs(parser *ps, expdesc *f, int line)
+/* The call's line is where its arguments start (the '(', string or '{'
+ * token, as Lua 5.4.7 on): an error in the call names that line, not the
+ * one of the function expression. */
+static void funcargs(parser *ps, expdesc *f)
 {
     FuncState *fs = ps->fs;
     expdesc args;
-    int base, nparams;
+    int base, nparams, line = ps->ls.line;
     switch (tok(ps)) {
     case '(':
         next(ps);
@@ -513,7 +555,6 @@ static void primaryexp(parser *ps, expdesc *v)
 static void suffixedexp(parser *ps, expdesc *v)
 {
     FuncState *fs = ps->fs;
-    int line = ps->ls.line;
     primaryexp(ps, v);
     for (;;) {
         switch (tok(ps)) {
@@ -532,14 +573,14 @@ static void suffixedexp(parser *ps, expdesc *v)
             next(ps);
             codename(ps, &key);
             code_self(fs, v, &key);
-            funcargs(ps, v, line);
+            funcargs(ps, v);
             break;
         }
         case '(':
         case TK_STRING:
         case '{':
             code_exp2nextreg(fs, v);
-            funcargs(ps, v, line);
+            funcargs(ps, v);
             break;
         default:
             return;
@@ -1342,8 +1383,13 @@ static void statement(parser *ps)
 
 void parse_chunk(parser *ps, proto *f)
 {
+    lua_State *L = ps->L;
     FuncState fs;
     blockcnt bl;
+    vm_checkstack(L, 1);
+    set_nil(L->top);
+    ps->longs = vm_savestack(L, L->top);
+    L->top++;
     fs.f = f;
     scope_openfunc(ps, &fs, &bl);
     setvararg(&fs, 0);
@@ -1352,4 +1398,5 @@ void parse_chunk(parser *ps, proto *f)
     statlist(ps);
     check(ps, TK_EOS);
     scope_closefunc(ps);
+    L->top--; /* the long strings table */
 }

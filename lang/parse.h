@@ -26,6 +26,11 @@
  *     lexer's current and lookahead strings sit in two stack slots.
  *   - Registers: R[0 .. nactvar-in-registers - 1] hold the active locals
  *     in declaration order; freereg is the first free register.
+ *   - Equal long strings of one chunk (string literals and names longer
+ *     than a short string) are one object: the first one read is kept in
+ *     a table (string -> itself) in a stack slot under the main
+ *     function's anchors, made at the first long string, so a chunk
+ *     without one pays nothing; the others are replaced by it.
  *   - Temporary arrays (active variables, pending gotos, labels) live in
  *     parse_dyndata, which the loader frees after the protected call,
  *     whether it succeeded or not.
@@ -165,6 +170,7 @@ typedef struct parser {
     parse_dyndata dyd;
     str *envn;         /* "_ENV" */
     ptrdiff_t tokslot; /* stack offset of the two token anchor slots */
+    ptrdiff_t longs;   /* stack offset of the chunk's long strings table */
 } parser;
 
 /* Compile the chunk read by ps->ls into the main prototype f of the

@@ -238,19 +238,11 @@ static void rname(const proto *p, int pc, int r, const char **name)
         *name = "?";
 }
 
-/* "global" when the table is _ENV (an upvalue or a register named so). */
-static const char *isenv(const proto *p, int pc, int t, int isup)
-{
-    const char *name = NULL;
-    if (isup)
-        name = upvalname(p, t);
-    else
-        getobjname(p, pc, t, &name);
-    return (name && strcmp(name, "_ENV") == 0) ? "global" : "field";
-}
-
-static const char *getobjname(const proto *p, int lastpc, int reg,
-                              const char **name)
+/* The name of register reg at lastpc as a variable: a local, an upvalue
+ * loaded by GETUPVAL (through MOVEs) or a string constant; never a field
+ * (which is what getobjname adds). */
+static const char *basicobjname(const proto *p, int lastpc, int reg,
+                                const char **name)
 {
     *name = dbg_getlocalname(p, reg + 1, lastpc);
     if (*name)
@@ -261,6 +253,57 @@ static const char *getobjname(const proto *p, int lastpc, int reg,
     instr i = p->code[pc];
     switch (GET_OP(i)) {
     case OP_MOVE: {
+        int b = GETARG_B(i);
+        if (b < GETARG_A(i))
+            return basicobjname(p, pc, b, name);
+        return NULL;
+    }
+    case OP_GETUPVAL:
+        *name = upvalname(p, GETARG_B(i));
+        return "upvalue";
+    case OP_LOADK:
+    case OP_LOADKX: {
+        int b =
+            GET_OP(i) == OP_LOADK ? GETARG_Bx(i) : GETARG_Ax(p->code[pc + 1]);
+        if (is_str(&p->k[b])) {
+            *name = str_data(gco2str(gc_of(&p->k[b])));
+            return "constant";
+        }
+        return NULL;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* "global" when the table is the variable _ENV: the upvalue, or a local or
+ * upvalue of that name in a register (Lua 5.4.8's rule).  A field named
+ * _ENV (a._ENV.x) or the string "_ENV" (("_ENV").x) is no environment. */
+static const char *isenv(const proto *p, int pc, int t, int isup)
+{
+    const char *name = NULL;
+    if (isup) {
+        name = upvalname(p, t);
+    } else {
+        const char *what = basicobjname(p, pc, t, &name);
+        if (what == NULL || *what == 'c') /* not a variable */
+            name = NULL;
+    }
+    return (name && strcmp(name, "_ENV") == 0) ? "global" : "field";
+}
+
+static const char *getobjname(const proto *p, int lastpc, int reg,
+                              const char **name)
+{
+    const char *what = basicobjname(p, lastpc, reg, name);
+    if (what != NULL)
+        return what;
+    int pc = findsetreg(p, lastpc, reg);
+    if (pc == -1)
+        return NULL;
+    instr i = p->code[pc];
+    switch (GET_OP(i)) {
+    case OP_MOVE: { /* a copy of a register named as a field */
         int b = GETARG_B(i);
         if (b < GETARG_A(i))
             return getobjname(p, pc, b, name);
@@ -278,19 +321,6 @@ static const char *getobjname(const proto *p, int lastpc, int reg,
     case OP_GETFIELD:
         kname(p, GETARG_C(i), name);
         return isenv(p, pc, GETARG_B(i), 0);
-    case OP_GETUPVAL:
-        *name = upvalname(p, GETARG_B(i));
-        return "upvalue";
-    case OP_LOADK:
-    case OP_LOADKX: {
-        int b =
-            GET_OP(i) == OP_LOADK ? GETARG_Bx(i) : GETARG_Ax(p->code[pc + 1]);
-        if (is_str(&p->k[b])) {
-            *name = str_data(gco2str(gc_of(&p->k[b])));
-            return "constant";
-        }
-        return NULL;
-    }
     case OP_SELF:
         if (GETARG_k(i))
             kname(p, GETARG_C(i), name);

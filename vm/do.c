@@ -633,8 +633,18 @@ static void rethook(lua_State *L, CallInfo *ci, int nres)
 {
     if (L->hookmask & LUA_MASKRET) {
         tvalue *first = L->top - nres;
-        int ftransfer = (int)(first - ci->func);
-        dbg_hook(L, LUA_HOOKRET, -1, ftransfer, nres);
+        int delta = 0;
+        if (ci_isLua(ci)) {
+            proto *p = ci_func(ci)->p;
+            /* A returning vararg frame is already back at its caller's
+             * slot; the hook sees it where its body ran (above the extra
+             * arguments), so getlocal finds its parameters and varargs. */
+            if (p->is_vararg)
+                delta = ci->u.l.nextraargs + p->numparams + 1;
+        }
+        ci->func += delta;
+        dbg_hook(L, LUA_HOOKRET, -1, (int)(first - ci->func), nres);
+        ci->func -= delta;
     }
     CallInfo *prev = ci->previous;
     if (prev != NULL && ci_isLua(prev))
@@ -648,7 +658,7 @@ void vm_poscall(lua_State *L, CallInfo *ci, int nres)
          * __close calls run above the results, which stay at the top. */
         ci->callstatus |= CIST_CLSRET;
         ci->u2.nres = nres;
-        vm_close(L, ci->func + 1, LUA_OK);
+        vm_closeyieldable(L, ci->func + 1, LUA_OK);
         ci->callstatus &= (uint16_t)~CIST_CLSRET;
     }
     if (L->hookmask)
@@ -892,46 +902,56 @@ static void poptbc(lua_State *L)
     L->tbclist = L->ntbc ? L->stack + L->tbcslots[L->ntbc - 1] : NULL;
 }
 
-static void callclose(lua_State *L, tvalue *obj, int status)
+/* Call obj's __close; yy: the call may yield (the interpreter closing a
+ * block or a return, a C function's return, the recovery of a yieldable
+ * pcall in a coroutine); never from C code without a continuation. */
+static void callclose(lua_State *L, tvalue *obj, int status, int yy)
 {
     /* The error object (or nil) sits just above the variable. */
     ptrdiff_t off = vm_savestack(L, obj);
-    if (status == LUA_OK) {
-        vm_checkstack(L, 3);
-        obj = vm_restorestack(L, off);
-        tvalue *top = L->top;
-        const tvalue *tm = tm_byobj(L, obj, TM_CLOSE);
-        set_obj(top, tm);
-        set_obj(top + 1, obj);
-        set_nil(top + 2);
-        L->top = top + 3;
-        vm_call(L, top, 0);
-    } else {
+    tvalue *top;
+    if (status != LUA_OK) {
         seterrorobj(L, status, obj + 1); /* top = obj + 2 */
-        vm_checkstack(L, 3);
-        obj = vm_restorestack(L, off);
-        tvalue *top = L->top;
-        const tvalue *tm = tm_byobj(L, obj, TM_CLOSE);
-        set_obj(top, tm);
-        set_obj(top + 1, obj);
-        set_obj(top + 2, obj + 1);
-        L->top = top + 3;
-        vm_callnoyield(L, top, 0);
     }
+    vm_checkstack(L, 3);
+    obj = vm_restorestack(L, off);
+    top = L->top;
+    const tvalue *tm = tm_byobj(L, obj, TM_CLOSE);
+    set_obj(top, tm);
+    set_obj(top + 1, obj);
+    if (status != LUA_OK)
+        set_obj(top + 2, obj + 1);
+    else
+        set_nil(top + 2);
+    L->top = top + 3;
+    if (yy)
+        vm_call(L, top, 0);
+    else
+        vm_callnoyield(L, top, 0);
 }
 
-tvalue *vm_close(lua_State *L, tvalue *level, int status)
+static tvalue *closeall(lua_State *L, tvalue *level, int status, int yy)
 {
     ptrdiff_t off = vm_savestack(L, level);
     fn_closeupvals(L, level);
     while (L->tbclist != NULL && L->tbclist >= vm_restorestack(L, off)) {
         tvalue *tbc = L->tbclist;
-        poptbc(L);
-        callclose(L, tbc, status);
+        poptbc(L); /* first: a yield or an error leaves it closed */
+        callclose(L, tbc, status, yy);
         if (status != LUA_OK)
             status = LUA_ERRRUN; /* the error object is now on the stack */
     }
     return vm_restorestack(L, off);
+}
+
+tvalue *vm_close(lua_State *L, tvalue *level, int status)
+{
+    return closeall(L, level, status, 0);
+}
+
+tvalue *vm_closeyieldable(lua_State *L, tvalue *level, int status)
+{
+    return closeall(L, level, status, 1);
 }
 
 /* ---- Coroutines ----------------------------------------------------------
@@ -951,10 +971,15 @@ static int finishpcallk(lua_State *L, CallInfo *ci)
     if (status == LUA_OK) {
         status = LUA_YIELD; /* it was interrupted by a yield */
     } else {
-        /* Recovering from an error: unwind to the called function. */
+        /* Recovering from an error: unwind to the called function.  A
+         * __close may yield here (the coroutine is running, the pcall
+         * has its continuation): the resume comes back to this frame
+         * with the status still recorded, and closing goes on with the
+         * variables left; one may raise an error, which precover records
+         * in its place. */
         tvalue *func = vm_restorestack(L, ci->u2.funcidx);
         L->allowhook = 1;
-        func = vm_close(L, func, status);
+        func = vm_closeyieldable(L, func, status);
         seterrorobj(L, status, func);
         shrinkstack(L);
         setrecst(ci, LUA_OK);

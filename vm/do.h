@@ -147,8 +147,16 @@ void vm_freeci(lua_State *L);
 
 /* To-be-closed variables and upvalues: close everything at or above
  * level with the error object status (LUA_OK for normal exit); may call
- * __close metamethods.  Returns level (restored if the stack moved). */
+ * __close metamethods, which may not yield ("attempt to yield across a
+ * C-call boundary": C code, lua_settop, lua_closeslot, coroutine.close,
+ * unwinding to a protected call's C frame).  Returns level (restored if
+ * the stack moved). */
 tvalue *vm_close(lua_State *L, tvalue *level, int status);
+/* The same where a __close may yield: the interpreter (OP_CLOSE and
+ * OP_RETURN, which vm_finishop repeats on resume), a C function's return
+ * and a yieldable pcall's recovery; each variable leaves the list before
+ * its __close runs, so the repeat closes only the rest. */
+tvalue *vm_closeyieldable(lua_State *L, tvalue *level, int status);
 /* Register the value at obj as to-be-closed ("variable '%s' got a
  * non-closable value" when it has no __close and is not false/nil). */
 void vm_newtbcupval(lua_State *L, tvalue *obj);

@@ -890,7 +890,7 @@ enter:
             }
             vmcase(OP_CLOSE)
             {
-                Protect(vm_close(L, RA(i), LUA_OK));
+                Protect(vm_closeyieldable(L, RA(i), LUA_OK));
                 vmbreak;
             }
             vmcase(OP_TBC)
@@ -1047,7 +1047,7 @@ enter:
                     L->top = ra + n;
                     if (L->top < ci->top)
                         L->top = ci->top;
-                    vm_close(L, base, LUA_OK);
+                    vm_closeyieldable(L, base, LUA_OK);
                     updatetrap();
                     updatebase();
                     ra = vm_restorestack(L, off);

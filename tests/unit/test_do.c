@@ -580,6 +580,51 @@ static void test_yield_across_c_call_and_outside_coroutine_fail(void)
     CHECK(close_state_empty());
 }
 
+static int c_close_yields(lua_State *L1)
+{
+    return lua_yield(L1, 0);
+}
+
+/* Mark argument 1 (a table whose __close yields) to be closed, then close
+ * it by lua_settop (argument 2 false) or lua_closeslot: C code without a
+ * continuation, so the yield must fail. */
+static int c_close_from_c(lua_State *L1)
+{
+    int byslot = lua_toboolean(L1, 2);
+    lua_settop(L1, 1);
+    lua_toclose(L1, 1);
+    if (byslot)
+        lua_closeslot(L1, 1);
+    else
+        lua_settop(L1, 0);
+    lua_pushstring(L1, "not reached");
+    return 1;
+}
+
+static void test_close_from_c_cannot_yield(void)
+{
+    CHECK(open_state());
+    for (int byslot = 0; byslot < 2; byslot++) {
+        lua_State *co = lua_newthread(L);
+        lua_pushcfunction(co, c_close_from_c);
+        lua_newtable(co);
+        lua_newtable(co);
+        lua_pushcfunction(co, c_close_yields);
+        lua_setfield(co, -2, "__close");
+        lua_setmetatable(co, -2);
+        lua_pushboolean(co, byslot);
+        int nres;
+        CHECK_EQ(lua_resume(co, L, 2, &nres), LUA_ERRRUN);
+        CHECK(lua_isstring(co, -1) &&
+              strcmp(lua_tostring(co, -1),
+                     "attempt to yield across a C-call boundary") == 0);
+        CHECK_EQ(lua_closethread(co, L), LUA_ERRRUN);
+        lua_pop(L, 1);
+    }
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 static int c_resume_self(lua_State *L1)
 {
     int nres;
@@ -1021,6 +1066,7 @@ static const struct check_case cases[] = {
     CASE(test_yield_in_c_function_with_continuation),
     CASE(test_error_after_yield_recovers_at_pcallk),
     CASE(test_yield_across_c_call_and_outside_coroutine_fail),
+    CASE(test_close_from_c_cannot_yield),
 #if DEEP_C_OK
     CASE(test_resume_errors_running_and_deep_chains),
 #endif

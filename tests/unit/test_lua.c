@@ -70,6 +70,17 @@ static const struct program {
      "return tostring(ok) .. e.code .. tostring(ok2) .. " /* no find */
      "select('#', e2)",
      "false7false1"},
+    {"long string constants", /* one object per content in a chunk (C14) */
+     "local a = 'a long string literal, longer than forty characters'\n"
+     "local function f() return 'a long string literal, longer than forty "
+     "characters' end\n"
+     "local function g() return [[a long string literal, longer than forty "
+     "characters]] end\n"
+     "local n = 'a_long_name_longer_than_forty_characters_of_a_short_string'\n"
+     "a_long_name_longer_than_forty_characters_of_a_short_string = 1\n"
+     "return tostring(string.format('%p', a) == string.format('%p', g())\n"
+     "  and f() == a) .. #a .. _G[n]",
+     "true511"},
 };
 
 /* Run one program once with the Nth allocation failing (0: none).
@@ -166,6 +177,10 @@ static void test_errors_survive_every_allocation_failure(void)
 {
     countdown(&programs[5]);
 }
+static void test_long_string_constants_survive_every_allocation_failure(void)
+{
+    countdown(&programs[6]);
+}
 
 static int open_all(lua_State *L)
 {
@@ -204,6 +219,7 @@ static const struct check_case cases[] = {
     CASE(test_coroutines_survive_every_allocation_failure),
     CASE(test_metatables_survive_every_allocation_failure),
     CASE(test_errors_survive_every_allocation_failure),
+    CASE(test_long_string_constants_survive_every_allocation_failure),
     CASE(test_openlibs_survives_every_allocation_failure),
 };
 
