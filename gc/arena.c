@@ -458,6 +458,26 @@ static int in_blocks(const arena_t *a, uint32_t off)
            off % ARENA_ALIGN == 0;
 }
 
+int arena_is_block(const arena_t *a, const void *p)
+{
+    uintptr_t base = (uintptr_t)a, q = (uintptr_t)p;
+    if (q < base + ARENA_HEADER_SIZE || q - base >= a->capacity)
+        return 0;
+    uint32_t off = (uint32_t)(q - base) - ARENA_HEADER_SIZE;
+    if (!in_blocks(a, off))
+        return 0;
+    const block *b = at(a, off);
+    uint32_t end = a->capacity - ARENA_HEADER_SIZE;
+    if (is_free(b) || bsize(b) < ARENA_MIN_BLOCK || bsize(b) > end - off ||
+        next_phys(b)->prev_phys != off)
+        return 0;
+    if (b->prev_phys == 0)
+        return off == a->first;
+    if (!in_blocks(a, b->prev_phys) || b->prev_phys >= off)
+        return 0;
+    return b->prev_phys + bsize(at(a, b->prev_phys)) == off;
+}
+
 /* The free block at off is linked both ways on the list of its class. */
 static int check_links(const arena_t *a, uint32_t off)
 {

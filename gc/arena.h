@@ -39,7 +39,7 @@
  *   arena_create                          O(control block): clears up to
  *                                         25 x 17 words (defaults).
  *   counters, arena_block_size,
- *   arena_largest_alloc                   O(1).
+ *   arena_largest_alloc, arena_is_block   O(1).
  *   arena_largest_free                    O(1) to find the largest class,
  *                                         plus a walk of that one list.
  *   arena_check, arena_walk               O(blocks); tests and diagnostics.
@@ -160,6 +160,13 @@ size_t arena_largest_free(const arena_t *a);
  * arena_largest_free() when that list holds one block and is within
  * 1/ARENA_SL_COUNT of it otherwise. */
 size_t arena_largest_alloc(const arena_t *a);
+
+/* Is p the payload of a live block of a?  O(1): p lies in the block area,
+ * its header says "used" and both physical neighbours name it.  A pointer
+ * to a freed block fails (its header says free, or it was merged into the
+ * block below it, which no longer leads to it); one whose block was reused
+ * from the same address passes.  For heap checkers (gc_check). */
+int arena_is_block(const arena_t *a, const void *p);
 
 /* Full consistency walk; ARENA_OK (0) or a negative arena_check_code. */
 int arena_check(const arena_t *a);

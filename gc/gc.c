@@ -272,7 +272,7 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
 {
     global_State *g = G(L);
     if (mt == NULL || (o->marked & MARK_FINALIZED) || is_rom(o) ||
-        is_nil(tab_getshortstr(mt, g->tm_gc)))
+        g->gcclosing || is_nil(tab_getshortstr(mt, g->tm_gc)))
         return;
     /* Unlink from allgc.  A sweep in progress may be pointing at it. */
     gcobj **pp = &g->allgc;
@@ -369,9 +369,15 @@ static int traverseweak(global_State *g, table *t, uint8_t w)
             markkey(g, n);
         if (!(w & TAB_WEAK_VALUES)) {
             if (w & TAB_WEAK_KEYS) {
-                /* Ephemeron: the value lives only if the key does. */
-                int keyalive =
-                    !(n->key_tt & BIT_COLLECTABLE) || !is_white(n->key_val.gc);
+                /* Ephemeron: the value lives only if the key does.  A
+                 * string key is a value, never weak: it lives, and so
+                 * does its value. */
+                int keyalive = 1;
+                if (n->key_tt & BIT_COLLECTABLE) {
+                    if (ttype(n->key_tt) == T_STRING)
+                        markkey(g, n);
+                    keyalive = !is_white(n->key_val.gc);
+                }
                 if (keyalive && is_collectable(&n->val) &&
                     is_white(gc_of(&n->val))) {
                     reallymark(g, gc_of(&n->val));
@@ -524,7 +530,11 @@ static void finish(global_State *g, gcobj *o)
 }
 
 /* Start traversing the head of the gray list.  Weak tables are handled in
- * one go (their strong part) and kept gray for atomic. */
+ * one go (their strong part) and kept gray for atomic: on grayagain while
+ * the mutator runs, which may still store into them; straight on the list
+ * of their kind when first reached inside atomic (from a resurrected
+ * object, a re-marked root), so that atomic converges and clears them
+ * like the others. */
 static void start_traversal(global_State *g)
 {
     gcobj *o = g->gray;
@@ -536,7 +546,8 @@ static void start_traversal(global_State *g)
         if (w) {
             markobj(g, t->metatable);
             traverseweak(g, t, w);
-            linkgray(o, &g->grayagain);
+            linkgray(o,
+                     g->gcphase == GC_ATOMIC ? weaklist(g, w) : &g->grayagain);
             return;
         }
     }
@@ -618,11 +629,6 @@ static void revisit_grayagain(global_State *g)
                 mark_openupvals(g, th);
                 th->dirty = 0;
             }
-            /* Clear the dead part of the stack, so stale slots hold
-             * nothing the sweep frees. */
-            if (th->stack)
-                for (tvalue *s = th->top; s < th->stack + th->stacksize; s++)
-                    set_nil(s);
             linkgray(o, &g->grayagain);
         } else if (o->tt == V_TABLE) {
             table *t = gco2tab(o);
@@ -630,6 +636,21 @@ static void revisit_grayagain(global_State *g)
             linkgray(o, weaklist(g, t->weak));
         }
         o = next;
+    }
+}
+
+/* Clear the dead part of every marked thread's stack, above its top: it
+ * was not marked (C05: a dead register must not keep garbage alive), so
+ * the sweep may free what it held, and a stale slot must not be read
+ * after that.  At the end of atomic grayagain holds every marked thread,
+ * including those first reached inside atomic. */
+static void clear_dead_stacks(global_State *g)
+{
+    for (gcobj *o = g->grayagain; o != NULL; o = *gclist_of(o)) {
+        lua_State *th = gco2th(o);
+        if (th->stack)
+            for (tvalue *s = th->top; s < th->stack + th->stacksize; s++)
+                set_nil(s);
     }
 }
 
@@ -658,9 +679,12 @@ static int iscleared(global_State *g, uint8_t tt, gcobj *o)
     return is_white(o);
 }
 
-static void clearvalues(global_State *g, gcobj *list)
+/* Clear the dead values of the tables of `list` up to (not including)
+ * `stop`: new tables go on the front of a list, so a second pass can
+ * visit only the ones added since the first. */
+static void clearvalues(global_State *g, gcobj *list, gcobj *stop)
 {
-    for (gcobj *o = list; o; o = gco2tab(o)->gclist) {
+    for (gcobj *o = list; o != stop; o = gco2tab(o)->gclist) {
         table *t = gco2tab(o);
         for (uint32_t i = 0; i < t->asize; i++)
             if (iscleared(g, t->array[i].tt, t->array[i].v.gc))
@@ -731,18 +755,23 @@ static void atomic(global_State *g)
     revisit_grayagain(g);
     propagateall(g);
     converge_ephemerons(g);
-    clearvalues(g, g->weak);
-    clearvalues(g, g->allweak);
+    /* Every object the program can reach is marked: clear weak values
+     * before the finalizers' objects come back, so a finalizer sees no
+     * entry that died. */
+    clearvalues(g, g->weak, NULL);
+    clearvalues(g, g->allweak, NULL);
+    gcobj *weak0 = g->weak, *allweak0 = g->allweak;
     separate_tobefnz(g, 0);
     mark_tobefnz(g);
     propagateall(g);
     converge_ephemerons(g);
     clearkeys(g, g->ephemeron);
     clearkeys(g, g->allweak);
-    /* Values stored since the first clear, by resurrected objects' tables. */
-    clearvalues(g, g->weak);
-    clearvalues(g, g->allweak);
+    /* The weak tables first reached from the resurrected objects. */
+    clearvalues(g, g->weak, weak0);
+    clearvalues(g, g->allweak, allweak0);
     g->weak = g->ephemeron = g->allweak = NULL;
+    clear_dead_stacks(g);
     g->grayagain = NULL; /* threads: gray, but the list is rebuilt */
     g->currentwhite = gc_otherwhite(g);
 }
@@ -900,6 +929,13 @@ static int unit(lua_State *L, int force)
     global_State *g = G(L);
     switch (g->gcphase) {
     case GC_PAUSE:
+        /* An emergency collection (or a full one inside an allocation)
+         * ends with its finalizers still pending: the next step runs them,
+         * not the next cycle, which may be far off. */
+        if (!force && g->tobefnz != NULL && !g->gcemergency && !g->gcnofin) {
+            call_one_finalizer(L);
+            return 1;
+        }
         if (!force && !gc_cycle_due(g))
             return 0;
         start_cycle(g);
@@ -1070,12 +1106,13 @@ void gc_freeall(lua_State *L)
 {
     global_State *g = G(L);
     g->gcrunning = 0;
-    /* Every pending finalizer runs, in order, each once. */
+    /* Every pending finalizer runs, in order, each once, in time linear in
+     * their number: from here on no object gets a finalizer (as in 5.4,
+     * what a finalizer creates or marks now is just freed). */
+    g->gcclosing = 1;
     separate_tobefnz(g, 1);
-    while (g->tobefnz) {
+    while (g->tobefnz)
         call_one_finalizer(L);
-        separate_tobefnz(g, 1); /* finalizers may set new ones */
-    }
     g->gray = g->grayagain = g->trav = NULL;
     free_list(L, &g->allgc);
     free_list(L, &g->finobj);
@@ -1087,16 +1124,6 @@ void gc_freeall(lua_State *L)
 
 /* ---- gc_check
  * ------------------------------------------------------------------ */
-
-enum {
-    GC_CHECK_OK = 0,
-    GC_CHECK_ARENA = -1,   /* the arena itself is inconsistent */
-    GC_CHECK_COLOR = -2,   /* a black object points to a white one */
-    GC_CHECK_TAG = -3,     /* an object with an impossible tag or mark */
-    GC_CHECK_ACCOUNT = -4, /* objects' bytes differ from the arena's */
-    GC_CHECK_LIST = -5,    /* an object on the wrong list */
-    GC_CHECK_DEAD = -6,    /* a live object reaches a freed-white one */
-};
 
 struct checker {
     global_State *g;
@@ -1128,11 +1155,36 @@ static void fail(struct checker *c, int err, const char *why)
     }
 }
 
+/* Does p lie inside the arena's region (live or not)? */
+static int in_arena(global_State *g, const void *p)
+{
+    uintptr_t base = (uintptr_t)g->arena;
+    return (uintptr_t)p >= base &&
+           (uintptr_t)p - base < arena_capacity(g->arena);
+}
+
+/* child is an object one may read: ROM, the static main thread, or a live
+ * arena block.  A pointer into the arena that names no live block is a
+ * use-after-free waiting to happen: its memory is never read. */
+static int check_alive(struct checker *c, gcobj *child)
+{
+    global_State *g = c->g;
+    if (child == obj2gc(&g->mainthread))
+        return 1;
+    if (in_arena(g, child) ? arena_is_block(g->arena, child) : is_rom(child))
+        return 1;
+    fail(c, GC_CHECK_FREED, "an object points to a freed one");
+    return 0;
+}
+
 /* The invariant as it holds in this phase, for parent -> child. */
 static void check_ref(struct checker *c, gcobj *parent, gcobj *child)
 {
     global_State *g = c->g;
-    if (child == NULL || is_rom(child))
+    /* A dead object the sweep has not reached yet may point to ones it has
+     * freed: it goes too, unread. */
+    if (child == NULL || (!gc_keepinvariant(g) && gc_isdead(g, parent)) ||
+        !check_alive(c, child) || is_rom(child))
         return;
     if (is_rom(parent)) {
         fail(c, GC_CHECK_COLOR, "a ROM object points to a RAM object");
@@ -1149,7 +1201,7 @@ static void check_ref(struct checker *c, gcobj *parent, gcobj *child)
                       child->tt, g->trav == parent);
         fail(c, GC_CHECK_COLOR, buf);
     }
-    if (!gc_keepinvariant(g) && !gc_isdead(g, parent) && gc_isdead(g, child))
+    if (!gc_keepinvariant(g) && gc_isdead(g, child))
         fail(c, GC_CHECK_DEAD, "live object points to a dead one");
 }
 
@@ -1157,6 +1209,49 @@ static void check_val(struct checker *c, gcobj *parent, const tvalue *v)
 {
     if (is_collectable(v) && v->tt != V_DEADKEY)
         check_ref(c, parent, gc_of(v));
+}
+
+/* Between atomic and the end of the sweep, a weak table the cycle kept
+ * holds no dead object in a weak slot (atomic cleared them all, before the
+ * sweep frees them), and an ephemeron's entry whose key lives keeps its
+ * value (atomic converged them).  Strings are values, never weak: an
+ * entry keyed by one is strong, its key and value alive. */
+static void check_weak(struct checker *c, table *t)
+{
+    global_State *g = c->g;
+    if (g->gcphase != GC_SWEEP_STRING && g->gcphase != GC_SWEEP_OBJ)
+        return;
+    if (gc_isdead(g, obj2gc(t)))
+        return;
+    int wk = (t->weak & TAB_WEAK_KEYS) != 0,
+        wv = (t->weak & TAB_WEAK_VALUES) != 0;
+    for (uint32_t i = 0; wv && i < t->asize; i++)
+        if (is_collectable(&t->array[i]) &&
+            check_alive(c, gc_of(&t->array[i])) &&
+            gc_isdead(g, gc_of(&t->array[i])))
+            fail(c, GC_CHECK_WEAK, "a weak table keeps a dead value");
+    for (uint32_t i = 0; i < tab_sizenode(t); i++) {
+        node *n = &t->node[i];
+        if (is_nil(&n->val))
+            continue;
+        int keydead = 0;
+        if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY) {
+            if (!check_alive(c, n->key_val.gc))
+                return;
+            keydead = gc_isdead(g, n->key_val.gc);
+            if (keydead && wk)
+                fail(c, GC_CHECK_WEAK, "a weak table keeps a dead key");
+        }
+        if (!is_collectable(&n->val) || !check_alive(c, gc_of(&n->val)))
+            continue;
+        if (gc_isdead(g, gc_of(&n->val))) {
+            if (wv)
+                fail(c, GC_CHECK_WEAK, "a weak table keeps a dead value");
+            else if (!keydead)
+                fail(c, GC_CHECK_WEAK,
+                     "an ephemeron's live key has a dead value");
+        }
+    }
 }
 
 static void check_object(struct checker *c, gcobj *o)
@@ -1172,18 +1267,17 @@ static void check_object(struct checker *c, gcobj *o)
         if (tab_sizenode(t) > 0)
             c->bytes += cost(t->node);
         check_ref(c, o, obj2gc(t->metatable));
-        /* Weak tables are gray or cleared; their entries need not hold. */
-        if (t->weak == 0 || !is_black(o)) {
-            for (uint32_t i = 0; i < t->asize; i++)
-                check_val(c, o, &t->array[i]);
-            for (uint32_t i = 0; i < tab_sizenode(t); i++) {
-                node *n = &t->node[i];
-                if (is_nil(&n->val))
-                    continue;
-                check_val(c, o, &n->val);
-                if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
-                    check_ref(c, o, n->key_val.gc);
-            }
+        if (t->weak != 0)
+            check_weak(c, t);
+        for (uint32_t i = 0; i < t->asize; i++)
+            check_val(c, o, &t->array[i]);
+        for (uint32_t i = 0; i < tab_sizenode(t); i++) {
+            node *n = &t->node[i];
+            if (is_nil(&n->val))
+                continue;
+            check_val(c, o, &n->val);
+            if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
+                check_ref(c, o, n->key_val.gc);
         }
         break;
     }

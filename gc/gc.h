@@ -133,8 +133,22 @@ int gc_cycle_due(global_State *g);
 /* ---- Checking
  * ------------------------------------------------------------------------
  * Walks every object: colour invariant, list membership, accounting equal
- * to the arena's bytes in use.  Returns 0, or a negative GC_CHECK_* code;
- * `why` (if not NULL) gets a static description. */
+ * to the arena's bytes in use, no reference to a freed block, and after
+ * atomic (until the sweep ends) no weak table keeping a dead object in a
+ * weak slot nor an ephemeron a dead value of a live key.  Returns 0, or a
+ * negative GC_CHECK_* code (the first problem found); `why` (if not NULL)
+ * gets a static description. */
+enum gc_check_code {
+    GC_CHECK_OK = 0,
+    GC_CHECK_ARENA = -1,   /* the arena itself is inconsistent */
+    GC_CHECK_COLOR = -2,   /* a black object points to a white one */
+    GC_CHECK_TAG = -3,     /* an object with an impossible tag or mark */
+    GC_CHECK_ACCOUNT = -4, /* objects' bytes differ from the arena's */
+    GC_CHECK_LIST = -5,    /* an object on the wrong list */
+    GC_CHECK_DEAD = -6,    /* a live object reaches a freed-white one */
+    GC_CHECK_FREED = -7,   /* a reference to a block already freed */
+    GC_CHECK_WEAK = -8,    /* a weak slot kept a dead object after atomic */
+};
 int gc_check(lua_State *L, const char **why);
 
 /* The gray-list link of an object that can be gray (tests). */

@@ -119,6 +119,7 @@ typedef struct global_State {
     uint8_t gcemergency;  /* inside an emergency collection */
     uint8_t gcfinalizing; /* a __gc call is running */
     uint8_t gcnofin;      /* an assist step: no __gc may run now */
+    uint8_t gcclosing;    /* lua_close runs the finalizers: no new ones */
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
     uint8_t remarks;      /* root re-marks done in this propagate phase */

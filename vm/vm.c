@@ -276,6 +276,33 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
         gc_thread_ran(L);                                                     \
     } while (0)
 
+/* An allocation whose result goes to ra, the first free register (the
+ * compiler puts a new table or closure there): the stack's top is `lim`
+ * while it allocates (ra, or ra + 1 once ra holds the new object), so that
+ * a collection inside marks no dead register above the live ones (atomic
+ * clears them instead: lua5.4 frees garbage that a dead register still
+ * names, and so does rtlua). */
+#define ProtectAt(lim, exp)                                                   \
+    do {                                                                      \
+        savepc();                                                             \
+        L->top = (lim);                                                       \
+        exp;                                                                  \
+        L->top = ci->top;                                                     \
+        updatebase();                                                         \
+        updatetrap();                                                         \
+        gc_thread_ran(L);                                                     \
+    } while (0)
+
+/* A safe point after an instruction that left its result in ra, the first
+ * free register (a new table, closure or concatenation): registers above
+ * it are dead, and a step there does not mark them. */
+#define safepoint_above(ra)                                                   \
+    do {                                                                      \
+        if (vm_unlikely(G(L)->stepflag)) {                                    \
+            ProtectAt((ra) + 1, gc_safepoint_(L));                            \
+        }                                                                     \
+    } while (0)
+
 /* A safe point: a collector step when the tick asked for one. */
 #define safepoint()                                                           \
     do {                                                                      \
@@ -679,10 +706,11 @@ enter:
                 table *t;
                 c += (uint32_t)GETARG_Ax(*pc) * (OP_MAXARG_C + 1u);
                 pc++;
-                Protect(t = tab_new_sized(L, c, b > 0 ? 1u << (b - 1) : 0u);
-                        if (t == NULL) vm_memerror(L));
+                ProtectAt(RA(i),
+                          t = tab_new_sized(L, c, b > 0 ? 1u << (b - 1) : 0u);
+                          if (t == NULL) vm_memerror(L));
                 set_gc(RA(i), t, V_TABLE);
-                safepoint();
+                safepoint_above(RA(i));
                 vmbreak;
             }
             vmcase(OP_SELF)
@@ -885,7 +913,7 @@ enter:
                 L->top = ra + n;
                 ProtectNT(vm_concat(L, n));
                 L->top = ci->top;
-                safepoint();
+                safepoint_above(RA(i));
                 vmbreak;
             }
             vmcase(OP_CLOSE)
@@ -1187,8 +1215,10 @@ enter:
             vmcase(OP_CLOSURE)
             {
                 proto *p = cl->p->p[GETARG_Bx(i)];
-                Protect(pushclosure(L, p, cl->upvals, base, RA(i)));
-                safepoint();
+                /* the closure is in ra while its upvalues are made */
+                ProtectAt(RA(i) + 1,
+                          pushclosure(L, p, cl->upvals, base, RA(i)));
+                safepoint_above(RA(i));
                 vmbreak;
             }
             vmcase(OP_VARARG)

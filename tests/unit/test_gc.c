@@ -679,6 +679,213 @@ static void test_ephemeron_entry_dies_with_its_key(void)
     CHECK(close_state_empty());
 }
 
+/* ---- weak tables after atomic ---------------------------------------------
+ * The cycle's objects are let go in the pause; the next cycle is stepped
+ * one unit at a time to just after atomic, where gc_check verifies that
+ * every weak table the cycle kept is cleared and every ephemeron
+ * converged, and then to its end. */
+
+/* Step to the end of the current cycle, without the allocation that
+ * release_newest makes (a torture build collects at every allocation). */
+static void finish_the_cycle(void)
+{
+    global_State *g = G(L);
+    g->newest = NULL; /* everything here is anchored or garbage */
+    for (int guard = 0; g->gcphase != GC_PAUSE && guard < 1000000; guard++)
+        gc_step(L, 1);
+}
+
+/* A new cycle, stepped to just after its atomic phase; gc_check there. */
+static int step_past_atomic(void)
+{
+    global_State *g = G(L);
+    finish_the_cycle();
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->gcphase != GC_SWEEP_STRING && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    return g->gcphase == GC_SWEEP_STRING && checked();
+}
+
+static str *string_of(const char *s)
+{
+    return str_newz(L, s);
+}
+
+static int anchor_str(rt_int k, str *s)
+{
+    return s != NULL && anchor(k, obj2gc(s), s->tt);
+}
+
+/* Strings are values, not objects, for weakness (C01): in a weak-key
+ * table an entry keyed by a string keeps its value, be the value a string
+ * or a table; number and boolean keys likewise. */
+static void test_ephemeron_keeps_values_of_string_and_number_keys(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *e = weak_table(1, "k");
+    CHECK(e);
+    table *kv = weak_table(2, "kv");
+    CHECK(kv);
+    char buf[32];
+    for (rt_int i = 0; i < 4; i++) {
+        port_snprintf(buf, sizeof buf, "weak key string %d", (int)i);
+        str *k = string_of(buf);
+        CHECK(anchor_str(10, k));
+        port_snprintf(buf, sizeof buf, "its value, %d", (int)i);
+        str *v = string_of(buf);
+        CHECK(anchor_str(11, v));
+        tvalue key, val;
+        set_gc(&key, k, k->tt);
+        set_gc(&val, v, v->tt);
+        CHECK(tab_set(L, e, &key, &val) == TAB_OK);
+        CHECK(tab_set(L, kv, &key, &val) == TAB_OK);
+        table *t = tagged_table(200 + i); /* a table value, string key */
+        CHECK(t && anchor(12, obj2gc(t), V_TABLE));
+        port_snprintf(buf, sizeof buf, "table key %d", (int)i);
+        str *k2 = string_of(buf);
+        CHECK(anchor_str(13, k2));
+        set_gc(&key, k2, k2->tt);
+        set_gc(&val, t, V_TABLE);
+        CHECK(tab_set(L, e, &key, &val) == TAB_OK);
+        set_int(&key, 1000 + i); /* and by a number */
+        CHECK(tab_set(L, e, &key, &val) == TAB_OK);
+        set_bool(&key, (int)(i & 1));
+        CHECK(tab_set(L, e, &key, &val) == TAB_OK);
+    }
+    for (rt_int k = 10; k <= 13; k++)
+        unanchor(k);
+    CHECK(step_past_atomic());
+    finish_the_cycle();
+    gc_fullgc(L);
+    CHECK(checked());
+    for (rt_int i = 0; i < 4; i++) {
+        port_snprintf(buf, sizeof buf, "weak key string %d", (int)i);
+        str *k = string_of(buf);
+        CHECK(anchor_str(10, k));
+        tvalue key;
+        set_gc(&key, k, k->tt);
+        port_snprintf(buf, sizeof buf, "its value, %d", (int)i);
+        const tvalue *v = tab_get(e, &key);
+        CHECK(is_str(v) && strcmp(str_data(gco2str(gc_of(v))), buf) == 0);
+        v = tab_get(kv, &key);
+        CHECK(is_str(v) && strcmp(str_data(gco2str(gc_of(v))), buf) == 0);
+        port_snprintf(buf, sizeof buf, "table key %d", (int)i);
+        k = string_of(buf);
+        CHECK(anchor_str(10, k));
+        set_gc(&key, k, k->tt);
+        v = tab_get(e, &key);
+        CHECK(is_table(v) && tag_of(gco2tab(gc_of(v))) == 200 + i);
+        set_int(&key, 1000 + i);
+        v = tab_get(e, &key);
+        CHECK(is_table(v) && tag_of(gco2tab(gc_of(v))) == 200 + i);
+    }
+    CHECK(close_state_empty());
+}
+
+/* What the finalizer of test_weak_tables_reached_only_in_atomic saw. */
+static int atomic_fin_runs;
+static int atomic_fin_weak_value_gone;
+static int atomic_fin_ephemeron_value_tag;
+
+/* u's user values: 1 a weak-value table whose [1] nothing else holds,
+ * 2 a key table, 3 an ephemeron mapping that key to a tagged table. */
+static int atomic_finalizer(lua_State *L1, gcobj *o)
+{
+    (void)L1;
+    if (o->tt != V_UDATA || gco2ud(o)->nuvalue != 3)
+        return 0;
+    udata *u = gco2ud(o);
+    atomic_fin_runs++;
+    table *w = gco2tab(gc_of(&u->uv[0]));
+    atomic_fin_weak_value_gone = is_nil(tab_getint(w, 1));
+    const tvalue *v = tab_get(gco2tab(gc_of(&u->uv[2])), &u->uv[1]);
+    atomic_fin_ephemeron_value_tag =
+        is_table(v) ? (int)tag_of(gco2tab(gc_of(v))) : -1;
+    return 0;
+}
+
+static int set_uv(udata *u, int i, gcobj *o, uint8_t tt)
+{
+    set_gc(&u->uv[i], o, tt);
+    gc_barrier(L, u, &u->uv[i]);
+    return 1;
+}
+
+/* Weak tables first reached in atomic, from an object being resurrected
+ * for its finalizer (C02a, C02b): the weak-value table is cleared before
+ * the finalizer runs, and the ephemeron converged, its live key keeping
+ * the value. */
+static void test_weak_tables_reached_only_in_atomic(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    G(L)->finalizer = atomic_finalizer;
+    atomic_fin_runs = 0;
+    atomic_fin_weak_value_gone = 0;
+    atomic_fin_ephemeron_value_tag = 0;
+    table *mt = gc_metatable();
+    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    udata *u = fn_newudata(L, sizeof(int), 3);
+    CHECK(u && anchor(2, obj2gc(u), V_UDATA));
+    *(int *)udata_mem(u) = 0;
+    table *w = weak_table(3, "v");
+    CHECK(w && set_uv(u, 0, obj2gc(w), V_TABLE));
+    table *lone = tagged_table(300);
+    CHECK(lone && anchor(4, obj2gc(lone), V_TABLE));
+    tvalue v;
+    set_gc(&v, lone, V_TABLE);
+    CHECK(tab_setint(L, w, 1, &v) == TAB_OK);
+    table *key = tagged_table(301);
+    CHECK(key && anchor(5, obj2gc(key), V_TABLE));
+    CHECK(set_uv(u, 1, obj2gc(key), V_TABLE));
+    table *e = weak_table(6, "k");
+    CHECK(e && set_uv(u, 2, obj2gc(e), V_TABLE));
+    table *val = tagged_table(302);
+    CHECK(val && anchor(7, obj2gc(val), V_TABLE));
+    tvalue k;
+    set_gc(&k, key, V_TABLE);
+    set_gc(&v, val, V_TABLE);
+    CHECK(tab_set(L, e, &k, &v) == TAB_OK);
+    u->metatable = mt;
+    gc_objbarrier(L, u, mt);
+    gc_checkfinalizer(L, obj2gc(u), mt);
+    for (rt_int i = 2; i <= 7; i++)
+        unanchor(i);
+    CHECK(step_past_atomic());
+    finish_the_cycle();
+    CHECK(checked());
+    CHECK_EQ(atomic_fin_runs, 1);
+    CHECK(atomic_fin_weak_value_gone);
+    CHECK_EQ(atomic_fin_ephemeron_value_tag, 302);
+    CHECK(close_state_empty());
+}
+
+/* gc_check reports a reference to a block that was freed, without
+ * reading the freed memory as an object. */
+static void test_check_reports_a_reference_to_a_freed_block(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *t = tagged_table(1);
+    CHECK(t && anchor(1, obj2gc(t), V_TABLE));
+    tvalue v;
+    set_bool(&v, 1); /* the slot first: storing then allocates nothing */
+    CHECK(tab_setint(L, t, 1, &v) == TAB_OK);
+    CHECK(checked());
+    void *p = gc_alloc(L, sizeof(table));
+    CHECK(p);
+    gc_free(G(L), p, sizeof(table));
+    set_gc(&v, p, V_TABLE);
+    CHECK(tab_setint(L, t, 1, &v) == TAB_OK);
+    CHECK_EQ(gc_check(L, NULL), GC_CHECK_FREED);
+    set_nil(&v);
+    CHECK(tab_setint(L, t, 1, &v) == TAB_OK);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* ---- memory pressure
  * ----------------------------------------------------------- */
 
@@ -1038,6 +1245,9 @@ static const struct check_case cases[] = {
     CASE(test_finalizer_error_is_a_warning_and_loses_nothing),
     CASE(test_weak_values_are_cleared_strings_kept),
     CASE(test_ephemeron_entry_dies_with_its_key),
+    CASE(test_ephemeron_keeps_values_of_string_and_number_keys),
+    CASE(test_weak_tables_reached_only_in_atomic),
+    CASE(test_check_reports_a_reference_to_a_freed_block),
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
     CASE(test_allocation_failure_loses_nothing),
     CASE(test_fault_injection_at_every_allocation),
