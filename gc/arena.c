@@ -17,6 +17,45 @@
 #include <stdalign.h>
 #include <string.h>
 
+/* ---- Poisoning ----------------------------------------------------------
+ * In debug builds (RTLUA_ARENA_POISON: arena.h) a block's payload is poisoned
+ * while it is free: filled with ARENA_POISON_BYTE, so that a use-after-free
+ * reads an impossible tag and pointer at once, and under ASan marked
+ * unaddressable, so that the read itself is reported where it happens.  Only
+ * the bytes a free block does not use are poisoned: its header and its two
+ * free-list links stay readable for the allocator.  Each poisoning is of bytes
+ * that change state in that call (a block freed, a header merged into its
+ * neighbour, a tail split off), never of a whole free block again, so the
+ * cost stays proportional to what the caller frees or allocates. */
+#ifdef RTLUA_ARENA_POISON
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define asan_hide(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define asan_show(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define asan_hide(p, n) ((void)0)
+#define asan_show(p, n) ((void)0)
+#endif
+/* Bytes [p, p + n) are no longer in use: fill and poison them. */
+static void hide(void *p, size_t n)
+{
+    memset(p, ARENA_POISON_BYTE, n);
+    asan_hide(p, n);
+}
+/* Bytes [p, p + n) are about to be used (their contents are undefined). */
+static void show(void *p, size_t n)
+{
+    asan_show(p, n);
+    (void)p;
+    (void)n;
+}
+#else
+#define hide(p, n) ((void)0)
+#define show(p, n) ((void)0)
+#define asan_hide(p, n) ((void)0)
+#define asan_show(p, n) ((void)0)
+#endif
+
 /* Every block starts with this.  The two free-list links exist only while
  * the block is free; in a live block they are the first payload bytes. */
 typedef struct block {
@@ -229,32 +268,48 @@ static block *take_fit(arena_t *a, uint32_t need)
 static void release(arena_t *a, block *b)
 {
     uint32_t size = bsize(b);
-    block *next = next_phys(b);
+    block *next = next_phys(b), *merged_next = NULL, *merged_self = NULL;
     if (is_free(next)) {
         remove_free(a, next);
         size += bsize(next);
+        merged_next = next;
     }
     if (b->prev_phys != 0) {
         block *prev = at(a, b->prev_phys);
         if (is_free(prev)) {
             remove_free(a, prev);
             size += bsize(prev);
+            merged_self = b;
             b = prev;
         }
     }
     b->size = size | FREE_BIT;
     next_phys(b)->prev_phys = off_of(a, b);
     insert_free(a, b);
+    /* The headers merged away are payload of the free block now. */
+    if (merged_next != NULL)
+        hide(merged_next, sizeof(block));
+    if (merged_self != NULL)
+        hide(merged_self, sizeof(block));
+    (void)merged_next;
+    (void)merged_self;
 }
 
 /* Cut the live block b down to need bytes when the tail is worth a block;
- * the tail is released.  Leaves in_use alone. */
-static void trim(arena_t *a, block *b, uint32_t need)
+ * the tail is released.  `live`: the tail's bytes were in use (a shrink),
+ * else they come from a free block and are poisoned already.  Leaves
+ * in_use alone. */
+static void trim(arena_t *a, block *b, uint32_t need, int live)
 {
     uint32_t size = bsize(b);
     if (size - need < ARENA_SPLIT_MIN)
         return;
     block *tail = (block *)((char *)b + need);
+    if (live)
+        hide((char *)tail + sizeof(block), size - need - sizeof(block));
+    else
+        show(tail, sizeof(block));
+    (void)live;
     tail->size = size - need;
     tail->prev_phys = off_of(a, b);
     next_phys(tail)->prev_phys = off_of(a, tail);
@@ -310,6 +365,8 @@ arena_t *arena_create(void *mem, size_t bytes)
         return NULL;
 
     arena_t *a = (arena_t *)start;
+    /* The region may have been an arena before: it is all ours now. */
+    asan_show(a, total);
     memset(a, 0, ctl);
     a->fl_count = fl_count;
     a->first = ctl;
@@ -323,7 +380,17 @@ arena_t *arena_create(void *mem, size_t bytes)
     b->prev_phys = 0;
     b->size = (end - ctl) | FREE_BIT;
     insert_free(a, b);
+    /* Memory never handed out cannot be named by a stale pointer: only
+     * ASan needs to know it is free. */
+    asan_hide((char *)b + sizeof(block), end - ctl - sizeof(block));
     return a;
+}
+
+void arena_forget(arena_t *a)
+{
+    if (a != NULL)
+        asan_show(a, a->capacity);
+    (void)a;
 }
 
 /* ---- Allocation -------------------------------------------------------- */
@@ -337,7 +404,8 @@ void *arena_alloc(arena_t *a, size_t n)
     if (b == NULL)
         return NULL;
     b->size = bsize(b);
-    trim(a, b, need);
+    trim(a, b, need, 0);
+    show(payload(b), bsize(b) - ARENA_HEADER_SIZE);
     a->in_use += bsize(b);
     note_peak(a);
     return payload(b);
@@ -349,6 +417,7 @@ void arena_free(arena_t *a, void *p)
         return;
     block *b = header_of(p);
     a->in_use -= bsize(b);
+    hide((char *)b + sizeof(block), bsize(b) - sizeof(block));
     release(a, b);
 }
 
@@ -378,8 +447,11 @@ void *arena_realloc(arena_t *a, void *p, size_t n)
         remove_free(a, next);
         b->size = old + bsize(next);
         next_phys(b)->prev_phys = off_of(a, b);
+        trim(a, b, need, 0); /* the tail is in next's poisoned payload */
+        show(next, bsize(b) - old);
+    } else {
+        trim(a, b, need, 1);
     }
-    trim(a, b, need);
     a->in_use = a->in_use - old + bsize(b);
     note_peak(a);
     return p;
@@ -449,7 +521,33 @@ size_t arena_largest_alloc(const arena_t *a)
     return off ? bsize(at(a, off)) - ARENA_HEADER_SIZE : 0;
 }
 
-/* ---- Consistency ------------------------------------------------------- */
+/* ---- Consistency -------------------------------------------------------
+ * The checkers follow offsets that damage or a stale pointer may have put
+ * anywhere in the region, also inside a free block's poisoned payload: they
+ * read every header through peek, which AddressSanitizer does not watch,
+ * into a copy. */
+
+#ifdef ARENA_ASAN
+#define ARENA_UNWATCHED __attribute__((no_sanitize_address, noinline))
+#else
+#define ARENA_UNWATCHED
+#endif
+
+/* The header at off (links zero: the sentinel has none). */
+static ARENA_UNWATCHED block peek(const arena_t *a, uint32_t off)
+{
+    const volatile block *p = at(a, off);
+    block b = {p->prev_phys, p->size, 0, 0};
+    return b;
+}
+
+/* The header and links of the free block at off. */
+static ARENA_UNWATCHED block peek_free(const arena_t *a, uint32_t off)
+{
+    const volatile block *p = at(a, off);
+    block b = {p->prev_phys, p->size, p->next_free, p->prev_free};
+    return b;
+}
 
 /* off could name a block: aligned and inside the block area. */
 static int in_blocks(const arena_t *a, uint32_t off)
@@ -466,35 +564,36 @@ int arena_is_block(const arena_t *a, const void *p)
     uint32_t off = (uint32_t)(q - base) - ARENA_HEADER_SIZE;
     if (!in_blocks(a, off))
         return 0;
-    const block *b = at(a, off);
+    block b = peek(a, off);
     uint32_t end = a->capacity - ARENA_HEADER_SIZE;
-    if (is_free(b) || bsize(b) < ARENA_MIN_BLOCK || bsize(b) > end - off ||
-        next_phys(b)->prev_phys != off)
+    if (is_free(&b) || bsize(&b) < ARENA_MIN_BLOCK || bsize(&b) > end - off ||
+        peek(a, off + bsize(&b)).prev_phys != off)
         return 0;
-    if (b->prev_phys == 0)
+    if (b.prev_phys == 0)
         return off == a->first;
-    if (!in_blocks(a, b->prev_phys) || b->prev_phys >= off)
+    if (!in_blocks(a, b.prev_phys) || b.prev_phys >= off)
         return 0;
-    return b->prev_phys + bsize(at(a, b->prev_phys)) == off;
+    block prev = peek(a, b.prev_phys);
+    return b.prev_phys + bsize(&prev) == off;
 }
 
 /* The free block at off is linked both ways on the list of its class. */
 static int check_links(const arena_t *a, uint32_t off)
 {
-    const block *b = at(a, off);
+    block b = peek_free(a, off);
     uint32_t fl, sl;
-    class_of(bsize(b), &fl, &sl);
+    class_of(bsize(&b), &fl, &sl);
     if (fl >= a->fl_count)
         return ARENA_E_LIST;
-    if (b->prev_free == 0) {
+    if (b.prev_free == 0) {
         if (heads(a)[fl * ARENA_SL_COUNT + sl] != off)
             return ARENA_E_LIST;
-    } else if (!in_blocks(a, b->prev_free) ||
-               at(a, b->prev_free)->next_free != off) {
+    } else if (!in_blocks(a, b.prev_free) ||
+               peek_free(a, b.prev_free).next_free != off) {
         return ARENA_E_LIST;
     }
-    if (b->next_free != 0 &&
-        (!in_blocks(a, b->next_free) || at(a, b->next_free)->prev_free != off))
+    if (b.next_free != 0 && (!in_blocks(a, b.next_free) ||
+                             peek_free(a, b.next_free).prev_free != off))
         return ARENA_E_LIST;
     return ARENA_OK;
 }
@@ -515,14 +614,15 @@ static int check_lists(const arena_t *a, uint32_t limit, uint32_t *listed)
             uint32_t off = heads(a)[fl * ARENA_SL_COUNT + sl];
             if (((map >> sl) & 1u) != (off != 0))
                 return ARENA_E_BITMAP;
-            for (; off != 0; off = at(a, off)->next_free) {
+            while (off != 0) {
                 if (!in_blocks(a, off) || ++*listed > limit)
                     return ARENA_E_LIST;
-                const block *b = at(a, off);
+                block b = peek_free(a, off);
                 uint32_t f, s;
-                class_of(bsize(b), &f, &s);
-                if (!is_free(b) || f != fl || s != sl)
+                class_of(bsize(&b), &f, &s);
+                if (!is_free(&b) || f != fl || s != sl)
                     return ARENA_E_LIST;
+                off = b.next_free;
             }
         }
     }
@@ -541,14 +641,14 @@ int arena_check(const arena_t *a)
     uint32_t off = a->first, prev = 0, nfree = 0, used = 0, spare = 0;
     int prev_was_free = 0;
     while (off != end) {
-        const block *b = at(a, off);
-        uint32_t size = bsize(b);
-        if ((b->size & ~SIZE_MASK & ~FREE_BIT) != 0 ||
-            size < ARENA_MIN_BLOCK || size > end - off)
+        block b = peek(a, off);
+        uint32_t size = bsize(&b);
+        if ((b.size & ~SIZE_MASK & ~FREE_BIT) != 0 || size < ARENA_MIN_BLOCK ||
+            size > end - off)
             return ARENA_E_SIZE;
-        if (b->prev_phys != prev)
+        if (b.prev_phys != prev)
             return ARENA_E_PREV;
-        if (is_free(b)) {
+        if (is_free(&b)) {
             if (prev_was_free)
                 return ARENA_E_UNMERGED;
             int rc = check_links(a, off);
@@ -559,12 +659,12 @@ int arena_check(const arena_t *a)
         } else {
             used += size;
         }
-        prev_was_free = is_free(b);
+        prev_was_free = is_free(&b);
         prev = off;
         off += size;
     }
-    const block *sentinel = at(a, end);
-    if (sentinel->size != 0 || sentinel->prev_phys != prev)
+    block sentinel = peek(a, end);
+    if (sentinel.size != 0 || sentinel.prev_phys != prev)
         return ARENA_E_SENTINEL;
 
     uint32_t listed = 0;

@@ -161,6 +161,29 @@ size_t arena_largest_free(const arena_t *a);
  * 1/ARENA_SL_COUNT of it otherwise. */
 size_t arena_largest_alloc(const arena_t *a);
 
+/* Debug builds poison the payload of free blocks (past their free-list
+ * links) with ARENA_POISON_BYTE, and under AddressSanitizer (ARENA_ASAN)
+ * make it unaddressable: RTLUA_ARENA_POISON, on by itself in the torture
+ * builds (RTLUA_TORTURE) and with ASan. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#if (defined(ARENA_ASAN) || defined(RTLUA_TORTURE)) &&                        \
+    !defined(RTLUA_ARENA_POISON)
+#define RTLUA_ARENA_POISON 1
+#endif
+#define ARENA_POISON_BYTE 0xDBu
+
+/* The region of `a` goes back to its owner, who may reuse its bytes as it
+ * likes: debug builds lift the poison of the free blocks (arena.c).  The
+ * arena is not used again; arena_create over the same region may follow
+ * without it. */
+void arena_forget(arena_t *a);
+
 /* Is p the payload of a live block of a?  O(1): p lies in the block area,
  * its header says "used" and both physical neighbours name it.  A pointer
  * to a freed block fails (its header says free, or it was merged into the

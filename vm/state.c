@@ -7,6 +7,7 @@
  * arena's bytes in use return to zero.
  */
 #include "vm/state.h"
+#include "gc/arena.h"
 #include "gc/gc.h"
 #include "port/port.h"
 #include "vm/do.h"
@@ -192,5 +193,6 @@ void state_close(lua_State *L)
     vm_freethread(L, L);
     if (L->stack)
         free_stack(g, L);
+    arena_forget(g->arena); /* the region is the port's again */
     main_open = 0;
 }
