@@ -109,5 +109,9 @@ int rtlua_repl(lua_State *L);
 /* A message handler: the error message (or "(error object is a X
  * value)", or its __tostring) with a traceback from the error point. */
 int rtlua_msghandler(lua_State *L);
+/* lua_pcall of the function below the narg arguments on top with
+ * rtlua_msghandler (lib/repl.c), which Ctrl-C interrupts ("interrupted!"):
+ * SIGINT on the host, the console in a board's REPL. */
+int rtlua_docall(lua_State *L, int narg, int nres);
 
 #endif

@@ -211,10 +211,13 @@ int pkg_require(lua_State *L)
 
 /* ---- Opening ---------------------------------------------------------- */
 
-/* package.path: the environment's LUA_PATH_5_4 or LUA_PATH on the host
- * (";;" standing for the default), stored into the table on the top;
- * else the ROM table's LUA_PATH_DEFAULT stays. */
-static void set_path(lua_State *L)
+/* package.path (cpath): the environment's LUA_PATH_5_4 or LUA_PATH
+ * (LUA_CPATH...) on the host unless the registry's LUA_NOENV is set (lua
+ * -E), ";;" standing for the default, stored as field of the table on
+ * the top; else the ROM table's default stays.  Both are read as lua5.4
+ * does, though only package.path finds files here. */
+static void set_path(lua_State *L, const char *field, const char *versioned,
+                     const char *plain, const char *dflt)
 {
     const char *env = NULL;
 #ifdef RTLUA_HOST
@@ -222,10 +225,13 @@ static void set_path(lua_State *L)
     int noenv = lua_toboolean(L, -1);
     lua_pop(L, 1);
     if (!noenv) {
-        env = getenv("LUA_PATH" LUA_VERSUFFIX);
+        env = getenv(versioned);
         if (env == NULL)
-            env = getenv("LUA_PATH");
+            env = getenv(plain);
     }
+#else
+    (void)versioned;
+    (void)plain;
 #endif
     if (env == NULL)
         return;
@@ -240,7 +246,7 @@ static void set_path(lua_State *L)
             luaL_addlstring(&b, env, (size_t)(mark - env));
             luaL_addchar(&b, *PKG_PATH_SEP);
         }
-        luaL_addstring(&b, LUA_PATH_DEFAULT);
+        luaL_addstring(&b, dflt);
         const char *rest = mark + 2;
         if (rest < env + len) {
             luaL_addchar(&b, *PKG_PATH_SEP);
@@ -248,7 +254,7 @@ static void set_path(lua_State *L)
         }
         luaL_pushresult(&b);
     }
-    lua_setfield(L, -2, "path");
+    lua_setfield(L, -2, field);
 }
 
 /* The tables are ROM tables (tools/romtab.txt): the searchers and
@@ -262,7 +268,10 @@ int luaopen_package(lua_State *L)
     }
     lua_pop(L, 1);
     rtlua_pushrom(L, &romtab_package);
-    set_path(L);
+    set_path(L, "path", "LUA_PATH" LUA_VERSUFFIX, "LUA_PATH",
+             LUA_PATH_DEFAULT);
+    set_path(L, "cpath", "LUA_CPATH" LUA_VERSUFFIX, "LUA_CPATH",
+             LUA_CPATH_DEFAULT);
     return 1;
 }
 

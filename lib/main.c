@@ -1,24 +1,48 @@
 /*
  * main.c — the rtlua program, one main for the host and the boards.
  *
- *   rtlua [-T] [-e stat] [-i] [-v] [-] [script [args]]
+ *   rtlua [-T] [options] [script [args]]
  *
- * as lua5.4: options run in order, then the script (stdin for "-", or
- * when there is neither a script nor -e/-v) gets the remaining words as
- * `...`; the global `arg` holds the script at 0, its arguments at 1..n
- * and the interpreter and options at negative indices.  -i, or no
- * script and no -e/-v with stdin a terminal, runs the REPL (lib/repl.c)
- * after the version line; with stdin not a terminal, stdin is the
- * chunk.  An uncaught
- * error prints "rtlua: " + message + traceback (stderr on the host,
- * the console on a board) and the status is 1.
+ * On the host it is the standalone Lua of the manual (§7) and behaves as
+ * lua5.4 does wherever a user can see it (tests/cli/run compares the two
+ * byte for byte):
+ *
+ * - Every option is checked before anything runs: an unknown one, or -e
+ *   or -l whose argument is missing or looks like an option, prints the
+ *   usage text on stderr and the status is 1.
+ * - Then, in this order: -E sets the registry's LUA_NOENV before the
+ *   libraries open, so that package.path and cpath ignore LUA_PATH* and
+ *   LUA_CPATH*; the libraries open; the global `arg` is made; -v or -i
+ *   print the version line; LUA_INIT_5_4, else LUA_INIT, runs unless -E
+ *   ("@file" runs the file, other text is a chunk "=LUA_INIT_5_4" or
+ *   "=LUA_INIT"); -e stat, -l mod, -l g=mod and -W (warnings on) run in
+ *   the order given; then the script ("-" is stdin, unless "--" came
+ *   just before it); then the REPL (lib/repl.c) for -i.  With no script,
+ *   -e nor -v, the REPL runs after the version line when stdin is a
+ *   terminal, else stdin is the chunk, whose failure (as in lua5.4) does
+ *   not change the status.
+ * - -l mod sets the global mod to require("mod"), and -l g=mod the
+ *   global g.  Without "=", a "-" ends the global's name: -l mod-2.1
+ *   sets mod (Lua 5.4.8; Debian's 5.4.4 sets "mod-2.1").
+ * - `arg` holds the script at 0, its arguments at 1..n and the
+ *   interpreter and the options at negative indices; with no script the
+ *   interpreter is at 0.  The script's `...` are read back from `arg`
+ *   just before it runs, so LUA_INIT or -e may change them.
+ * - An error prints "PROG: " and the message (with a traceback for a
+ *   run-time error) on stderr, PROG being argv[0] ("rtlua" when argv[0]
+ *   is empty or missing), and the status is 1.  Ctrl-C (SIGINT) while a
+ *   chunk runs raises "interrupted!" in it (rtlua_docall).
  *
  * On a board the words come from port_args (semihosting) with the
  * script first; with no script (or when the image itself is the first
- * word) it prints the banner and runs the REPL on the console.  Everything
- * runs inside one protected call so the C stack of main stays small: boards
- * have a few KiB of it.
+ * word) it prints the banner and runs the REPL on the console.  There
+ * is no environment, and messages begin "rtlua: ".
+ *
+ * "-T" before everything is rtlua's own (see print_time).  Everything
+ * runs inside one protected call so the C stack of main stays small:
+ * boards have a few KiB of it.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "lauxlib.h"
@@ -28,21 +52,32 @@
 #include "rtlua.h"
 #ifdef RTLUA_HOST
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "port/host/host.h"
 #endif
 
+/* The name in messages when argv[0] gives none, and in -T's lines. */
 #define PROGNAME "rtlua"
 
 /* Most command-line words taken from port_args on a board. */
 #define MAIN_ARGS_MAX 32
 
-/* Option bits seen while scanning the command line. */
-#define HAS_E 1
-#define HAS_V 2
-#define BAD_OPTION 4
-#define HAS_I 8
+/* What the options ask for, found by scan_args. */
+#define OPT_E 1        /* -e: no REPL nor stdin chunk by default */
+#define OPT_V 2        /* -v, or -i: the version line */
+#define OPT_I 4        /* -i: the REPL after the script */
+#define OPT_NOENV 8    /* -E: environment variables ignored */
+#define OPT_UNKNOWN 16 /* bad option: *bad is the word */
+#define OPT_NOARG 32   /* -e or -l without its argument: *bad is it */
+
+/* In -l's word without "=", where the global's name ends (Lua 5.4.8). */
+#define MAIN_VERSION_MARK '-'
+
+/* The program's name in messages: argv[0] on the host; NULL while the
+ * REPL runs (run_repl). */
+static const char *progname = PROGNAME;
 
 #ifndef RTLUA_HOST
 static void banner(void)
@@ -70,46 +105,64 @@ static void err_write(const char *s)
 #endif
 }
 
+/* The message, after "PROG: " outside the REPL. */
 static void report_message(const char *msg)
 {
-    err_write(PROGNAME ": ");
+    if (progname != NULL) {
+        err_write(progname);
+        err_write(": ");
+    }
     err_write(msg);
     err_write("\n");
 }
 
-/* Prints the error object on top of the stack when status is an error;
- * returns status. */
+/* Prints the error object on top of the stack when status is an error
+ * and pops it; returns status.  rtlua_msghandler made run-time errors
+ * strings; a load error is one. */
 static int report(lua_State *L, int status)
 {
     if (status != LUA_OK) {
-        const char *msg = lua_tostring(L, -1);
-        report_message(msg != NULL ? msg : "(error object is not a string)");
-        lua_pop(L, 1);
+        int top = lua_gettop(L);
+        const char *msg = lua_tostring(L, top);
+        if (msg == NULL)
+            msg = lua_pushfstring(L, "(error object is a %s value)",
+                                  luaL_typename(L, top));
+        report_message(msg);
+        lua_settop(L, top - 1);
     }
     return status;
 }
 
-/* Calls the function below the narg arguments on top, with the handler. */
-static int do_call(lua_State *L, int narg, int nres)
+static int do_chunk(lua_State *L, int status)
 {
-    int base = lua_gettop(L) - narg;
-    lua_pushcfunction(L, rtlua_msghandler);
-    lua_insert(L, base);
-    int status = lua_pcall(L, narg, nres, base);
-    lua_remove(L, base);
-    return status;
+    if (status == LUA_OK)
+        status = rtlua_docall(L, 0, 0);
+    return report(L, status);
 }
 
 static int do_string(lua_State *L, const char *s, const char *name)
 {
-    int status = luaL_loadbuffer(L, s, strlen(s), name);
-    if (status == LUA_OK)
-        status = do_call(L, 0, 0);
-    return report(L, status);
+    return do_chunk(L, luaL_loadbuffer(L, s, strlen(s), name));
+}
+
+/* name NULL: stdin. */
+static int do_file(lua_State *L, const char *name)
+{
+    return do_chunk(L, luaL_loadfile(L, name));
+}
+
+/* -e and -l take the rest of their word or the next one, which must be
+ * there and not look like an option. */
+static int takes_argument(char **argv, int argc, int *i)
+{
+    if (argv[*i][2] != '\0')
+        return 1;
+    ++*i;
+    return *i < argc && argv[*i][0] != '-';
 }
 
 /* Scans the options from argv[first]; returns the index of the script
- * (argc when there is none) and sets *flags.  On a bad option, *bad is
+ * (argc when there is none) and sets *flags; on a bad option, *bad is
  * the offending word. */
 static int scan_args(char **argv, int argc, int first, int *flags,
                      const char **bad)
@@ -117,61 +170,84 @@ static int scan_args(char **argv, int argc, int first, int *flags,
     *flags = 0;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] != '-' || a[1] == '\0')
+        if (a[0] != '-' || a[1] == '\0') /* the script, or "-" */
             return i;
+        int alone = a[2] == '\0';
         switch (a[1]) {
         case '-':
-            if (a[2] != '\0')
-                break;
-            return i + 1;
-        case 'e':
-            *flags |= HAS_E;
-            if (a[2] == '\0' && ++i >= argc) {
-                *bad = a;
-                *flags |= BAD_OPTION;
-                return argc;
+            if (alone)
+                return i + 1;
+            break;
+        case 'E':
+            if (alone) {
+                *flags |= OPT_NOENV;
+                continue;
             }
-            continue;
-        case 'v':
-            if (a[2] != '\0')
-                break;
-            *flags |= HAS_V;
-            continue;
+            break;
+        case 'W':
+            if (alone)
+                continue;
+            break;
         case 'i':
-            if (a[2] != '\0')
-                break;
-            *flags |= HAS_I | HAS_V;
-            continue;
+            if (alone) {
+                *flags |= OPT_I | OPT_V;
+                continue;
+            }
+            break;
+        case 'v':
+            if (alone) {
+                *flags |= OPT_V;
+                continue;
+            }
+            break;
+        case 'e':
+            *flags |= OPT_E;
+            /* fall through */
+        case 'l':
+            if (takes_argument(argv, argc, &i))
+                continue;
+            *flags |= OPT_NOARG;
+            *bad = a;
+            return argc;
         default:
             break;
         }
+        *flags |= OPT_UNKNOWN;
         *bad = a;
-        *flags |= BAD_OPTION;
         return argc;
     }
     return argc;
 }
 
-static void usage(const char *bad)
+static void usage(int flags, const char *bad)
 {
-    err_write(PROGNAME ": ");
-    if (bad[1] == 'e') {
-        err_write("'-e' needs argument");
-    } else {
-        err_write("unrecognized option '");
+    err_write(progname);
+    if (flags & OPT_NOARG) {
+        err_write(": '");
         err_write(bad);
-        err_write("'");
+        err_write("' needs argument\n");
+    } else {
+        err_write(": unrecognized option '");
+        err_write(bad);
+        err_write("'\n");
     }
-    err_write("\nusage: " PROGNAME " [options] [script [args]]\n"
+    err_write("usage: ");
+    err_write(progname);
+    err_write(" [options] [script [args]]\n"
               "Available options are:\n"
               "  -e stat   execute string 'stat'\n"
               "  -i        enter interactive mode after executing 'script'\n"
+              "  -l mod    require library 'mod' into global 'mod'\n"
+              "  -l g=mod  require library 'mod' into global 'g'\n"
               "  -v        show version information\n"
+              "  -E        ignore environment variables\n"
+              "  -W        turn warnings on\n"
               "  --        stop handling options\n"
               "  -         stop handling options and execute stdin\n");
 }
 
-/* arg[i - script] = argv[i]: the script at 0, what precedes it below. */
+/* arg[i - script] = argv[i]: the script at 0, what precedes it below;
+ * with no script, the interpreter at 0. */
 static void make_arg_table(lua_State *L, char **argv, int argc, int script)
 {
     if (script >= argc)
@@ -184,20 +260,94 @@ static void make_arg_table(lua_State *L, char **argv, int argc, int script)
     lua_setglobal(L, "arg");
 }
 
+/* -l word: the global g = require(mod), word being "g=mod", or "mod"
+ * whose name up to a MAIN_VERSION_MARK is the global's. */
+static int do_library(lua_State *L, const char *word)
+{
+    const char *eq = strchr(word, '=');
+    const char *mod = eq != NULL ? eq + 1 : word;
+    const char *end = eq != NULL ? eq : strchr(word, MAIN_VERSION_MARK);
+    size_t glen = end != NULL ? (size_t)(end - word) : strlen(word);
+    const char *global = lua_pushlstring(L, word, glen);
+    lua_getglobal(L, "require");
+    lua_pushstring(L, mod);
+    int status = rtlua_docall(L, 1, 1);
+    if (status == LUA_OK)
+        lua_setglobal(L, global);
+    else
+        report(L, status);
+    lua_pop(L, 1); /* the global's name */
+    return status;
+}
+
+/* The options that run, in their order: -e, -l, -W.  False on an
+ * error (reported). */
 static int run_options(lua_State *L, char **argv, int first, int script)
 {
     for (int i = first; i < script; i++) {
         const char *a = argv[i];
-        if (a[1] != 'e')
-            continue;
-        const char *chunk = a[2] != '\0' ? a + 2 : argv[++i];
-        if (do_string(L, chunk, "=(command line)") != LUA_OK)
+        int status = LUA_OK;
+        switch (a[1]) {
+        case 'e':
+        case 'l': {
+            const char *word = a[2] != '\0' ? a + 2 : argv[++i];
+            if (a[1] == 'e')
+                status = do_string(L, word, "=(command line)");
+            else
+                status = do_library(L, word);
+            break;
+        }
+        case 'W':
+            lua_warning(L, "@on", 0);
+            break;
+        default:
+            break;
+        }
+        if (status != LUA_OK)
             return 0;
     }
     return 1;
 }
 
-static int run_script(lua_State *L, char **argv, int argc, int script)
+/* LUA_INIT_5_4, or else LUA_INIT, runs before the options: "@file"
+ * names a file, other text is a chunk named after the variable.  A
+ * board has no environment. */
+static int run_init(lua_State *L)
+{
+#ifdef RTLUA_HOST
+    static const char *const vars[] = {"LUA_INIT" LUA_VERSUFFIX, "LUA_INIT"};
+    for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++) {
+        const char *text = getenv(vars[k]);
+        if (text == NULL)
+            continue;
+        if (text[0] == '@')
+            return do_file(L, text + 1);
+        const char *chunkname = lua_pushfstring(L, "=%s", vars[k]);
+        int status = do_string(L, text, chunkname);
+        lua_pop(L, 1); /* the chunk's name */
+        return status;
+    }
+#else
+    (void)L;
+#endif
+    return LUA_OK;
+}
+
+/* Pushes arg[1..#arg] as the script's `...`; returns how many. */
+static int push_script_args(lua_State *L)
+{
+    if (lua_getglobal(L, "arg") != LUA_TTABLE)
+        luaL_error(L, "'arg' is not a table");
+    lua_Integer len = luaL_len(L, -1);
+    int n = len < 0 ? 0 : len > INT_MAX - 3 ? INT_MAX - 3 : (int)len;
+    luaL_checkstack(L, n + 3, "too many arguments to script");
+    for (int i = 1; i <= n; i++)
+        lua_rawgeti(L, -i, i);
+    lua_remove(L, -n - 1);
+    return n;
+}
+
+static int run_script(lua_State *L, char **argv, int script)
 {
     const char *name = argv[script];
     if (strcmp(name, "-") == 0 &&
@@ -205,11 +355,8 @@ static int run_script(lua_State *L, char **argv, int argc, int script)
         name = NULL;
     int status = luaL_loadfile(L, name);
     if (status == LUA_OK) {
-        int n = argc - script - 1;
-        luaL_checkstack(L, n + 3, "too many arguments to script");
-        for (int i = script + 1; i < argc; i++)
-            lua_pushstring(L, argv[i]);
-        status = do_call(L, n, LUA_MULTRET);
+        int n = push_script_args(L);
+        status = rtlua_docall(L, n, LUA_MULTRET);
     }
     return report(L, status) == LUA_OK;
 }
@@ -230,6 +377,17 @@ static void print_version(void)
     lua_writeline();
 }
 
+/* The REPL prints its errors without the program's name, and so does
+ * lua5.4 for an error that ends it (a _PROMPT whose __tostring fails):
+ * the name comes back only when the REPL returns. */
+static void run_repl(lua_State *L)
+{
+    const char *name = progname;
+    progname = NULL;
+    rtlua_repl(L);
+    progname = name;
+}
+
 /* Arena bytes in use once the libraries are open (for -T). */
 static size_t opened_in_use;
 
@@ -242,36 +400,40 @@ static int protected_main(lua_State *L)
     int flags;
     const char *bad = NULL;
     int script = scan_args(argv, argc, first, &flags, &bad);
-    if (flags & BAD_OPTION) {
-        usage(bad);
+    if (flags & (OPT_UNKNOWN | OPT_NOARG)) {
+        usage(flags, bad);
         return 0;
+    }
+    if (flags & OPT_NOENV) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
     }
     luaL_openlibs(L);
     rtlua_GCStats stats;
     rtlua_gcstats(L, &stats);
     opened_in_use = stats.bytes_in_use;
     make_arg_table(L, argv, argc, script);
-    if (flags & HAS_V)
+    if (flags & OPT_V)
         print_version();
+    if (!(flags & OPT_NOENV) && run_init(L) != LUA_OK)
+        return 0;
     if (!run_options(L, argv, first, script))
         return 0;
-    int ok = 1;
-    if (script < argc) {
-        ok = run_script(L, argv, argc, script);
-    } else if (!(flags & (HAS_E | HAS_V))) {
+    if (script < argc && !run_script(L, argv, script))
+        return 0;
+    if (flags & OPT_I) {
+        run_repl(L);
+    } else if (script >= argc && !(flags & (OPT_E | OPT_V))) {
         if (console_is_terminal()) {
 #ifdef RTLUA_HOST
             print_version(); /* a board's main printed its banner */
 #endif
-            flags |= HAS_I;
+            run_repl(L);
         } else {
-            ok = report(L, luaL_loadfile(L, NULL)) == LUA_OK &&
-                 report(L, do_call(L, 0, 0)) == LUA_OK;
+            do_file(L, NULL); /* its failure is not the program's */
         }
     }
-    if (ok && (flags & HAS_I))
-        rtlua_repl(L);
-    lua_pushboolean(L, ok);
+    lua_pushboolean(L, 1);
     return 1;
 }
 
@@ -282,7 +444,8 @@ static int run_state(char **argv, int argc, int first, size_t *peak);
  * bytes in use (headers included) just after the libraries were opened,
  * before any script, and at its peak over the state's life.  Under
  * QEMU with -icount shift=0 a nanosecond is one instruction, which is
- * how the benchmarks count instructions on the boards. */
+ * how the benchmarks count instructions on the boards.  The lines begin
+ * "rtlua: " whatever argv[0] is: bench/ reads them. */
 static void print_time(uint64_t cycles, size_t peak)
 {
     uint32_t hz = port_cycle_hz();
@@ -336,9 +499,11 @@ static int run_state(char **argv, int argc, int first, size_t *peak)
 #ifdef RTLUA_HOST
 int main(int argc, char **argv)
 {
+    if (argc > 0 && argv[0][0] != '\0')
+        progname = argv[0];
     port_host_set_args(argc, argv);
     port_init();
-    port_exit(run(argv, argc, 1));
+    port_exit(run(argv, argc, argc > 0 ? 1 : 0));
 }
 #else
 static int ends_with(const char *s, const char *suffix)

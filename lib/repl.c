@@ -8,23 +8,34 @@
  *   "return" and the rest, as in lua5.4.
  * - A statement whose syntax error ends in "<eof>" is incomplete: ">> "
  *   asks for another line, joined with "\n", until it compiles or fails.
+ *   The end of input there reports the syntax error, as Lua 5.4.8 does.
+ * - The globals _PROMPT and _PROMPT2, when not nil, replace the two
+ *   prompts (through tostring, so a number or a __tostring works).
  * - Errors (compile or run) are printed on the error console with the
  *   message (and, for run-time errors, a traceback) and the prompt comes
  *   back; the end of input prints "\n" and returns.  The chunk is "=stdin".
  *
- * Input: on the host, stdin through port_getc (the terminal echoes and
- * edits).  On a board, the console UART, which does not echo: the REPL
- * echoes what is typed and handles backspace, Ctrl-C (drop the line) and
- * Ctrl-D on an empty line (end of input).  When the board runs under QEMU
- * with the host's stdin piped (port_stdin_piped), lines come from the
- * host's stdin over semihosting, which sees the end of the input; they
- * are echoed so the transcript reads as on a terminal.
+ * Input: on the host, stdin through port_getc (a terminal echoes and
+ * edits).  When the host's stdin is not a terminal, each line read is
+ * echoed after the prompt, as by Debian's lua5.4 (GNU readline, which it
+ * is linked with, echoes what it reads from a pipe), so that a piped
+ * session prints the same transcript under both.  On a board, the
+ * console UART, which does not echo: the REPL echoes what is typed and
+ * handles backspace, Ctrl-C (drop the line) and Ctrl-D on an empty line
+ * (end of input).  When the board runs under QEMU with the host's stdin
+ * piped (port_stdin_piped), lines come from the host's stdin over
+ * semihosting, which sees the end of the input; they are echoed so the
+ * transcript reads as on a terminal.
  *
  * Interrupting: on a board reading the UART, a count hook polls the console
  * every REPL_POLL_COUNT instructions while a line runs; Ctrl-C raises
  * "interrupted!" in the running code, other bytes are kept as type-ahead.
  * On the host, SIGINT arms the same hook.  A hook the code installs itself
  * (debug.sethook) replaces this one for the rest of that line.
+ *
+ * rtlua_docall, with which lib/main.c runs every chunk too, is where
+ * SIGINT (on the host) and the console poll (on a board, in the REPL
+ * only) interrupt the running code.
  *
  * One REPL runs at a time (the input state is static: a hook cannot be
  * given a pointer).  Everything the REPL holds between calls that allocate
@@ -38,6 +49,7 @@
 #include "rtlua.h"
 #ifdef RTLUA_HOST
 #include <signal.h>
+#include <unistd.h>
 #endif
 
 #define REPL_CHUNKNAME "=stdin"
@@ -119,6 +131,19 @@ static void write_prompt(const char *prompt)
     lua_writestring(prompt, strlen(prompt));
 }
 
+/* Pushes and returns the prompt: the global _PROMPT (first line of a
+ * statement) or _PROMPT2 as tostring makes it, or the default. */
+static const char *push_prompt(lua_State *L, int first)
+{
+    if (lua_getglobal(L, first ? "_PROMPT" : "_PROMPT2") == LUA_TNIL) {
+        lua_pop(L, 1);
+        return lua_pushstring(L, first ? REPL_PROMPT : REPL_PROMPT2);
+    }
+    const char *prompt = luaL_tolstring(L, -1, NULL);
+    lua_remove(L, -2);
+    return prompt;
+}
+
 /* Moves the bytes gathered in piece onto the Lua stack, joined with the
  * string already there when *have is set. */
 static void flush_piece(lua_State *L, const char *piece, size_t n, int *have)
@@ -129,21 +154,25 @@ static void flush_piece(lua_State *L, const char *piece, size_t n, int *have)
     *have = 1;
 }
 
-/* Shows the prompt and reads a line (without its end); pushes it and
- * returns 1, or returns 0 at the end of input before any byte. */
-static int read_line(lua_State *L, const char *prompt)
+/* Shows the prompt (of a statement's first line or of a continuation)
+ * and reads a line (without its end); pushes it and returns 1, or
+ * returns 0 at the end of input before any byte. */
+static int read_line(lua_State *L, int first)
 {
     char piece[REPL_LINE_PIECE];
     size_t n = 0;
-    int have = 0; /* part of the line is on the stack */
+    int have = 0; /* part of the line is on the stack, above the prompt */
     int got = 0;  /* a byte of this line was read */
-    luaL_checkstack(L, 2, "no room for an input line");
+    luaL_checkstack(L, 3, "no room for an input line");
+    const char *prompt = push_prompt(L, first);
     write_prompt(prompt);
     for (;;) {
         int c = next_byte();
         if (c < 0) {
-            if (!got)
+            if (!got) {
+                lua_pop(L, 1 + have);
                 return 0;
+            }
             break;
         }
         if (c == '\n' && in.after_cr) { /* the rest of a "\r\n" */
@@ -172,6 +201,7 @@ static int read_line(lua_State *L, const char *prompt)
             }
             if (c == KEY_CTRL_D && !got) {
                 in.ended = 1;
+                lua_pop(L, 1 + have);
                 return 0;
             }
             port_putc(c);
@@ -184,6 +214,7 @@ static int read_line(lua_State *L, const char *prompt)
         piece[n++] = (char)c;
     }
     flush_piece(L, piece, n, &have);
+    lua_remove(L, -2); /* the prompt */
     if (in.echo && !in.editing) {
         size_t len;
         const char *line = lua_tolstring(L, -1, &len);
@@ -220,7 +251,7 @@ static int load_top(lua_State *L)
  * error message and the compiler's status, or -1 at the end of input. */
 static int read_statement(lua_State *L)
 {
-    if (!read_line(L, REPL_PROMPT))
+    if (!read_line(L, 1))
         return -1;
     size_t len;
     const char *line = lua_tolstring(L, -1, &len);
@@ -247,7 +278,7 @@ static int read_statement(lua_State *L)
             lua_remove(L, -2);
             return status;
         }
-        if (!read_line(L, REPL_PROMPT2)) { /* the end inside a statement */
+        if (!read_line(L, 0)) { /* the end inside a statement */
             lua_remove(L, -2);
             return status;
         }
@@ -309,10 +340,9 @@ int rtlua_msghandler(lua_State *L)
     return 1;
 }
 
-/* Runs the function on top, keeping every result. */
-static int run_function(lua_State *L)
+int rtlua_docall(lua_State *L, int narg, int nres)
 {
-    int base = lua_gettop(L);
+    int base = lua_gettop(L) - narg;
     lua_pushcfunction(L, rtlua_msghandler);
     lua_insert(L, base);
     in.interrupted = 0;
@@ -322,7 +352,7 @@ static int run_function(lua_State *L)
     signalled_state = L;
     signal(SIGINT, on_sigint);
 #endif
-    int status = lua_pcall(L, 0, LUA_MULTRET, base);
+    int status = lua_pcall(L, narg, nres, base);
 #ifdef RTLUA_HOST
     signal(SIGINT, SIG_DFL);
 #endif
@@ -361,9 +391,10 @@ static void print_results(lua_State *L, int base)
     lua_getglobal(L, "print");
     lua_insert(L, base + 1);
     if (lua_pcall(L, n, 0, 0) != LUA_OK) {
-        const char *msg = lua_tostring(L, -1);
+        /* An error object that is no string shows as "(null)", as in
+         * lua5.4 (lua_pushfstring's text for a NULL "%s"). */
         report_text(lua_pushfstring(L, "error calling 'print' (%s)",
-                                    msg != NULL ? msg : "?"));
+                                    lua_tostring(L, -1)));
         lua_pop(L, 2);
     }
 }
@@ -376,7 +407,7 @@ static int repl_step(lua_State *L)
     if (status < 0)
         return 0;
     if (status == LUA_OK)
-        status = run_function(L);
+        status = rtlua_docall(L, 0, LUA_MULTRET);
     if (status == LUA_OK)
         print_results(L, base);
     else
@@ -388,7 +419,9 @@ static int repl_step(lua_State *L)
 int rtlua_repl(lua_State *L)
 {
     memset(&in, 0, sizeof in);
-#ifndef RTLUA_HOST
+#ifdef RTLUA_HOST
+    in.echo = !isatty(0);
+#else
     in.piped = port_stdin_piped();
     in.editing = !in.piped;
     in.echo = 1;
