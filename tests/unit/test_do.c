@@ -171,7 +171,7 @@ static int c_grow(lua_State *L1)
     int n = (int)(membytes / sizeof(tvalue) / 8); /* fits the arena */
     if (n > 5000)
         n = 5000;
-    if (!lua_checkstack(L1, n))
+    if (!lua_checkstack(L1, n + 1))
         return 0;
     for (int i = 0; i < n; i++)
         lua_pushinteger(L1, i);
