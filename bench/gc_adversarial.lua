@@ -1,0 +1,104 @@
+-- bench/gc_adversarial.lua WORKLOAD [N] — a workload written to break the
+-- collector's bound, run on a board at the default pacing (100 us steps);
+-- prints one line:
+--   @adv WORKLOAD N WORST_STEP_CYCLES STEPS EMERGENCIES CYCLES_COMPLETED
+-- Workloads (issue 12's list):
+--   list      a linked list of N nodes built while garbage is made
+--   weakk     a weak-key table of N entries, kept while garbage is made
+--   weakv     a weak-value table of N entries
+--   ephchain  a chain of N ephemerons (each value the next key)
+--   finlive   N live objects with __gc
+--   findie    N objects with __gc dying together
+--   deepco    8 coroutines N frames deep, resumed in turn
+--   idleco    N idle coroutines
+--   deepmain  the main thread N frames deep
+local W = arg and arg[1] or "list"
+local N = tonumber(arg and arg[2] or 0)
+local defaults = {list = 20000, weakk = 20000, weakv = 20000, ephchain = 2000,
+                  finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
+                  deepmain = 3000}
+if N == 0 then N = defaults[W] or 1000 end
+local hz = rt.hz()
+
+-- garbage for `ms` milliseconds of the board's time, calling `tick` now
+-- and then
+local function churn(ms, tick)
+  local t0, span, k = rt.cycles(), hz // 1000 * ms, 0
+  while rt.cycles() - t0 < span do
+    local g = {k, k + 1}
+    g.s = "g" .. k
+    k = k + 1
+    if tick and k % 64 == 0 then tick(k) end
+  end
+end
+
+local keep
+if W == "list" then
+  local head
+  for i = 1, N do
+    head = {next = head, v = i}
+    local g = {i} -- garbage beside each node
+  end
+  keep = head
+  churn(200)
+elseif W == "weakk" then
+  local t = setmetatable({}, {__mode = "k"})
+  local ks = {}
+  for i = 1, N do local k = {} ks[i] = k t[k] = i end
+  keep = {t, ks}
+  churn(300)
+elseif W == "weakv" then
+  local t = setmetatable({}, {__mode = "v"})
+  local vs = {}
+  for i = 1, N do local v = {} vs[i] = v t[i] = v end
+  keep = {t, vs}
+  churn(300)
+elseif W == "ephchain" then
+  local e = setmetatable({}, {__mode = "k"})
+  local k = {}
+  local first = k
+  -- inserted so that each value is reached only after many passes
+  local chain = {}
+  for i = 1, N do chain[i] = {} end
+  for i = N, 2, -1 do e[chain[i - 1]] = chain[i] end
+  keep = {e, chain[1]}
+  churn(300)
+elseif W == "finlive" then
+  local mt = {__gc = function () end}
+  local t = {}
+  for i = 1, N do t[i] = setmetatable({}, mt) end
+  keep = t
+  churn(300)
+elseif W == "findie" then
+  local mt = {__gc = function () end}
+  local t = {}
+  for i = 1, N do t[i] = setmetatable({}, mt) end
+  t = nil
+  churn(300)
+elseif W == "deepco" then
+  local cos = {}
+  local function deep(n) if n == 0 then coroutine.yield() return 0 end
+    return 1 + deep(n - 1) end
+  for i = 1, 8 do
+    cos[i] = coroutine.wrap(function () while true do deep(N) end end)
+    cos[i]()
+  end
+  churn(300, function (k) cos[k // 64 % 8 + 1]() end)
+elseif W == "idleco" then
+  local cos = {}
+  for i = 1, N do
+    cos[i] = coroutine.create(function () local t = {} coroutine.yield() end)
+    coroutine.resume(cos[i])
+  end
+  keep = cos
+  churn(300)
+elseif W == "deepmain" then
+  local function deep(n) if n == 0 then churn(300) return 0 end
+    return 1 + deep(n - 1) end
+  deep(N)
+else
+  error("unknown workload " .. W)
+end
+local s = rt.stats()
+print(string.format("@adv %s %d %d %d %d %d", W, N, s.worst_step_cycles,
+                    s.steps, s.emergencies, s.cycles_completed))
