@@ -4,6 +4,9 @@
 --   @adv WORKLOAD N WORST_STEP_CYCLES STEPS EMERGENCIES CYCLES_COMPLETED
 -- Workloads (issue 12's list):
 --   list      a linked list of N nodes built while garbage is made
+--   listloop  rt.loop at 1 kHz for N ms: each body appends 200 nodes to a
+--             list, dropped every 15 periods (also prints misses and the
+--             worst lateness)
 --   weakk     a weak-key table of N entries, kept while garbage is made
 --   weakv     a weak-value table of N entries
 --   ephchain  a chain of N ephemerons (each value the next key)
@@ -14,7 +17,7 @@
 --   deepmain  the main thread N frames deep
 local W = arg and arg[1] or "list"
 local N = tonumber(arg and arg[2] or 0)
-local defaults = {list = 20000, weakk = 20000, weakv = 20000, ephchain = 2000,
+local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000, ephchain = 2000,
                   finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
                   deepmain = 3000}
 if N == 0 then N = defaults[W] or 1000 end
@@ -41,6 +44,15 @@ if W == "list" then
   end
   keep = head
   churn(200)
+elseif W == "listloop" then
+  local head, n = nil, 0
+  local r = rt.loop(1, function ()
+    n = n + 1
+    if n % 15 == 0 then head = nil end
+    for i = 1, 200 do head = {next = head, v = i} end
+  end, N)
+  print(string.format("@loop %s misses %d worst_late_us %.1f", W, r.misses,
+                      r.worst_late_us))
 elseif W == "weakk" then
   local t = setmetatable({}, {__mode = "k"})
   local ks = {}

@@ -128,6 +128,17 @@ void gc_free(global_State *g, void *p, size_t n)
         arena_free(g->arena, p);
 }
 
+/* While marking, objects are born black ("allocate black"): a store into
+ * one meets the forward barrier like a store into any black object, so
+ * nothing made during the mark phase waits for a traversal, and atomic
+ * never chases a structure built since the last re-mark.  Not prototypes
+ * (the compiler fills them without barriers; they are few) nor threads
+ * (never black: gc_newthread puts them on grayagain). */
+static int born_black(const global_State *g, uint8_t tt)
+{
+    return g->gcphase == GC_PROPAGATE && tt != V_PROTO && tt != V_THREAD;
+}
+
 gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size)
 {
     global_State *g = G(L);
@@ -135,7 +146,7 @@ gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size)
     if (o == NULL)
         return NULL;
     o->tt = tt;
-    o->marked = g->currentwhite;
+    o->marked = born_black(g, tt) ? MARK_BLACK : g->currentwhite;
     o->next = g->allgc;
     g->allgc = o;
     g->newest = o;
@@ -174,6 +185,16 @@ static void linkgray(gcobj *o, gcobj **list)
 {
     *gclist_of(o) = *list;
     *list = o;
+}
+
+void gc_newthread(lua_State *L, lua_State *th)
+{
+    global_State *g = G(L);
+    if (g->gcphase == GC_PROPAGATE && is_white(obj2gc(th))) {
+        set2gray(obj2gc(th));
+        th->dirty = 1;
+        linkgray(obj2gc(th), &g->grayagain);
+    }
 }
 
 static void markvalue(global_State *g, const tvalue *v);
@@ -525,6 +546,12 @@ static void finish(global_State *g, gcobj *o)
     if (o->tt == V_THREAD) {
         mark_openupvals(g, gco2th(o));
         gco2th(o)->dirty = 0;
+        if (g->remarking) { /* the main thread is on grayagain already */
+            g->remarking = 0;
+            g->remarkclean = 1;
+            g->remarkstep = g->stepno;
+            return;
+        }
         linkgray(o, &g->grayagain); /* stays gray: scanned again if it runs */
     }
 }
@@ -539,6 +566,7 @@ static void start_traversal(global_State *g)
 {
     gcobj *o = g->gray;
     g->gray = *gclist_of(o);
+    g->remarkclean = 0; /* the last re-mark found this */
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
         uint8_t w = weakmode(g, t);
@@ -624,7 +652,11 @@ static void revisit_grayagain(global_State *g)
         gcobj *next = *gclist_of(o);
         if (o->tt == V_THREAD) {
             lua_State *th = gco2th(o);
-            if (th->dirty || th == &g->mainthread) {
+            /* The main thread always ran, unless its re-mark ended in this
+             * very step, with gray empty since: then it is scanned. */
+            int fresh = th == &g->mainthread && g->remarkclean &&
+                        g->remarkstep == g->stepno;
+            if ((th->dirty || th == &g->mainthread) && !fresh) {
                 scan(g, o, 0, object_slots(o));
                 mark_openupvals(g, th);
                 th->dirty = 0;
@@ -909,6 +941,7 @@ static void start_cycle(global_State *g)
     g->weak = g->ephemeron = g->allweak = NULL;
     g->trav = NULL;
     g->remarks = 0;
+    g->remarking = g->remarkclean = 0;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
     markroots(g);
@@ -944,14 +977,18 @@ static int unit(lua_State *L, int force)
         str_migrate(g);
         if (propagate_unit(g))
             return 1;
-        /* Gray ran out: re-mark the roots so atomic finds little. */
-        if (g->remarks < GC_REMARK_MAX) {
+        /* Gray ran out: re-mark the roots (the main thread's stack as a
+         * chunked traversal) until a re-mark finds nothing new, so atomic
+         * is left with what the barriers queued since (new objects are
+         * black: only objects older than the cycle can be found, and
+         * GC_REMARK_MAX is a fuse, not the rule). */
+        if (!g->remarkclean && g->remarks < GC_REMARK_MAX) {
             g->remarks++;
-            lua_State *mt = &g->mainthread;
-            scan(g, obj2gc(mt), 0, object_slots(obj2gc(mt)));
             markvalue(g, &g->registry);
-            if (g->gray != NULL)
-                return 1;
+            g->remarking = 1;
+            g->trav = obj2gc(&g->mainthread);
+            g->travpos = 0;
+            return 1;
         }
         atomic(g);
         str_sweep_start(g);
@@ -1026,6 +1063,7 @@ uint32_t gc_step(lua_State *L, uint32_t budget)
      * what a unit costs beyond its predecessors. */
     uint32_t start = port_cycles(), now = start, longest = 0;
     int worked = 0;
+    g->stepno++;
     for (;;) {
         if (worked && now - start + longest >= budget)
             break;
@@ -1050,6 +1088,7 @@ uint32_t gc_step(lua_State *L, uint32_t budget)
 static void finish_cycle(lua_State *L)
 {
     global_State *g = G(L);
+    g->stepno++; /* the mutator may have run since the last step */
     while (g->gcphase != GC_PAUSE)
         unit(L, 1);
 }

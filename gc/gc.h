@@ -7,8 +7,10 @@
  *   PAUSE         mark the roots (registry, main thread, basic metatables)
  *   PROPAGATE     traverse gray objects; a big table, stack or prototype is
  *                 traversed GC_TRAVERSE_CHUNK slots at a time and resumed;
- *                 when gray runs out, dirty stacks are re-marked (at most
- *                 GC_REMARK_MAX times) so that atomic finds little left
+ *                 when gray runs out, the registry and the main thread's
+ *                 stack are re-marked (the stack as a chunked traversal)
+ *                 until a re-mark finds nothing new, so that atomic finds
+ *                 little left (GC_REMARK_MAX is a fuse)
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
  *                 they were scanned and what the barriers queued, clear
  *                 weak tables, separate unreachable finalizable objects and
@@ -43,9 +45,16 @@
  * constructor may still be allocating its parts; it is released when the
  * next object is made.
  *
- * Objects are born current-white.  The sweep frees objects of the other
- * white and repaints survivors current-white, so objects made during the
- * sweep survive it.  ROM objects are on no list and never touched.
+ * Objects made while marking (PROPAGATE) are born black, so a structure
+ * built during the mark phase (a list whose nodes only the next node, the
+ * stack and g->newest name) waits for no traversal: stores into them meet
+ * the forward barrier.  Prototypes are born white (the compiler fills them
+ * without barriers) and threads gray on grayagain (gc_newthread).  Outside
+ * the mark phase objects are born current-white.  The sweep frees objects
+ * of the other white and repaints survivors current-white, so objects
+ * made during the sweep survive it.  When the main thread's re-mark ended
+ * in the same step as atomic, with gray empty since, atomic does not scan
+ * that stack again.  ROM objects are on no list and never touched.
  */
 #ifndef RTLUA_GC_H
 #define RTLUA_GC_H
@@ -69,8 +78,10 @@
 #define GC_FINALIZE_MAX 4
 /* Under the reserve, one assist step per (free bytes / this) allocated. */
 #define GC_ASSIST_DIV 64
-/* Root re-marks in one propagate phase before atomic is entered anyway. */
-#define GC_REMARK_MAX 4
+/* Root re-marks in one propagate phase before atomic is entered anyway: a
+ * fuse (a re-mark finds only objects older than the cycle, so they end
+ * when one finds nothing new). */
+#define GC_REMARK_MAX 32
 
 /* ---- Colours
  * ---------------------------------------------------------------- */
@@ -113,6 +124,9 @@ void gc_barrier_(lua_State *L, gcobj *o, gcobj *v);
 /* An object's arrays moved (a table's resize, a prototype's growth while
  * it is compiled): restart its chunked traversal. */
 void gc_resized(global_State *g, gcobj *o);
+/* A new thread is whole: while marking it goes gray on grayagain, to be
+ * scanned in atomic (threads are never black). */
+void gc_newthread(lua_State *L, lua_State *th);
 /* setmetatable with a __gc: move the object to finobj. */
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
 /* The thread ran: its stack must be scanned again before the sweep. */

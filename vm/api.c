@@ -514,10 +514,12 @@ void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
     cclosure *cl = fn_newcclosure(L, fn, n);
     if (cl == NULL)
         vm_memerror(L);
-    /* The closure is new (white): storing its upvalues needs no barrier. */
+    /* The closure may be born black (while marking): barriers. */
     L->top -= n;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         set_obj(&cl->upvalue[i], L->top + i);
+        gc_barrier(L, cl, &cl->upvalue[i]);
+    }
     push_gc(L, cl, V_CCL);
     gc_safepoint(L);
 }

@@ -78,6 +78,7 @@ lua_State *state_newthread(lua_State *L)
         /* L1 stays on allgc, half made; the sweep frees it. */
         return NULL;
     }
+    gc_newthread(L, L1);
     return L1;
 }
 

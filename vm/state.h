@@ -123,6 +123,10 @@ typedef struct global_State {
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
     uint8_t remarks;      /* root re-marks done in this propagate phase */
+    uint8_t remarking;    /* g->trav is the main thread, being re-marked */
+    uint8_t remarkclean;  /* a re-mark ended, and gray stayed empty since */
+    uint32_t stepno;      /* collector steps so far (wraps) */
+    uint32_t remarkstep;  /* stepno of the step in which it ended */
     gcobj *allgc;         /* every collectable RAM object without __gc */
     gcobj *finobj;        /* objects with a __gc metamethod */
     gcobj *tobefnz;       /* dead objects waiting for their __gc */

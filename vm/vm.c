@@ -163,6 +163,7 @@ static void pushclosure(lua_State *L, proto *p, upval **encup, tvalue *base,
     if (ncl == NULL)
         vm_memerror(L);
     ncl->p = p;
+    gc_objbarrier(L, ncl, p); /* ncl may be born black */
     set_gc(ra, ncl, V_LCL);
     for (j = 0; j < n; j++) {
         upvaldesc *d = &p->upvalues[j];
