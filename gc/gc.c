@@ -546,10 +546,8 @@ static void finish(global_State *g, gcobj *o)
     if (o->tt == V_THREAD) {
         mark_openupvals(g, gco2th(o));
         gco2th(o)->dirty = 0;
-        if (g->remarking) { /* the main thread is on grayagain already */
+        if (g->remarking) { /* a re-mark: it is on grayagain already */
             g->remarking = 0;
-            g->remarkclean = 1;
-            g->remarkstep = g->stepno;
             return;
         }
         linkgray(o, &g->grayagain); /* stays gray: scanned again if it runs */
@@ -566,7 +564,7 @@ static void start_traversal(global_State *g)
 {
     gcobj *o = g->gray;
     g->gray = *gclist_of(o);
-    g->remarkclean = 0; /* the last re-mark found this */
+    g->remarkfound = 1;
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
         uint8_t w = weakmode(g, t);
@@ -654,8 +652,7 @@ static void revisit_grayagain(global_State *g)
             lua_State *th = gco2th(o);
             /* The main thread always ran, unless its re-mark ended in this
              * very step, with gray empty since: then it is scanned. */
-            int fresh = th == &g->mainthread && g->remarkclean &&
-                        g->remarkstep == g->stepno;
+            int fresh = g->remarkclean && g->remarkstep == g->stepno;
             if ((th->dirty || th == &g->mainthread) && !fresh) {
                 scan(g, o, 0, object_slots(o));
                 mark_openupvals(g, th);
@@ -941,7 +938,8 @@ static void start_cycle(global_State *g)
     g->weak = g->ephemeron = g->allweak = NULL;
     g->trav = NULL;
     g->remarks = 0;
-    g->remarking = g->remarkclean = 0;
+    g->remarking = g->remarkpass = g->remarkclean = 0;
+    g->remarknext = NULL;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
     markroots(g);
@@ -953,6 +951,39 @@ int gc_cycle_due(global_State *g)
     size_t inuse = arena_in_use(g->arena);
     size_t threshold = g->gcestimate + g->gcestimate / 100 * g->pausepct;
     return inuse >= threshold || arena_free_bytes(g->arena) < g->reserve;
+}
+
+/* One unit of a re-mark pass: the registry, then each thread on
+ * grayagain that ran since its scan (the main thread always), one list
+ * entry or one chunked thread traversal at a time.  A pass that ends
+ * having found no gray object is clean: atomic may follow at once, and in
+ * the same step (no mutator in between) scans no stack again. */
+static void remark_unit(global_State *g)
+{
+    if (!g->remarkpass) {
+        g->remarkpass = 1;
+        g->remarkfound = 0;
+        g->remarks++;
+        markvalue(g, &g->registry);
+        g->remarknext = g->grayagain;
+        return;
+    }
+    gcobj *o = g->remarknext;
+    if (o == NULL) {
+        g->remarkpass = 0;
+        if (!g->remarkfound && g->gray == NULL) {
+            g->remarkclean = 1;
+            g->remarkstep = g->stepno;
+        }
+        return;
+    }
+    g->remarknext = *gclist_of(o);
+    if (o->tt == V_THREAD &&
+        (gco2th(o)->dirty || o == obj2gc(&g->mainthread))) {
+        g->remarking = 1;
+        g->trav = o;
+        g->travpos = 0;
+    }
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
@@ -983,11 +1014,7 @@ static int unit(lua_State *L, int force)
          * black: only objects older than the cycle can be found, and
          * GC_REMARK_MAX is a fuse, not the rule). */
         if (!g->remarkclean && g->remarks < GC_REMARK_MAX) {
-            g->remarks++;
-            markvalue(g, &g->registry);
-            g->remarking = 1;
-            g->trav = obj2gc(&g->mainthread);
-            g->travpos = 0;
+            remark_unit(g);
             return 1;
         }
         atomic(g);
@@ -1075,6 +1102,10 @@ uint32_t gc_step(lua_State *L, uint32_t budget)
             longest = t - now;
         now = t;
     }
+    /* The thread that called goes on running: a scan of its stack in this
+     * step must be done again in atomic (C functions change it without
+     * the interpreter's marks). */
+    gc_thread_ran(L);
     uint32_t used = port_cycles() - start;
     if (worked) {
         record_step(g, used);

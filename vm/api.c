@@ -50,9 +50,12 @@
 #define api_check(L, e, msg) ((void)0)
 #endif
 
+/* A push changes the stack: a thread scanned already is scanned again in
+ * atomic (the C API may push onto a thread that is not running). */
 #define api_incr_top(L)                                                       \
     do {                                                                      \
         (L)->top++;                                                           \
+        gc_thread_ran(L);                                                     \
         api_check(L, (L)->top <= (L)->ci->top, "stack overflow");             \
     } while (0)
 #define api_checknelems(L, n)                                                 \
@@ -247,6 +250,7 @@ void lua_xmove(lua_State *from, lua_State *to, int n)
         set_obj(to->top, from->top + i);
         to->top++;
     }
+    gc_thread_ran(to);
 }
 
 /* ---- Access (stack -> C) ------------------------------------------------ */

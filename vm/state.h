@@ -123,8 +123,11 @@ typedef struct global_State {
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
     uint8_t remarks;      /* root re-marks done in this propagate phase */
-    uint8_t remarking;    /* g->trav is the main thread, being re-marked */
-    uint8_t remarkclean;  /* a re-mark ended, and gray stayed empty since */
+    uint8_t remarking;    /* g->trav is a thread being re-marked */
+    uint8_t remarkpass;   /* a re-mark pass is under way */
+    uint8_t remarkfound;  /* this pass found gray objects */
+    uint8_t remarkclean;  /* a pass ended that found none */
+    gcobj *remarknext;    /* the next grayagain entry the pass looks at */
     uint32_t stepno;      /* collector steps so far (wraps) */
     uint32_t remarkstep;  /* stepno of the step in which it ended */
     gcobj *allgc;         /* every collectable RAM object without __gc */
