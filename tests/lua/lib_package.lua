@@ -52,7 +52,23 @@ if fh then
   want = "error loading module '" .. name .. "x' from file '" .. base .. "x.lua':\n\t"
   assert(msg:sub(1, #want) == want, msg)
   os.remove(base .. ".lua") os.remove(base .. "x.lua")
+  -- a C library is found along package.cpath but never loaded
+  fh = assert(io.open(base .. "c.so", "w")) fh:write("not a library") fh:close()
+  P.cpath = "/no/?.so;/tmp/?.so"
+  local nodll = "dynamic libraries not enabled; check your Lua installation"
+  msg = e(require, name .. "c")
+  want = "error loading module '" .. name .. "c' from file '" .. base .. "c.so':\n\t" .. nodll
+  assert(msg:sub(-#want) == want, msg)
+  msg = e(require, name .. "c.sub") -- the all-in-one searcher finds the root
+  want = "error loading module '" .. name .. "c.sub' from file '" .. base .. "c.so':\n\t" .. nodll
+  assert(msg:sub(-#want) == want, msg)
+  assert(P.loaded[name .. "c"] == nil and P.loaded[name .. "c.sub"] == nil)
+  os.remove(base .. "c.so")
 end
+P.cpath = "./?.so"
+msg = e(require, "no.mod")
+assert(msg:sub(-#"\tno file './no/mod.so'\n\tno file './no.so'") ==
+  "\tno file './no/mod.so'\n\tno file './no.so'", msg)
 P.path = {}
 assert(e(require, "q"):find("'package.path' must be a string", 1, true))
 P.searchers = nil
