@@ -436,6 +436,18 @@ static int read_count(lua_State *L, io_file *f, lua_Integer n)
     return lua_rawlen(L, -1) > 0;
 }
 
+/* The port's name of a handle's stream, for flush and setvbuf; -1 for
+ * a stream the port keeps no state for (stderr is written out at each
+ * call). */
+static int port_fd(const io_file *f, int output)
+{
+    if (f->kind == IO_PORT)
+        return f->fd;
+    if (f->kind == (output ? IO_STDOUT : IO_STDIN))
+        return PORT_FILE_CONSOLE;
+    return -1;
+}
+
 /* Reads the formats at first.. (none: one line); returns the results. */
 static int g_read(lua_State *L, io_file *f, int first)
 {
@@ -770,25 +782,36 @@ static int f_seek(lua_State *L)
     return 1;
 }
 
+/* The names of the port's PORT_BUF_ modes, in their order. */
+static const char *const buf_modes[] = {"no", "full", "line", NULL};
+_Static_assert(PORT_BUF_NO == 0 && PORT_BUF_FULL == 1 && PORT_BUF_LINE == 2,
+               "buf_modes lists the PORT_BUF_ modes in their order");
+
 static int f_setvbuf(lua_State *L)
 {
-    static const char *const modes[] = {"no", "full", "line", NULL};
-    to_file(L, 1);
-    luaL_checkoption(L, 2, NULL, modes);
-    luaL_optinteger(L, 3, 0);
-    lua_pushboolean(L, 1); /* writes are not buffered here */
+    io_file *f = to_file(L, 1);
+    int mode = luaL_checkoption(L, 2, NULL, buf_modes);
+    lua_Integer size = luaL_optinteger(L, 3, 0); /* 0: the port's size */
+    int fd = port_fd(f, 1);
+#ifdef RTLUA_HOST
+    errno = 0;
+#endif
+    if (fd != -1 &&
+        port_file_setvbuf(fd, mode, size > 0 ? (size_t)size : 0) != 0)
+        return port_fail(L, NULL);
+    lua_pushboolean(L, 1);
     return 1;
 }
 
 static int f_flush(lua_State *L)
 {
     io_file *f = to_file(L, 1);
+    int fd = port_fd(f, 1);
 #ifdef RTLUA_HOST
-    if (f->kind == IO_STDOUT)
-        fflush(stdout);
-#else
-    (void)f;
+    errno = 0;
 #endif
+    if (fd != -1 && port_file_flush(fd) != 0)
+        return port_fail(L, NULL);
     lua_pushboolean(L, 1);
     return 1;
 }

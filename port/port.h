@@ -88,6 +88,17 @@ long port_file_size(int fd);
 /* Moves to byte pos from the start; 0, or -1 on failure. */
 int port_file_seek(int fd, long pos);
 int port_file_close(int fd);
+/* What io's flush and setvbuf ask of a file.  fd may also be
+ * PORT_FILE_CONSOLE, the console's output.  A port without buffers
+ * (semihosting) does nothing and succeeds. */
+#define PORT_FILE_CONSOLE (-2)
+/* Buffering modes of port_file_setvbuf: C's _IONBF, _IOFBF, _IOLBF. */
+enum { PORT_BUF_NO, PORT_BUF_FULL, PORT_BUF_LINE };
+/* Writes out what the port buffers for fd; 0, or -1 on failure. */
+int port_file_flush(int fd);
+/* Sets fd's output buffering (size bytes, 0 for the port's choice); 0,
+ * or -1 on failure. */
+int port_file_setvbuf(int fd, int mode, size_t size);
 
 /* The host's stdin over semihosting (Cortex-M under QEMU), for piped input
  * a UART cannot end: port_stdin_piped is 1 when it is a pipe or a file

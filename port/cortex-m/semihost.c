@@ -97,6 +97,21 @@ int port_file_close(int fd)
     return semihost(SYS_CLOSE, block) == 0 ? 0 : -1;
 }
 
+/* Semihosting files have no buffer in the target: every SYS_WRITE
+ * reaches the host file.  The console is the UART, unbuffered. */
+int port_file_flush(int fd)
+{
+    (void)fd;
+    return 0;
+}
+
+int port_file_setvbuf(int fd, int mode, size_t size)
+{
+    (void)fd;
+    (void)size;
+    return mode >= 0 && mode <= PORT_BUF_LINE ? 0 : -1;
+}
+
 int port_args(char **argv, int max)
 {
     static char line[CMDLINE_MAX];

@@ -258,6 +258,27 @@ int port_file_close(int fd)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+int port_file_flush(int fd)
+{
+    FILE *f = fd == PORT_FILE_CONSOLE ? stdout : file_of(fd);
+    if (f == NULL)
+        return -1;
+    return fflush(f) == 0 ? 0 : -1;
+}
+
+int port_file_setvbuf(int fd, int mode, size_t size)
+{
+    static const int modes[] = {[PORT_BUF_NO] = _IONBF,
+                                [PORT_BUF_FULL] = _IOFBF,
+                                [PORT_BUF_LINE] = _IOLBF};
+    FILE *f = fd == PORT_FILE_CONSOLE ? stdout : file_of(fd);
+    if (f == NULL || mode < 0 || mode > PORT_BUF_LINE)
+        return -1;
+    /* stdio allocates a buffer of size at the next write (none for
+     * _IONBF); 0 keeps its own choice. */
+    return setvbuf(f, NULL, modes[mode], size) == 0 ? 0 : -1;
+}
+
 size_t port_stack_unused(void)
 {
     return 0;
