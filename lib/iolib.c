@@ -436,9 +436,9 @@ static int read_count(lua_State *L, io_file *f, lua_Integer n)
     return lua_rawlen(L, -1) > 0;
 }
 
-/* The port's name of a handle's stream, for flush and setvbuf; -1 for
- * a stream the port keeps no state for (stderr is written out at each
- * call). */
+/* The port's name of a handle's stream, for flush, setvbuf and
+ * clearerr; -1 for a stream the port keeps no state for (stderr is
+ * written out at each call). */
 static int port_fd(const io_file *f, int output)
 {
     if (f->kind == IO_PORT)
@@ -453,6 +453,13 @@ static int g_read(lua_State *L, io_file *f, int first)
 {
     int nargs = lua_gettop(L) - first + 1;
     int ok = 1, n;
+    /* Each read starts afresh, as C's clearerr before it: an end of file
+     * or an error met before (even by a failed write) does not end this
+     * read when the file has grown or the terminal got more input. */
+    int fd = port_fd(f, 0);
+    if (fd != -1)
+        port_file_clearerr(fd);
+    f->err = 0;
     if (nargs <= 0) {
         ok = read_line(L, f, 0);
         n = first + 1;

@@ -88,8 +88,9 @@ long port_file_size(int fd);
 /* Moves to byte pos from the start; 0, or -1 on failure. */
 int port_file_seek(int fd, long pos);
 int port_file_close(int fd);
-/* What io's flush and setvbuf ask of a file.  fd may also be
- * PORT_FILE_CONSOLE, the console's output.  A port without buffers
+/* What io's flush, setvbuf and reads ask of a file.  fd may also be
+ * PORT_FILE_CONSOLE: the console's input for port_file_clearerr, its
+ * output for the other two.  A port without buffers or sticky states
  * (semihosting) does nothing and succeeds. */
 #define PORT_FILE_CONSOLE (-2)
 /* Buffering modes of port_file_setvbuf: C's _IONBF, _IOFBF, _IOLBF. */
@@ -99,6 +100,10 @@ int port_file_flush(int fd);
 /* Sets fd's output buffering (size bytes, 0 for the port's choice); 0,
  * or -1 on failure. */
 int port_file_setvbuf(int fd, int mode, size_t size);
+/* Forgets an end of file or an error met by earlier reads, as C's
+ * clearerr: a read after it sees what the file holds now (a file that
+ * grew, a terminal that got more input). */
+void port_file_clearerr(int fd);
 
 /* The host's stdin over semihosting (Cortex-M under QEMU), for piped input
  * a UART cannot end: port_stdin_piped is 1 when it is a pipe or a file

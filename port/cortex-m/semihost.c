@@ -97,8 +97,9 @@ int port_file_close(int fd)
     return semihost(SYS_CLOSE, block) == 0 ? 0 : -1;
 }
 
-/* Semihosting files have no buffer in the target: every SYS_WRITE
- * reaches the host file.  The console is the UART, unbuffered. */
+/* Semihosting files have no buffer in the target and no sticky state:
+ * every SYS_WRITE reaches the host file, every SYS_READ reads at the
+ * position.  The console is the UART, unbuffered. */
 int port_file_flush(int fd)
 {
     (void)fd;
@@ -110,6 +111,11 @@ int port_file_setvbuf(int fd, int mode, size_t size)
     (void)fd;
     (void)size;
     return mode >= 0 && mode <= PORT_BUF_LINE ? 0 : -1;
+}
+
+void port_file_clearerr(int fd)
+{
+    (void)fd;
 }
 
 int port_args(char **argv, int max)

@@ -279,6 +279,13 @@ int port_file_setvbuf(int fd, int mode, size_t size)
     return setvbuf(f, NULL, modes[mode], size) == 0 ? 0 : -1;
 }
 
+void port_file_clearerr(int fd)
+{
+    FILE *f = fd == PORT_FILE_CONSOLE ? stdin : file_of(fd);
+    if (f != NULL)
+        clearerr(f);
+}
+
 size_t port_stack_unused(void)
 {
     return 0;
