@@ -257,12 +257,14 @@ int pkg_require(lua_State *L)
 
 /* ---- Opening ---------------------------------------------------------- */
 
-/* package[field] from the environment on the host: envname with the
- * version suffix, else envname (";;" standing for the default dflt),
- * stored into the table on the top; else the ROM table's default
- * stays. */
-static void set_path(lua_State *L, const char *field, const char *envname,
-                     const char *dflt)
+/* package.path (cpath): the environment's LUA_PATH_5_4 or LUA_PATH
+ * (LUA_CPATH...) on the host unless the registry's LUA_NOENV is set (lua
+ * -E), ";;" standing for the default, stored as field of the table on
+ * the top; else the ROM table's default stays.  Both are read as lua5.4
+ * does (the C searchers look along package.cpath, though no C library
+ * loads). */
+static void set_path(lua_State *L, const char *field, const char *versioned,
+                     const char *plain, const char *dflt)
 {
     const char *env = NULL;
 #ifdef RTLUA_HOST
@@ -270,13 +272,13 @@ static void set_path(lua_State *L, const char *field, const char *envname,
     int noenv = lua_toboolean(L, -1);
     lua_pop(L, 1);
     if (!noenv) {
-        env = getenv(lua_pushfstring(L, "%s%s", envname, LUA_VERSUFFIX));
-        lua_pop(L, 1);
+        env = getenv(versioned);
         if (env == NULL)
-            env = getenv(envname);
+            env = getenv(plain);
     }
 #else
-    (void)envname;
+    (void)versioned;
+    (void)plain;
 #endif
     if (env == NULL)
         return;
@@ -313,8 +315,10 @@ int luaopen_package(lua_State *L)
     }
     lua_pop(L, 1);
     rtlua_pushrom(L, &romtab_package);
-    set_path(L, "path", "LUA_PATH", LUA_PATH_DEFAULT);
-    set_path(L, "cpath", "LUA_CPATH", LUA_CPATH_DEFAULT);
+    set_path(L, "path", "LUA_PATH" LUA_VERSUFFIX, "LUA_PATH",
+             LUA_PATH_DEFAULT);
+    set_path(L, "cpath", "LUA_CPATH" LUA_VERSUFFIX, "LUA_CPATH",
+             LUA_CPATH_DEFAULT);
     return 1;
 }
 
