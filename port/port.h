@@ -104,6 +104,15 @@ int port_file_setvbuf(int fd, int mode, size_t size);
  * clearerr: a read after it sees what the file holds now (a file that
  * grew, a terminal that got more input). */
 void port_file_clearerr(int fd);
+/* Host file names, for os.remove, os.rename and os.tmpname: 0, or on
+ * failure the host's errno (-1 when the port cannot tell). */
+int port_file_remove(const char *path);
+int port_file_rename(const char *from, const char *to);
+/* A new temporary host file, created empty, its name in buf (cap bytes
+ * with the NUL). */
+int port_file_tmpname(char *buf, size_t cap);
+/* The words for a host errno from the calls above. */
+const char *port_file_strerror(int en);
 
 /* The host's stdin over semihosting (Cortex-M under QEMU), for piped input
  * a UART cannot end: port_stdin_piped is 1 when it is a pipe or a file

@@ -286,6 +286,42 @@ void port_file_clearerr(int fd)
         clearerr(f);
 }
 
+static int failed_errno(void)
+{
+    return errno != 0 ? errno : -1;
+}
+
+int port_file_remove(const char *path)
+{
+    errno = 0;
+    return remove(path) == 0 ? 0 : failed_errno();
+}
+
+int port_file_rename(const char *from, const char *to)
+{
+    errno = 0;
+    return rename(from, to) == 0 ? 0 : failed_errno();
+}
+
+int port_file_tmpname(char *buf, size_t cap)
+{
+    static const char pattern[] = "/tmp/lua_XXXXXX";
+    if (cap < sizeof pattern)
+        return -1;
+    memcpy(buf, pattern, sizeof pattern);
+    errno = 0;
+    int fd = mkstemp(buf);
+    if (fd == -1)
+        return failed_errno();
+    close(fd);
+    return 0;
+}
+
+const char *port_file_strerror(int en)
+{
+    return en > 0 ? strerror(en) : "error";
+}
+
 size_t port_stack_unused(void)
 {
     return 0;
