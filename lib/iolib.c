@@ -10,6 +10,9 @@
  * line costs one port call per buffer, not per byte (a semihosting call
  * traps into the emulator); the standard handles carry none, which keeps
  * the standard handles in flash (ROM userdata; see "the standard files").
+ * Writes are buffered by the port only (stdio on the host; semihosting
+ * writes at once): flush and setvbuf pass to it, for opened files and
+ * the console's output.
  *
  * Invariants:
  * - The logical position of an opened file is its port position minus
@@ -18,6 +21,9 @@
  *   logical position.
  * - A closed handle keeps its userdata (kind IO_CLOSED); using it raises
  *   "attempt to use a closed file".
+ * - Every read call starts with the port's clearerr (as liolib's g_read
+ *   with C's): an end of file or an error is a state of one read, never
+ *   of the handle.
  */
 #ifdef RTLUA_HOST
 #define _POSIX_C_SOURCE 200809L
