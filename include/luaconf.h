@@ -77,8 +77,12 @@
 #define LUALIB_API extern
 #define LUAMOD_API extern
 
+/* The defaults of package.path and package.cpath (also the ROM package
+ * table's, in tools/romtab.txt): the current directory only, as rtlua
+ * installs no module tree.  No C library is ever loaded (lib/loadlib.c);
+ * the C searchers still name the files they tried. */
 #define LUA_PATH_DEFAULT "./?.lua;./?/init.lua"
-#define LUA_CPATH_DEFAULT ""
+#define LUA_CPATH_DEFAULT "./?.so"
 #define LUA_DIRSEP "/"
 
 #endif

@@ -200,6 +200,18 @@ static const int gc_codes[] = {
     LUA_GCSTOP,     LUA_GCRESTART,    LUA_GCCOLLECT,   LUA_GCCOUNT, LUA_GCSTEP,
     LUA_GCSETPAUSE, LUA_GCSETSTEPMUL, LUA_GCISRUNNING, LUA_GCGEN,   LUA_GCINC};
 
+/* collectgarbage(opt, ...): every option of 5.4.8 with its results
+ * (lua_gc, vm/api.c).  The collector is incremental only:
+ * "generational" is accepted and remembered, so that "incremental" and
+ * "generational" return the previous mode's name, but collection stays
+ * incremental and time-bounded; in that mode "step" is an incremental
+ * step, true when it ended a cycle, not 5.4's minor collection (which
+ * returns false).  "setpause", "setstepmul" and "incremental"'s pause and
+ * step multiplier keep their values as 5.4 does (multiples of 4, up to
+ * 1,020) and return the previous ones; only the pause acts (the pacer's
+ * threshold); the step multiplier and size are accepted and unused, a
+ * step being bounded by time.  "count" is KiB in use, a float.  Called
+ * from a finalizer, every option returns fail. */
 static int b_collectgarbage(lua_State *L)
 {
     int o = gc_codes[luaL_checkoption(L, 1, "collect", gc_options)];

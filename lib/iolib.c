@@ -10,6 +10,9 @@
  * line costs one port call per buffer, not per byte (a semihosting call
  * traps into the emulator); the standard handles carry none, which keeps
  * the standard handles in flash (ROM userdata; see "the standard files").
+ * Writes are buffered by the port only (stdio on the host; semihosting
+ * writes at once): flush and setvbuf pass to it, for opened files and
+ * the console's output.
  *
  * Invariants:
  * - The logical position of an opened file is its port position minus
@@ -18,6 +21,9 @@
  *   logical position.
  * - A closed handle keeps its userdata (kind IO_CLOSED); using it raises
  *   "attempt to use a closed file".
+ * - Every read call starts with the port's clearerr (as liolib's g_read
+ *   with C's): an end of file or an error is a state of one read, never
+ *   of the handle.
  */
 #ifdef RTLUA_HOST
 #define _POSIX_C_SOURCE 200809L
@@ -436,11 +442,30 @@ static int read_count(lua_State *L, io_file *f, lua_Integer n)
     return lua_rawlen(L, -1) > 0;
 }
 
+/* The port's name of a handle's stream, for flush, setvbuf and
+ * clearerr; -1 for a stream the port keeps no state for (stderr is
+ * written out at each call). */
+static int port_fd(const io_file *f, int output)
+{
+    if (f->kind == IO_PORT)
+        return f->fd;
+    if (f->kind == (output ? IO_STDOUT : IO_STDIN))
+        return PORT_FILE_CONSOLE;
+    return -1;
+}
+
 /* Reads the formats at first.. (none: one line); returns the results. */
 static int g_read(lua_State *L, io_file *f, int first)
 {
     int nargs = lua_gettop(L) - first + 1;
     int ok = 1, n;
+    /* Each read starts afresh, as C's clearerr before it: an end of file
+     * or an error met before (even by a failed write) does not end this
+     * read when the file has grown or the terminal got more input. */
+    int fd = port_fd(f, 0);
+    if (fd != -1)
+        port_file_clearerr(fd);
+    f->err = 0;
     if (nargs <= 0) {
         ok = read_line(L, f, 0);
         n = first + 1;
@@ -770,25 +795,36 @@ static int f_seek(lua_State *L)
     return 1;
 }
 
+/* The names of the port's PORT_BUF_ modes, in their order. */
+static const char *const buf_modes[] = {"no", "full", "line", NULL};
+_Static_assert(PORT_BUF_NO == 0 && PORT_BUF_FULL == 1 && PORT_BUF_LINE == 2,
+               "buf_modes lists the PORT_BUF_ modes in their order");
+
 static int f_setvbuf(lua_State *L)
 {
-    static const char *const modes[] = {"no", "full", "line", NULL};
-    to_file(L, 1);
-    luaL_checkoption(L, 2, NULL, modes);
-    luaL_optinteger(L, 3, 0);
-    lua_pushboolean(L, 1); /* writes are not buffered here */
+    io_file *f = to_file(L, 1);
+    int mode = luaL_checkoption(L, 2, NULL, buf_modes);
+    lua_Integer size = luaL_optinteger(L, 3, 0); /* 0: the port's size */
+    int fd = port_fd(f, 1);
+#ifdef RTLUA_HOST
+    errno = 0;
+#endif
+    if (fd != -1 &&
+        port_file_setvbuf(fd, mode, size > 0 ? (size_t)size : 0) != 0)
+        return port_fail(L, NULL);
+    lua_pushboolean(L, 1);
     return 1;
 }
 
 static int f_flush(lua_State *L)
 {
     io_file *f = to_file(L, 1);
+    int fd = port_fd(f, 1);
 #ifdef RTLUA_HOST
-    if (f->kind == IO_STDOUT)
-        fflush(stdout);
-#else
-    (void)f;
+    errno = 0;
 #endif
+    if (fd != -1 && port_file_flush(fd) != 0)
+        return port_fail(L, NULL);
     lua_pushboolean(L, 1);
     return 1;
 }

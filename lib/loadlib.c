@@ -3,16 +3,20 @@
  * rtlua_preload, through which rtlua's built-in (flash) modules offer
  * themselves to `require`.
  *
- * Modules come from two searchers, in order: package.preload (the
- * registry's LUA_PRELOAD_TABLE) and Lua source files found along
- * package.path by package.searchpath and loaded by luaL_loadfilex, which
- * reads through port_file_* (host files, or host files over
- * semihosting on a board).  There is no C-library loader: a
- * microcontroller has no dynamic linker, so package.cpath is "" and
- * package.loadlib always fails with the reference's "not enabled"
- * message.  package.loaded is the registry's LUA_LOADED_TABLE, the same
- * table luaL_requiref fills, so libraries opened by luaL_openlibs are
- * already "required".
+ * Modules come from the four searchers of Lua 5.4, in order:
+ * package.preload (the registry's LUA_PRELOAD_TABLE); Lua source files
+ * found along package.path by package.searchpath and loaded by
+ * luaL_loadfilex, which reads through port_file_* (host files, or host
+ * files over semihosting on a board); C libraries along package.cpath,
+ * for the whole name and then for the first component of a dotted name.
+ * rtlua loads no C library, on a board (no dynamic linker) or on the
+ * host: the C searchers look for the files all the same, so that the
+ * "module not found" message lists every file tried as lua5.4's does,
+ * and a file they find fails to load with the reference's "dynamic
+ * libraries not enabled" message, as package.loadlib always does.
+ * package.loaded is the registry's LUA_LOADED_TABLE, the same table
+ * luaL_requiref fills, so libraries opened by luaL_openlibs are already
+ * "required".
  *
  * require and each searcher read the package table itself (a ROM table,
  * lib/lib.h): a script that replaces package.path or package.searchers
@@ -133,13 +137,21 @@ static int searcher_preload(lua_State *L)
     return 2;
 }
 
+/* Pushes package[field] and returns it: a searcher's path, which must
+ * be a string (or a number). */
+static const char *package_path(lua_State *L, const char *field)
+{
+    package_field(L, field);
+    const char *path = lua_tostring(L, -1);
+    if (path == NULL)
+        luaL_error(L, "'package.%s' must be a string", field);
+    return path;
+}
+
 static int searcher_lua(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    package_field(L, "path");
-    const char *path = lua_tostring(L, -1);
-    if (path == NULL)
-        luaL_error(L, "'package.path' must be a string");
+    const char *path = package_path(L, "path");
     const char *file = search_path(L, name, path, ".", LUA_DIRSEP);
     if (file == NULL)
         return 1; /* the "no file" list */
@@ -148,6 +160,40 @@ static int searcher_lua(lua_State *L)
                           lua_tostring(L, 1), file, lua_tostring(L, -1));
     lua_pushstring(L, file); /* the loader's second argument */
     return 2;
+}
+
+/* A C library found at file cannot be loaded: the reference's error for
+ * a library that does not load. */
+static int c_load_failed(lua_State *L, const char *file)
+{
+    return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
+                      lua_tostring(L, 1), file, PKG_NO_DLL);
+}
+
+static int searcher_c(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *cpath = package_path(L, "cpath");
+    const char *file = search_path(L, name, cpath, ".", LUA_DIRSEP);
+    if (file == NULL)
+        return 1; /* the "no file" list */
+    return c_load_failed(L, file);
+}
+
+/* The all-in-one searcher: a library named by the first component of
+ * a dotted name, which would hold the submodules' luaopen_ functions. */
+static int searcher_croot(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *dot = strchr(name, '.');
+    if (dot == NULL)
+        return 0; /* no excuse: the C searcher tried this name */
+    const char *root = lua_pushlstring(L, name, (size_t)(dot - name));
+    const char *cpath = package_path(L, "cpath");
+    const char *file = search_path(L, root, cpath, ".", LUA_DIRSEP);
+    if (file == NULL)
+        return 1;
+    return c_load_failed(L, file);
 }
 
 /* ---- require ---------------------------------------------------------- */
@@ -215,7 +261,8 @@ int pkg_require(lua_State *L)
  * (LUA_CPATH...) on the host unless the registry's LUA_NOENV is set (lua
  * -E), ";;" standing for the default, stored as field of the table on
  * the top; else the ROM table's default stays.  Both are read as lua5.4
- * does, though only package.path finds files here. */
+ * does (the C searchers look along package.cpath, though no C library
+ * loads). */
 static void set_path(lua_State *L, const char *field, const char *versioned,
                      const char *plain, const char *dflt)
 {

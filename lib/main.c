@@ -412,6 +412,9 @@ static int protected_main(lua_State *L)
     rtlua_GCStats stats;
     rtlua_gcstats(L, &stats);
     opened_in_use = stats.bytes_in_use;
+    /* lua.c runs scripts in generational mode: rtlua's collector stays
+     * incremental, but collectgarbage("incremental") answers as there. */
+    lua_gc(L, LUA_GCGEN, 0, 0);
     make_arg_table(L, argv, argc, script);
     if (flags & OPT_V)
         print_version();

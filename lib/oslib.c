@@ -1,6 +1,7 @@
 /*
  * oslib.c — the os library (Lua 5.4 §6.9): time, clock, date, difftime,
- * getenv, exit, and on the host remove, rename, tmpname.
+ * getenv, exit, remove, rename, tmpname (host files through the port:
+ * libc's on the host, semihosting's on a board).
  *
  * The calendar is rtlua's own: a proleptic Gregorian day count (days
  * since 1970-01-01) converted to and from civil dates, which also does
@@ -16,10 +17,8 @@
  */
 #ifdef RTLUA_HOST
 #define _POSIX_C_SOURCE 200809L
-#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 #endif
 
 #include <limits.h>
@@ -33,6 +32,8 @@
 #include "port/port.h"
 #include "rtlua.h"
 
+/* Bytes of a name from os.tmpname, with its NUL. */
+#define OS_TMPNAME_MAX 64
 /* Seconds in a day. */
 #define OS_DAY 86400
 /* Widest single conversion os.date writes ("%c": 24 characters, a
@@ -581,31 +582,44 @@ static int os_setlocale(lua_State *L)
     return 1;
 }
 
-#ifdef RTLUA_HOST
+/* The results of a host file operation that returned en (0: done), as
+ * luaL_fileresult's, with the port's words for the host's errno. */
+static int file_result(lua_State *L, int en, const char *fname)
+{
+    if (en == 0) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    luaL_pushfail(L);
+    if (fname != NULL)
+        lua_pushfstring(L, "%s: %s", fname, port_file_strerror(en));
+    else
+        lua_pushstring(L, port_file_strerror(en));
+    lua_pushinteger(L, en > 0 ? en : 0);
+    return 3;
+}
+
 static int os_remove(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    return luaL_fileresult(L, remove(name) == 0, name);
+    return file_result(L, port_file_remove(name), name);
 }
 
 static int os_rename(lua_State *L)
 {
     const char *from = luaL_checkstring(L, 1);
     const char *to = luaL_checkstring(L, 2);
-    return luaL_fileresult(L, rename(from, to) == 0, NULL);
+    return file_result(L, port_file_rename(from, to), NULL);
 }
 
 static int os_tmpname(lua_State *L)
 {
-    char name[] = "/tmp/lua_XXXXXX";
-    int fd = mkstemp(name);
-    if (fd == -1)
+    char name[OS_TMPNAME_MAX];
+    if (port_file_tmpname(name, sizeof name) != 0)
         return luaL_error(L, "unable to generate a unique filename");
-    close(fd);
     lua_pushstring(L, name);
     return 1;
 }
-#endif
 
 int luaopen_os(lua_State *L)
 {

@@ -397,6 +397,7 @@ int strlib_unpack(lua_State *L)
     pack_header h;
     int n = 0;
     luaL_argcheck(L, pos <= ld, 3, "initial position out of string");
+    int base = lua_gettop(L);
     header_init(&h, L);
     while (*fmt != '\0') {
         int size, ntoalign;
@@ -404,7 +405,14 @@ int strlib_unpack(lua_State *L)
         luaL_argcheck(L, (size_t)ntoalign + (size_t)size <= ld - pos, 2,
                       "data string too short");
         pos += (size_t)ntoalign;
-        luaL_checkstack(L, 2, "too many results");
+        if (!lua_checkstack(L, 2)) {
+            /* Room is asked for item by item, so this is the stack's
+             * limit: the values so far go before the error, whose
+             * message needs a few slots too (lua5.4's stack has them
+             * above its limit). */
+            lua_settop(L, base);
+            luaL_error(L, "stack overflow (too many results)");
+        }
         n++;
         switch (k) {
         case K_INT:

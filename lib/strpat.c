@@ -125,6 +125,11 @@ static int in_class(int c, int cl)
     case 'x':
         r = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
         break;
+    case 'z':
+        /* Deprecated since 5.2 (a pattern may hold "\0") but still a
+         * class in 5.4's matcher. */
+        r = c == 0;
+        break;
     default:
         return cl == c;
     }

@@ -253,9 +253,12 @@ static int codes_lax(lua_State *L)
 static int u_codes(lua_State *L)
 {
     int lax = lua_toboolean(L, 2);
-    /* lua5.4.4 accepts a string that starts with a continuation byte
-     * here; the iterator's first step skips it. */
-    luaL_checkstring(L, 1);
+    /* A string that starts with a continuation byte is refused here, as
+     * 5.4.6 and later do (5.4.8 is the reference); 5.4.4 (Debian's
+     * lua5.4) let the iterator's first step skip it.  The iterator then
+     * only skips the rest of a character it has decoded. */
+    const char *s = luaL_checkstring(L, 1);
+    luaL_argcheck(L, !is_cont(s), 1, msg_invalid);
     lua_pushcfunction(L, lax ? codes_lax : codes_strict);
     lua_pushvalue(L, 1);
     lua_pushinteger(L, 0);

@@ -88,6 +88,31 @@ long port_file_size(int fd);
 /* Moves to byte pos from the start; 0, or -1 on failure. */
 int port_file_seek(int fd, long pos);
 int port_file_close(int fd);
+/* What io's flush, setvbuf and reads ask of a file.  fd may also be
+ * PORT_FILE_CONSOLE: the console's input for port_file_clearerr, its
+ * output for the other two.  A port without buffers or sticky states
+ * (semihosting) does nothing and succeeds. */
+#define PORT_FILE_CONSOLE (-2)
+/* Buffering modes of port_file_setvbuf: C's _IONBF, _IOFBF, _IOLBF. */
+enum { PORT_BUF_NO, PORT_BUF_FULL, PORT_BUF_LINE };
+/* Writes out what the port buffers for fd; 0, or -1 on failure. */
+int port_file_flush(int fd);
+/* Sets fd's output buffering (size bytes, 0 for the port's choice); 0,
+ * or -1 on failure. */
+int port_file_setvbuf(int fd, int mode, size_t size);
+/* Forgets an end of file or an error met by earlier reads, as C's
+ * clearerr: a read after it sees what the file holds now (a file that
+ * grew, a terminal that got more input). */
+void port_file_clearerr(int fd);
+/* Host file names, for os.remove, os.rename and os.tmpname: 0, or on
+ * failure the host's errno (-1 when the port cannot tell). */
+int port_file_remove(const char *path);
+int port_file_rename(const char *from, const char *to);
+/* A new temporary host file, created empty, its name in buf (cap bytes
+ * with the NUL). */
+int port_file_tmpname(char *buf, size_t cap);
+/* The words for a host errno from the calls above. */
+const char *port_file_strerror(int en);
 
 /* The host's stdin over semihosting (Cortex-M under QEMU), for piped input
  * a UART cannot end: port_stdin_piped is 1 when it is a pipe or a file

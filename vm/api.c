@@ -69,11 +69,21 @@
 #define API_STEPS_PER_KIB 1
 /* Step multiplier reported by LUA_GCSETSTEPMUL before any is set. */
 #define API_STEPMUL_DEFAULT 100
+/* 5.4 keeps the pause and the step multiplier as a quarter of the value
+ * in a byte: what is set comes back a multiple of 4 in 0..1020, larger
+ * values wrapped (setpause(2000) then reports 976, and the pause is
+ * that).  lua_gc stores them so, and reports them as 5.4 does. */
+#define API_PARAM_UNIT 4
+#define API_PARAM_MAX_QUARTERS 255
 
 /* The value of an invalid ("none") index: read-only. */
 static const tvalue none_value = {{NULL}, V_NIL};
 /* What LUA_GCSETSTEPMUL last stored (the pacer is time-driven). */
 static int api_stepmul = API_STEPMUL_DEFAULT;
+/* The pause as lua_gc reports it: pausepct + API_PAUSE_BASE at the
+ * start, then what LUA_GCSETPAUSE or LUA_GCINC stored (a pause under
+ * API_PAUSE_BASE is a pausepct of 0: cycles follow each other). */
+static int api_pause;
 /* The mode last asked for (LUA_GCGEN or LUA_GCINC): the collector is
  * always incremental, but lua_gc reports the previous request as 5.4
  * does, so code switching modes back and forth sees what it set. */
@@ -988,6 +998,7 @@ lua_State *lua_newstate(lua_Alloc f, void *ud)
     lua_State *L = state_open();
     if (L != NULL) {
         api_stepmul = API_STEPMUL_DEFAULT;
+        api_pause = (int)G(L)->pausepct + API_PAUSE_BASE;
         api_gcmode = LUA_GCINC;
         pace_init(L);
     }
@@ -1045,10 +1056,13 @@ static uint32_t step_budget(global_State *g)
 
 /* One explicit step (or up to n steps for n KiB): returns 1 when a cycle
  * ended during them.  An explicit step starts a cycle even when none is
- * due, as Lua's does. */
+ * due, and runs while the collector is stopped, as Lua's does; a
+ * negative size adds nothing to do (5.4 lowers its debt: no step). */
 static int explicit_step(lua_State *L, int kib)
 {
     global_State *g = G(L);
+    if (kib < 0)
+        return 0;
     uint32_t done = g->stats.cycles_completed;
     int steps = kib > 0 ? kib * API_STEPS_PER_KIB : 1;
     for (int i = 0; i < steps && g->stats.cycles_completed == done; i++) {
@@ -1059,11 +1073,27 @@ static int explicit_step(lua_State *L, int kib)
     return g->stats.cycles_completed != done;
 }
 
+/* v as 5.4 stores a collector parameter (API_PARAM_UNIT). */
+static int gc_param(int v)
+{
+    return (int)((unsigned)(v / API_PARAM_UNIT) & API_PARAM_MAX_QUARTERS) *
+           API_PARAM_UNIT;
+}
+
 static int set_pause(global_State *g, int pause)
 {
-    int old = (int)g->pausepct + API_PAUSE_BASE;
-    g->pausepct =
-        pause > API_PAUSE_BASE ? (uint32_t)(pause - API_PAUSE_BASE) : 0;
+    int old = api_pause;
+    api_pause = gc_param(pause);
+    g->pausepct = api_pause > API_PAUSE_BASE
+                      ? (uint32_t)(api_pause - API_PAUSE_BASE)
+                      : 0;
+    return old;
+}
+
+static int set_stepmul(int stepmul)
+{
+    int old = api_stepmul;
+    api_stepmul = gc_param(stepmul);
     return old;
 }
 
@@ -1101,14 +1131,14 @@ int lua_gc(lua_State *L, int what, ...)
         res = set_pause(g, va_arg(ap, int));
         break;
     case LUA_GCSETSTEPMUL:
-        res = api_stepmul;
-        api_stepmul = va_arg(ap, int);
+        res = set_stepmul(va_arg(ap, int));
         break;
     case LUA_GCISRUNNING:
         res = g->gcrunning;
         break;
     case LUA_GCGEN:
-        /* Generational mode is not offered: stay incremental. */
+        /* Generational mode is not offered: stay incremental (its two
+         * multipliers have nothing to set). */
         res = api_gcmode;
         api_gcmode = LUA_GCGEN;
         break;
@@ -1116,10 +1146,10 @@ int lua_gc(lua_State *L, int what, ...)
         int pause = va_arg(ap, int);
         int stepmul = va_arg(ap, int);
         (void)va_arg(ap, int); /* step size: steps are time-budgeted */
-        if (pause != 0)
+        if (pause != 0)        /* 0 keeps the value */
             set_pause(g, pause);
         if (stepmul != 0)
-            api_stepmul = stepmul;
+            set_stepmul(stepmul);
         res = api_gcmode;
         api_gcmode = LUA_GCINC;
         break;

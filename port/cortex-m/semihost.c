@@ -18,6 +18,10 @@ enum {
     SYS_ISTTY = 0x09,
     SYS_SEEK = 0x0A,
     SYS_FLEN = 0x0C,
+    SYS_TMPNAM = 0x0D,
+    SYS_REMOVE = 0x0E,
+    SYS_RENAME = 0x0F,
+    SYS_ERRNO = 0x13,
     SYS_GET_CMDLINE = 0x15,
     SYS_EXIT = 0x18,
     SYS_EXIT_EXTENDED = 0x20,
@@ -25,6 +29,10 @@ enum {
 
 /* ADP_Stopped_ApplicationExit: the reason code for a normal exit. */
 #define ADP_APPLICATION_EXIT 0x20026u
+/* Temporary names port_file_tmpname tries before it gives up: the host
+ * makes one name per identifier (0..255), and files of an earlier run
+ * may still hold some. */
+#define TMPNAM_TRIES 256
 /* Bytes of command line port_args keeps. */
 #define CMDLINE_MAX 512
 
@@ -95,6 +103,103 @@ int port_file_close(int fd)
 {
     const uint32_t block[1] = {(uint32_t)fd};
     return semihost(SYS_CLOSE, block) == 0 ? 0 : -1;
+}
+
+/* Semihosting files have no buffer in the target and no sticky state:
+ * every SYS_WRITE reaches the host file, every SYS_READ reads at the
+ * position.  The console is the UART, unbuffered. */
+int port_file_flush(int fd)
+{
+    (void)fd;
+    return 0;
+}
+
+int port_file_setvbuf(int fd, int mode, size_t size)
+{
+    (void)fd;
+    (void)size;
+    return mode >= 0 && mode <= PORT_BUF_LINE ? 0 : -1;
+}
+
+void port_file_clearerr(int fd)
+{
+    (void)fd;
+}
+
+static int host_errno(void)
+{
+    int en = semihost(SYS_ERRNO, NULL);
+    return en > 0 ? en : -1;
+}
+
+int port_file_remove(const char *path)
+{
+    const uint32_t block[2] = {(uint32_t)(uintptr_t)path,
+                               (uint32_t)strlen(path)};
+    return semihost(SYS_REMOVE, block) == 0 ? 0 : host_errno();
+}
+
+int port_file_rename(const char *from, const char *to)
+{
+    const uint32_t block[4] = {(uint32_t)(uintptr_t)from,
+                               (uint32_t)strlen(from), (uint32_t)(uintptr_t)to,
+                               (uint32_t)strlen(to)};
+    return semihost(SYS_RENAME, block) == 0 ? 0 : host_errno();
+}
+
+/* SYS_TMPNAM only names a file; as mkstemp, the name returned is of a
+ * file that did not exist and now does (empty).  "r" then "w" is not
+ * atomic, but the names are the emulator's own (its process id). */
+int port_file_tmpname(char *buf, size_t cap)
+{
+    static unsigned next_id;
+    for (int i = 0; i < TMPNAM_TRIES; i++) {
+        const uint32_t block[3] = {(uint32_t)(uintptr_t)buf, next_id++ & 0xFFu,
+                                   (uint32_t)cap};
+        if (semihost(SYS_TMPNAM, block) != 0)
+            return -1;
+        buf[cap - 1] = '\0';
+        int fd = port_file_open(buf, "r");
+        if (fd >= 0) {
+            port_file_close(fd); /* taken: the next identifier */
+            continue;
+        }
+        fd = port_file_open(buf, "w");
+        if (fd < 0)
+            return host_errno();
+        port_file_close(fd);
+        return 0;
+    }
+    return -1;
+}
+
+/* The host's errno values are Linux's (QEMU passes them through); the
+ * common ones in strerror's words, without newlib's table. */
+const char *port_file_strerror(int en)
+{
+    static const struct {
+        int en;
+        const char *msg;
+    } msgs[] = {
+        {1, "Operation not permitted"},
+        {2, "No such file or directory"},
+        {5, "Input/output error"},
+        {13, "Permission denied"},
+        {16, "Device or resource busy"},
+        {17, "File exists"},
+        {18, "Invalid cross-device link"},
+        {20, "Not a directory"},
+        {21, "Is a directory"},
+        {22, "Invalid argument"},
+        {28, "No space left on device"},
+        {30, "Read-only file system"},
+        {36, "File name too long"},
+        {39, "Directory not empty"},
+    };
+    for (size_t i = 0; i < sizeof msgs / sizeof msgs[0]; i++)
+        if (msgs[i].en == en)
+            return msgs[i].msg;
+    return "error";
 }
 
 int port_args(char **argv, int max)

@@ -258,6 +258,70 @@ int port_file_close(int fd)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+int port_file_flush(int fd)
+{
+    FILE *f = fd == PORT_FILE_CONSOLE ? stdout : file_of(fd);
+    if (f == NULL)
+        return -1;
+    return fflush(f) == 0 ? 0 : -1;
+}
+
+int port_file_setvbuf(int fd, int mode, size_t size)
+{
+    static const int modes[] = {[PORT_BUF_NO] = _IONBF,
+                                [PORT_BUF_FULL] = _IOFBF,
+                                [PORT_BUF_LINE] = _IOLBF};
+    FILE *f = fd == PORT_FILE_CONSOLE ? stdout : file_of(fd);
+    if (f == NULL || mode < 0 || mode > PORT_BUF_LINE)
+        return -1;
+    /* stdio allocates a buffer of size at the next write (none for
+     * _IONBF); 0 keeps its own choice. */
+    return setvbuf(f, NULL, modes[mode], size) == 0 ? 0 : -1;
+}
+
+void port_file_clearerr(int fd)
+{
+    FILE *f = fd == PORT_FILE_CONSOLE ? stdin : file_of(fd);
+    if (f != NULL)
+        clearerr(f);
+}
+
+static int failed_errno(void)
+{
+    return errno != 0 ? errno : -1;
+}
+
+int port_file_remove(const char *path)
+{
+    errno = 0;
+    return remove(path) == 0 ? 0 : failed_errno();
+}
+
+int port_file_rename(const char *from, const char *to)
+{
+    errno = 0;
+    return rename(from, to) == 0 ? 0 : failed_errno();
+}
+
+int port_file_tmpname(char *buf, size_t cap)
+{
+    static const char pattern[] = "/tmp/lua_XXXXXX";
+    if (cap < sizeof pattern)
+        return -1;
+    memcpy(buf, pattern, sizeof pattern);
+    errno = 0;
+    int fd = mkstemp(buf);
+    if (fd == -1)
+        return failed_errno();
+    close(fd);
+    return 0;
+}
+
+const char *port_file_strerror(int en)
+{
+    return en > 0 ? strerror(en) : "error";
+}
+
 size_t port_stack_unused(void)
 {
     return 0;

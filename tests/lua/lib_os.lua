@@ -5,7 +5,7 @@ local function err(f, ...)
   return m
 end
 local function has(m, s) assert(string.find(m, s, 1, true), m) end
-local host = os.remove ~= nil
+local host = os.getenv("PATH") ~= nil
 local big = math.maxinteger > 2^31
 
 local all = "%a %A %b %B %c|%C %d %D %e %F %g %G %h %H %I %j %m %M %n %p %r %R %S %t %T %u %U %V %w %W %x %X %y %Y %z %Z %%"
@@ -60,11 +60,22 @@ assert(os.getenv("RTLUA_SURELY_UNSET_VAR") == nil)
 has(err(os.getenv), "bad argument #1 to ")
 if host then
   assert(type(os.getenv("PATH")) == "string")
+end
+-- host files, on the host and over a board's semihosting
+do
   local a, m, e = os.rename("/nonexist/a", "/tmp/b")
   assert(a == nil and m == "No such file or directory" and e == 2)
   local tn = os.tmpname()
-  assert(type(tn) == "string" and os.remove(tn) == true)
+  local tn2 = os.tmpname()
+  assert(type(tn) == "string" and tn ~= tn2)
+  local f = assert(io.open(tn, "r")) -- created, empty
+  assert(f:read("a") == "") f:close()
+  f = assert(io.open(tn, "w")) f:write("moved") f:close()
+  assert(os.rename(tn, tn2) == true)
+  f = assert(io.open(tn2)) assert(f:read("a") == "moved") f:close()
+  assert(io.open(tn) == nil and os.remove(tn2) == true)
   a, m, e = os.remove(tn)
   assert(a == nil and m == tn .. ": No such file or directory" and e == 2)
+  assert(select(3, os.remove(tn2)) == 2)
 end
 print("ok")

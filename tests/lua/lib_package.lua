@@ -36,23 +36,41 @@ if me and me:find("lib_package%.lua$") then
 end
 local l = {P.loadlib("x.so", "f")}
 assert(l[1] == nil and type(l[2]) == "string" and type(l[3]) == "string")
--- a module file, only on the host (needs io and a writable /tmp)
-local host = io and io.open and os.getenv and os.getenv("PATH")
-local base = "/tmp/rtlua_pk" .. os.time() % 100000
-local fh = host and io.open(base .. ".lua", "w")
-if fh then
+-- module files: host files on every target (semihosting on a board); a
+-- file that cannot be made is a failure.  os.tmpname's name (a file of
+-- its own) is the base of the names, distinct for runs in parallel.
+local base = os.tmpname()
+local fh = assert(io.open(base .. ".lua", "w"))
+do
   fh:write("local n, f = ...\nreturn {n = n, f = f}\n") fh:close()
-  fh = io.open(base .. "x.lua", "w") fh:write("x = = 1\n") fh:close()
-  P.path = "/no/?.lua;" .. "/tmp/?.lua"
-  local name = base:sub(6)
+  fh = assert(io.open(base .. "x.lua", "w")) fh:write("x = = 1\n") fh:close()
+  local dir, name = base:match("^(.*/)([^/.]+)$")
+  assert(dir, base)
+  P.path = "/no/?.lua;" .. dir .. "?.lua"
   local r, f = require(name)
   assert(f == base .. ".lua" and r.n == name and r.f == f, f)
   assert(P.loaded[name] == r and require(name) == r)
   msg = e(require, name .. "x")
   want = "error loading module '" .. name .. "x' from file '" .. base .. "x.lua':\n\t"
   assert(msg:sub(1, #want) == want, msg)
-  os.remove(base .. ".lua") os.remove(base .. "x.lua")
+  assert(os.remove(base .. ".lua") and os.remove(base .. "x.lua"))
+  -- a C library is found along package.cpath but never loaded
+  fh = assert(io.open(base .. "c.so", "w")) fh:write("not a library") fh:close()
+  P.cpath = "/no/?.so;" .. dir .. "?.so"
+  local nodll = "dynamic libraries not enabled; check your Lua installation"
+  msg = e(require, name .. "c")
+  want = "error loading module '" .. name .. "c' from file '" .. base .. "c.so':\n\t" .. nodll
+  assert(msg:sub(-#want) == want, msg)
+  msg = e(require, name .. "c.sub") -- the all-in-one searcher finds the root
+  want = "error loading module '" .. name .. "c.sub' from file '" .. base .. "c.so':\n\t" .. nodll
+  assert(msg:sub(-#want) == want, msg)
+  assert(P.loaded[name .. "c"] == nil and P.loaded[name .. "c.sub"] == nil)
+  assert(os.remove(base .. "c.so") and os.remove(base))
 end
+P.cpath = "./?.so"
+msg = e(require, "no.mod")
+assert(msg:sub(-#"\tno file './no/mod.so'\n\tno file './no.so'") ==
+  "\tno file './no/mod.so'\n\tno file './no.so'", msg)
 P.path = {}
 assert(e(require, "q"):find("'package.path' must be a string", 1, true))
 P.searchers = nil
