@@ -1,4 +1,3 @@
---! host
 -- C18: io.lines and file:lines keep their formats as upvalues of the
 -- iterator; with many formats the library pushed them all (3 + n values)
 -- without asking for stack room, writing past the end of the Lua stack
