@@ -1070,14 +1070,26 @@ static int unit(lua_State *L, int force)
 
 static void record_step(global_State *g, uint32_t used)
 {
-    g->stats.steps++;
-    g->stats.step_cycles_total += used;
-    if (used > g->stats.worst_step_cycles)
-        g->stats.worst_step_cycles = used;
+    gc_stats *st = &g->stats;
+    st->steps++;
+    st->step_cycles_total += used;
+    if (used > st->worst_step_cycles)
+        st->worst_step_cycles = used;
     unsigned b = 0;
     while (b + 1 < GC_HIST_BUCKETS && (used >> (b + 1)) != 0)
         b++;
-    g->stats.hist[b]++;
+    st->hist[b]++;
+    /* The reservoir: every step while it has room, then step n replaces
+     * a random sample with probability GC_STEP_SAMPLES / n. */
+    if (st->steps <= GC_STEP_SAMPLES) {
+        st->sample[st->steps - 1] = used;
+    } else {
+        st->samplerng = st->samplerng * 1664525u + 1013904223u;
+        uint32_t j =
+            (uint32_t)(((uint64_t)(st->samplerng >> 8) * st->steps) >> 24);
+        if (j < GC_STEP_SAMPLES)
+            st->sample[j] = used;
+    }
 }
 
 uint32_t gc_step(lua_State *L, uint32_t budget)
@@ -1155,9 +1167,11 @@ static void emergency(lua_State *L)
     finish_cycle(L);
     unit(L, 1);
     finish_cycle(L);
-    /* An emergency collection is a pause like any step: count it. */
+    /* An emergency collection is a pause the program sees (the step hook
+     * gets it), counted apart from the steps' figures. */
     uint32_t used = port_cycles() - start;
-    record_step(g, used);
+    if (used > g->stats.worst_emergency_cycles)
+        g->stats.worst_emergency_cycles = used;
     if (g->stephook)
         g->stephook(start, used);
     g->gcemergency = 0;

@@ -35,6 +35,14 @@ typedef struct rtlua_GCStats {
     size_t largest_free;        /* largest block that could be allocated */
     size_t capacity;            /* the arena's size */
     size_t peak_in_use;         /* highest bytes_in_use since opening */
+    /* The median and p99.9 step, in port cycles: exact while there have
+     * been at most the state's sample count of steps (quantiles_sampled
+     * 0); past that the median is that of a uniform sample of the steps,
+     * and p99.9 the top of its histogram bucket (no more than the worst). */
+    uint32_t median_step_cycles;
+    uint32_t p999_step_cycles;
+    int quantiles_sampled;
+    uint32_t worst_emergency_cycles; /* longest emergency (not a step) */
 } rtlua_GCStats;
 
 /* Copy the collector's statistics of L's state into *out. */

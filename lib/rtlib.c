@@ -217,32 +217,24 @@ static int rt_stats(lua_State *L)
     rt_post_stats p;
     rtlua_gcstats(L, &s);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 23);
-    /* hist[i] counts steps of [2^(i-1), 2^i) cycles.  From it, the median
-     * and p99.9 step as upper bounds: the top of the bucket that holds
-     * the quantile, but no more than the worst step. */
-    uint32_t total = 0, below = 0, q50 = 0, q999 = 0;
+    lua_createtable(L, 0, 25);
+    /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
+     * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
+     * there are more steps than samples, then quantiles_sampled is true). */
     lua_createtable(L, RTLUA_GC_HIST_BUCKETS, 0);
     for (int i = 0; i < RTLUA_GC_HIST_BUCKETS; i++) {
-        total += s.hist[i];
         lua_pushinteger(L, (lua_Integer)s.hist[i]);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "hist");
-    for (int i = 0; i < RTLUA_GC_HIST_BUCKETS && total > 0; i++) {
-        uint32_t top = i + 1 < 32 ? (uint32_t)1 << (i + 1) : UINT32_MAX;
-        if (top > s.worst_step_cycles)
-            top = s.worst_step_cycles;
-        below += s.hist[i];
-        if (q50 == 0 && below >= total - total / 2)
-            q50 = top;
-        if (q999 == 0 && below >= total - total / 1000)
-            q999 = top;
-    }
-    lua_pushnumber(L, cycles_to_us(q50));
+    lua_pushnumber(L, cycles_to_us(s.median_step_cycles));
     lua_setfield(L, -2, "median_step_us");
-    lua_pushnumber(L, cycles_to_us(q999));
+    lua_pushnumber(L, cycles_to_us(s.p999_step_cycles));
     lua_setfield(L, -2, "p999_step_us");
+    lua_pushboolean(L, s.quantiles_sampled);
+    lua_setfield(L, -2, "quantiles_sampled");
+    lua_pushnumber(L, cycles_to_us(s.worst_emergency_cycles));
+    lua_setfield(L, -2, "worst_emergency_us");
     setint(L, "steps", clampi(s.steps));
     setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
     lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));

@@ -1281,4 +1281,34 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->largest_free = arena_largest_free(g->arena);
     out->capacity = arena_capacity(g->arena);
     out->peak_in_use = arena_peak(g->arena);
+    out->worst_emergency_cycles = s->worst_emergency_cycles;
+    /* Quantiles from the samples, sorted in a copy (insertion sort of at
+     * most GC_STEP_SAMPLES words). */
+    uint32_t v[GC_STEP_SAMPLES];
+    uint32_t n = s->steps < GC_STEP_SAMPLES ? s->steps : GC_STEP_SAMPLES;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = s->sample[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    out->quantiles_sampled = s->steps > GC_STEP_SAMPLES;
+    out->median_step_cycles = n ? v[(n - 1) / 2] : 0;
+    if (!out->quantiles_sampled) {
+        /* the ceil(0.999 n)-th smallest */
+        uint32_t k = (uint32_t)(((uint64_t)n * 999 + 999) / 1000);
+        out->p999_step_cycles = n ? v[k - 1] : 0;
+    } else {
+        uint32_t below = 0, total = s->steps, q = s->worst_step_cycles;
+        for (int i = 0; i < GC_HIST_BUCKETS; i++) {
+            below += s->hist[i];
+            if (below >= total - total / 1000) {
+                uint32_t top =
+                    i + 1 < 32 ? (uint32_t)1 << (i + 1) : UINT32_MAX;
+                q = top < q ? top : q;
+                break;
+            }
+        }
+        out->p999_step_cycles = q;
+    }
 }

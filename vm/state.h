@@ -33,12 +33,22 @@ enum gc_phase {
 /* Step-length histogram: bucket i counts steps of [2^i, 2^(i+1)) cycles. */
 #define GC_HIST_BUCKETS 24
 
+/* Step lengths kept for the median and p99.9 (a uniform sample once there
+ * are more steps: reservoir sampling).  A board short of RAM sets fewer. */
+#ifndef GC_STEP_SAMPLES
+#define GC_STEP_SAMPLES 128
+#endif
+
 typedef struct gc_stats {
     uint32_t steps;             /* steps run (paced, assist, explicit) */
     uint32_t worst_step_cycles; /* longest single step */
     uint32_t hist[GC_HIST_BUCKETS];
-    uint32_t cycles_completed;  /* full collection cycles finished */
-    uint32_t emergencies;       /* emergency collections on alloc failure */
+    uint32_t sample[GC_STEP_SAMPLES]; /* step lengths, a uniform sample */
+    uint32_t samplerng;               /* the reservoir's generator state */
+    uint32_t worst_emergency_cycles;  /* longest emergency collection */
+    uint32_t cycles_completed;        /* full collection cycles finished */
+    uint32_t emergencies;             /* emergency collections on alloc failure
+                                         (not steps: apart from steps' figures) */
     uint32_t assists;           /* steps forced by the low-memory reserve */
     uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */

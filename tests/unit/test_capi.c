@@ -592,6 +592,42 @@ static void test_gc_options(void)
     CALL(close_state());
 }
 
+/* The median and p99.9 of rtlua_gcstats are the kept steps' own: exact
+ * while there are no more steps than samples (a median from the
+ * histogram was the top of a bucket: 4096 cycles for 3000-cycle steps). */
+static void test_step_quantiles_are_exact(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    gc_stats saved = G(L)->stats;
+    gc_stats *s = &G(L)->stats;
+    static const uint32_t len[] = {3000, 2900, 3100, 100, 5000};
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < 5; i++) {
+        s->steps++;
+        s->sample[i] = len[i];
+    }
+    s->worst_step_cycles = 5000;
+    rtlua_GCStats st;
+    rtlua_gcstats(L, &st);
+    CHECK_EQ(st.median_step_cycles, 3000);
+    CHECK_EQ(st.p999_step_cycles, 5000);
+    CHECK_EQ(st.quantiles_sampled, 0);
+    /* real steps fill the reservoir and then sample it */
+    *s = saved;
+    s->steps = 0;
+    for (int i = 0; i < 4 * GC_STEP_SAMPLES; i++) {
+        G(L)->gcestimate = 0; /* a cycle is always due */
+        gc_step(L, 1);
+    }
+    rtlua_gcstats(L, &st);
+    CHECK(st.steps > GC_STEP_SAMPLES);
+    CHECK(st.quantiles_sampled);
+    CHECK(st.median_step_cycles <= st.p999_step_cycles);
+    CHECK(st.p999_step_cycles <= st.worst_step_cycles);
+    CALL(close_state());
+}
+
 static void test_newstate_close_returns_every_byte(void)
 {
     lua_State *L = open_state();
@@ -1281,6 +1317,7 @@ static const struct check_case cases[] = {
     CASE(test_refs_reuse_freed_slots),
     CASE(test_buffer_grows_past_inline_storage),
     CASE(test_gc_options),
+    CASE(test_step_quantiles_are_exact),
     CASE(test_newstate_close_returns_every_byte),
     CASE(test_cclosure_upvalues),
     CASE(test_calls_pcall_and_message_handler),
