@@ -40,6 +40,8 @@ static void flush(dumpstate *D)
 
 static void put(dumpstate *D, const void *b, size_t n)
 {
+    if (n == 0) /* an empty array may be NULL */
+        return;
     if (n > DUMP_STAGE - D->nstage) {
         flush(D);
         if (n > DUMP_STAGE) { /* big: straight from where it is */
