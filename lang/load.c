@@ -1,9 +1,11 @@
 /*
- * load.c — lang_loadbuffer, lua_load and lua_dump (see load.h).
+ * load.c — lang_loadbuffer and lua_load (see load.h); lua_dump is in
+ * lang/dump.c.
  */
 #include "lang/load.h"
 
 #include "gc/gc.h"
+#include "lang/dump.h"
 #include "lang/parse.h"
 #include "vm/do.h"
 #include "vm/func.h"
@@ -11,8 +13,6 @@
 
 #include <string.h>
 
-/* First bytes of a binary chunk. */
-#define LOAD_SIGNATURE "\x1bLua"
 /* First size of lua_load's gathering buffer; it doubles from there. */
 #define LOAD_BUF_MIN 256
 /* Stack slots the parser keeps above the closure: the current and the
@@ -25,6 +25,7 @@ typedef struct loadctx {
     size_t len;
     const char *name;
     const char *mode;
+    int32_t *scratch; /* the verifier's, for binary chunks */
 } loadctx;
 
 _Noreturn static void throwstr(lua_State *L, const char *msg)
@@ -66,13 +67,16 @@ static void f_parser(lua_State *L, void *ud)
     upval *uv;
     tvalue *base, *slots;
     vm_checkstack(L, LOAD_ANCHOR_SLOTS + 2);
-    if (c->len > 0 && c->s[0] == LOAD_SIGNATURE[0]) {
-        char id[LEX_IDSIZE], msg[LEX_IDSIZE + 60];
+    if (c->len > 0 && c->s[0] == DUMP_SIGNATURE[0]) {
         checkmode(L, c->mode, "binary");
-        lex_chunkid(c->name, id, sizeof(id));
-        strcpy(msg, id);
-        strcat(msg, ": bad binary format (rtlua loads text chunks only)");
-        throwstr(L, msg);
+        undump_chunk(L, c->s, c->len, c->name, &c->scratch);
+        cl = gco2lcl(gc_of(L->top - 1));
+        if (cl->nupvalues > 0) { /* the first upvalue is _ENV, as 5.4's */
+            uv = cl->upvals[0];
+            set_gc(uv->v, state_globals(L), V_TABLE);
+            gc_barrier(L, uv, uv->v);
+        }
+        return;
     }
     checkmode(L, c->mode, "text");
     cl = fn_newlclosure(L, 1);
@@ -128,6 +132,7 @@ int lang_loadbuffer(lua_State *L, const char *s, size_t len,
     status = vm_pcall(L, f_parser, &c, vm_savestack(L, L->top), L->errfunc);
     L->nCcalls = ncalls;
     lex_free(&c.ps.ls);
+    gc_free(G(L), c.scratch, c.scratch != NULL ? UNDUMP_SCRATCH_BYTES : 0);
     gc_free(G(L), c.ps.dyd.actvar, sizeof(vardesc) * (size_t)c.ps.dyd.actcap);
     gc_free(G(L), c.ps.dyd.gt, sizeof(labeldesc) * (size_t)c.ps.dyd.gtcap);
     gc_free(G(L), c.ps.dyd.label,
@@ -197,13 +202,4 @@ int lua_load(lua_State *L, lua_Reader reader, void *data,
     set_obj(L->top - 2, L->top - 1);
     L->top--;
     return status;
-}
-
-int lua_dump(lua_State *L, lua_Writer writer, void *data, int strip)
-{
-    (void)L;
-    (void)writer;
-    (void)data;
-    (void)strip;
-    return 1; /* rtlua keeps no binary chunks */
 }

@@ -11,8 +11,11 @@
  * before it returns: they are kept in a C struct that this function owns
  * and releases after the protected call.
  *
- * Only text chunks are accepted: a chunk starting with "\x1bLua" is
- * rejected, with lua5.4's message when the mode forbids binary chunks.
+ * A chunk whose first byte is the escape byte (0x1B) is binary and goes
+ * to the loader of lang/dump.h, whose main closure gets fresh upvalues,
+ * the first of them (when there is one) holding the globals table.  A
+ * mode without 'b' (or 't') refuses a binary (or text) chunk with
+ * lua5.4's message, "attempt to load a binary chunk (mode is 't')".
  */
 #ifndef RTLUA_LOAD_H
 #define RTLUA_LOAD_H

@@ -389,6 +389,14 @@ static int b_load(lua_State *L)
     return load_result(L, status, envidx);
 }
 
+static int b_loadfile(lua_State *L)
+{
+    const char *name = luaL_optstring(L, 1, NULL);
+    const char *mode = luaL_optstring(L, 2, NULL);
+    int envidx = !lua_isnone(L, 3) ? 3 : 0;
+    return load_result(L, luaL_loadfilex(L, name, mode), envidx);
+}
+
 #ifdef RTLUA_HOST
 static int dofile_done(lua_State *L, int status, lua_KContext k)
 {

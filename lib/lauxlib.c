@@ -638,7 +638,8 @@ int luaL_loadfilex(lua_State *L, const char *filename, const char *mode)
         }
     }
     /* A UTF-8 byte-order mark, then a first line starting with '#', are
-     * skipped; the line's newline stays so line numbers are right. */
+     * skipped; the line's newline stays so line numbers are right, unless
+     * a binary chunk follows it. */
     const char *s = b.b;
     size_t n = b.n;
     if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
@@ -649,6 +650,10 @@ int luaL_loadfilex(lua_State *L, const char *filename, const char *mode)
         const char *nl = memchr(s, '\n', n);
         n = nl ? n - (size_t)(nl - s) : 0;
         s = nl ? nl : s + n;
+        if (n > 1 && s[1] == LUA_SIGNATURE[0]) { /* a binary chunk */
+            s++;
+            n--;
+        }
     }
     int status = lang_loadbuffer(L, s, n, lua_tostring(L, fnameidx), mode);
     /* Leave only the result: drop the chunk name and the buffer slot. */

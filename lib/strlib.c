@@ -175,6 +175,39 @@ static int s_byte(lua_State *L)
     return n;
 }
 
+/* string.dump's writer: the buffer starts at the first piece, so that
+ * lua_dump found the function on the top. */
+typedef struct dumpbuf {
+    int started;
+    luaL_Buffer b;
+} dumpbuf;
+
+static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
+{
+    dumpbuf *d = ud;
+    if (!d->started) {
+        d->started = 1;
+        luaL_buffinit(L, &d->b);
+    }
+    luaL_addlstring(&d->b, p, n);
+    return 0;
+}
+
+static int s_dump(lua_State *L)
+{
+    dumpbuf d;
+    int strip = lua_toboolean(L, 2);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    d.started = 0;
+    if (lua_dump(L, dump_writer, &d, strip) != 0)
+        return luaL_error(L, "unable to dump given function");
+    if (!d.started)
+        luaL_buffinit(L, &d.b);
+    luaL_pushresult(&d.b);
+    return 1;
+}
+
 static int s_char(lua_State *L)
 {
     int n = lua_gettop(L);

@@ -180,11 +180,15 @@ static void pushclosure(lua_State *L, proto *p, upval **encup, tvalue *base,
     }
 }
 
-/* SETLIST's stores, n values above ra into R[A][last+1 ..]. */
+/* SETLIST's stores, n values above ra into R[A][last+1 ..].  R[A] is
+ * the constructor's table unless debug.setlocal replaced it. */
 static void setlist(lua_State *L, tvalue *ra, int n, uint32_t last)
 {
-    table *h = gco2tab(gc_of(ra));
+    table *h;
     int j;
+    if (vm_unlikely(!is_table(ra)))
+        dbg_typeerror(L, ra, "index");
+    h = gco2tab(gc_of(ra));
     if (last + (uint32_t)n > h->asize) {
         int rc = tab_resize(L, h, last + (uint32_t)n, tab_sizenode(h));
         if (rc != TAB_OK)
@@ -723,7 +727,11 @@ enter:
                 set_obj(ra + 1, &self);
                 if (vm_likely(is_table(&self))) {
                     table *h = gco2tab(gc_of(&self));
-                    slot = tab_getstr(h, gco2str(gc_of(key)));
+                    /* a register key is the method name unless
+                     * debug.setlocal changed it */
+                    slot = vm_likely(is_str(key))
+                               ? tab_getstr(h, gco2str(gc_of(key)))
+                               : tab_get(h, key);
                     if (!is_nil(slot)) {
                         set_obj(ra, slot);
                         vmbreak;
@@ -1052,8 +1060,14 @@ enter:
                 else
                     b = (int)(L->top - ra);
                 savepc();
-                if (GETARG_k(i))
+                if (GETARG_k(i)) {
                     fn_closeupvals(L, base);
+                    /* the compiler never tail-calls in the scope of a
+                     * tbc variable; a loaded chunk could (lang/verify.h) */
+                    if (vm_unlikely(L->tbclist != NULL && L->tbclist >= base))
+                        Protect(vm_runerror(L, "tail call in the scope of a "
+                                               "to-be-closed variable"));
+                }
                 n = vm_pretailcall(L, ci, ra, b, delta);
                 if (n < 0)
                     goto startfunc;

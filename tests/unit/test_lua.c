@@ -81,6 +81,16 @@ static const struct program {
      "return tostring(string.format('%p', a) == string.format('%p', g())\n"
      "  and f() == a) .. #a .. _G[n]",
      "true511"},
+    {"binary chunks", /* the writer's buffer and the loader (C06) */
+     "local function f(a, ...) local t = {...}\n"
+     "  return a .. #t, 'a long string constant, longer than forty bytes' "
+     "end\n"
+     "local s = string.dump(f)\n"
+     "local g = assert(load(s, '=bin', 'b'))\n"
+     "local s2 = string.dump(g, true)\n"
+     "local h = assert(load(s2, '=bin', 'b'))\n"
+     "return g(1, 2, 3) .. h('x') .. tostring(#s2 < #s)",
+     "12x0true"},
 };
 
 /* Run one program once with the Nth allocation failing (0: none).
@@ -182,6 +192,11 @@ static void test_long_string_constants_survive_every_allocation_failure(void)
     countdown(&programs[6]);
 }
 
+static void test_binary_chunks_survive_every_allocation_failure(void)
+{
+    countdown(&programs[7]);
+}
+
 static int open_all(lua_State *L)
 {
     luaL_openlibs(L);
@@ -220,6 +235,7 @@ static const struct check_case cases[] = {
     CASE(test_metatables_survive_every_allocation_failure),
     CASE(test_errors_survive_every_allocation_failure),
     CASE(test_long_string_constants_survive_every_allocation_failure),
+    CASE(test_binary_chunks_survive_every_allocation_failure),
     CASE(test_openlibs_survives_every_allocation_failure),
 };
 

@@ -273,8 +273,9 @@ static void test_messages_use_the_chunk_id_and_line(void)
 }
 
 /* lua5.4 -e 'print(load("\27Lua", "=t", "t"))' and
- * lua5.4 -e 'print(load("x=1", "=t", "b"))' */
-static void test_binary_chunks_are_rejected(void)
+ * lua5.4 -e 'print(load("x=1", "=t", "b"))'; a PUC-Rio chunk is no
+ * rtlua chunk (lang/dump.h). */
+static void test_binary_chunk_modes_and_foreign_chunks(void)
 {
     CHECK(open_state());
     CHECK_EQ(lang_loadbuffer(L, "\x1bLua", 4, "=t", "t"), LUA_ERRSYNTAX);
@@ -283,7 +284,13 @@ static void test_binary_chunks_are_rejected(void)
     L->top--;
     CHECK_EQ(lang_loadbuffer(L, "\x1bLua", 4, "=t", NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
-                 "t: bad binary format (rtlua loads text chunks only)") == 0);
+                 "t: bad binary format (a PUC-Rio Lua chunk, not an rtlua "
+                 "one)") == 0);
+    L->top--;
+    CHECK_EQ(lang_loadbuffer(L, "\x1bLuaT\0", 6, "=t", NULL), LUA_ERRSYNTAX);
+    CHECK(strcmp(topstr(),
+                 "t: bad binary format (a PUC-Rio Lua chunk, not an rtlua "
+                 "one)") == 0);
     L->top--;
     CHECK_EQ(lang_loadbuffer(L, "x=1", 3, "=t", "b"), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "attempt to load a text chunk (mode is 'b')") == 0);
@@ -778,7 +785,7 @@ static void test_fault_injection_over_a_compile(void)
 static const struct check_case cases[] = {
     CASE(test_syntax_errors_match_lua54),
     CASE(test_messages_use_the_chunk_id_and_line),
-    CASE(test_binary_chunks_are_rejected),
+    CASE(test_binary_chunk_modes_and_foreign_chunks),
 #ifdef RTLUA_HOST
     CASE(test_limits_and_their_messages),
     CASE(test_too_many_upvalues),

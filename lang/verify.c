@@ -1,0 +1,481 @@
+/*
+ * verify.c — the bytecode verifier (see verify.h).  Written from rtlua's
+ * bytecode contract (vm/opcodes.h) and what vm/vm.c and vm/debug.c
+ * assume of it.
+ *
+ * One pass over the code checks each instruction's operands and the
+ * edges it can take (fall-through, skip, jump, loop); an edge is checked
+ * at its target too, where some instructions admit no edge at all
+ * (EXTRAARG, VARARGPREP) or only the fall-through of an open-results
+ * producer (a B == 0 consumer).
+ */
+#include "lang/verify.h"
+
+#include "lang/parse.h"
+#include "vm/opcodes.h"
+
+/* Smallest frame the compiler gives a function. */
+#define VERIFY_MINSTACK 2
+/* NEWTABLE's B is log2(hash size) + 1 for a 32-bit size. */
+#define VERIFY_MAXHASHB 32
+
+typedef struct vstate {
+    const proto *p;
+    int pc;        /* the instruction being checked */
+    int needclose; /* returns must close upvalues and tbc variables */
+    const char *why;
+} vstate;
+
+#define FAIL(V, msg)                                                          \
+    do {                                                                      \
+        (V)->why = (msg);                                                     \
+        return 0;                                                             \
+    } while (0)
+#define CHECK(V, cond, msg)                                                   \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            FAIL(V, msg);                                                     \
+    } while (0)
+/* Evaluate a check that returns 0 on failure. */
+#define TRY(x)                                                                \
+    do {                                                                      \
+        if (!(x))                                                             \
+            return 0;                                                         \
+    } while (0)
+
+static int opat(const proto *p, int pc)
+{
+    return GET_OP(p->code[pc]);
+}
+
+/* Registers a .. a+n-1 are in the frame (n may be 0). */
+static int range(vstate *V, int a, int n)
+{
+    CHECK(V, a >= 0 && n >= 0 && a + n <= V->p->maxstacksize,
+          "register out of range");
+    return 1;
+}
+
+static int reg(vstate *V, int r)
+{
+    return range(V, r, 1);
+}
+
+static int upv(vstate *V, int u)
+{
+    CHECK(V, u < V->p->sizeupvalues, "upvalue out of range");
+    return 1;
+}
+
+static int kany(vstate *V, int k)
+{
+    CHECK(V, k >= 0 && k < V->p->sizek, "constant out of range");
+    return 1;
+}
+
+static int kshort(vstate *V, int k)
+{
+    TRY(kany(V, k));
+    CHECK(V, tt_of(&V->p->k[k]) == V_SHRSTR,
+          "constant key is not a short string");
+    return 1;
+}
+
+static int kstr(vstate *V, int k)
+{
+    TRY(kany(V, k));
+    CHECK(V, is_str(&V->p->k[k]), "constant key is not a string");
+    return 1;
+}
+
+static int knum(vstate *V, int k)
+{
+    TRY(kany(V, k));
+    CHECK(V, ttype(tt_of(&V->p->k[k])) == T_NUMBER,
+          "arithmetic constant is not a number");
+    return 1;
+}
+
+/* RK(C): a constant when k, else a register. */
+static int rk(vstate *V, instr i)
+{
+    return GETARG_k(i) ? kany(V, GETARG_C(i)) : reg(V, GETARG_C(i));
+}
+
+/* Takes its count from the top left by the previous instruction. */
+static int usestop(instr i)
+{
+    switch (GET_OP(i)) {
+    case OP_CALL:
+    case OP_TAILCALL:
+    case OP_RETURN:
+    case OP_SETLIST:
+        return GETARG_B(i) == 0;
+    default:
+        return 0;
+    }
+}
+
+/* prod leaves the top where cons can take it: an open CALL or VARARG
+ * whose values start above cons's function (at or above its first value
+ * for RETURN), so the count is never negative. */
+static int opens_for(instr prod, instr cons)
+{
+    int op = GET_OP(prod);
+    if (!((op == OP_CALL || op == OP_VARARG) && GETARG_C(prod) == 0))
+        return 0;
+    int need = GET_OP(cons) == OP_RETURN ? 0 : 1;
+    return GETARG_A(prod) >= GETARG_A(cons) + need;
+}
+
+/* The edge from V->pc to `to`. */
+static int edge(vstate *V, int to)
+{
+    const proto *p = V->p;
+    CHECK(V, to >= 0 && to < p->sizecode, "jump out of the code");
+    instr t = p->code[to];
+    int op = GET_OP(t);
+    CHECK(V, op != OP_EXTRAARG, "jump to an EXTRAARG");
+    CHECK(V, op != OP_VARARGPREP, "jump to VARARGPREP");
+    if (usestop(t))
+        CHECK(V, to == V->pc + 1 && opens_for(p->code[V->pc], t),
+              "open results without their producer");
+    return 1;
+}
+
+/* The next instruction is the one this one executes with itself. */
+static int followedby(vstate *V, int op, const char *why)
+{
+    CHECK(V, V->pc + 1 < V->p->sizecode && opat(V->p, V->pc + 1) == op, why);
+    return 1;
+}
+
+/* Does the function open upvalues (a nested function captures one of
+ * its registers) or to-be-closed variables?  Then the compiler makes
+ * every return close them (code_finish). */
+static int needsclose(const proto *p)
+{
+    for (int i = 0; i < p->sizecode; i++) {
+        int op = opat(p, i);
+        if (op == OP_TBC || op == OP_TFORPREP)
+            return 1;
+    }
+    for (int i = 0; i < p->sizep; i++) {
+        const proto *c = p->p[i];
+        for (int j = 0; j < c->sizeupvalues; j++)
+            if (c->upvalues[j].instack)
+                return 1;
+    }
+    return 0;
+}
+
+/* Checks of one instruction; sets *next to its fall-through or skip
+ * successor (-1 for none). */
+static int checkinstr(vstate *V, instr i, int *next)
+{
+    const proto *p = V->p;
+    int pc = V->pc;
+    int a = GETARG_A(i), b = GETARG_B(i), c = GETARG_C(i);
+    int op = GET_OP(i);
+    *next = pc + 1;
+    switch (op) {
+    case OP_MOVE:
+    case OP_UNM:
+    case OP_BNOT:
+    case OP_NOT:
+    case OP_LEN:
+        return reg(V, a) && reg(V, b);
+    case OP_LOADI:
+    case OP_LOADF:
+    case OP_LOADFALSE:
+    case OP_LOADTRUE:
+    case OP_CLOSE:
+    case OP_TBC:
+        return reg(V, a);
+    case OP_LOADK:
+        return reg(V, a) && kany(V, GETARG_Bx(i));
+    case OP_LOADKX:
+        *next = pc + 2;
+        return reg(V, a) &&
+               followedby(V, OP_EXTRAARG, "LOADKX without its EXTRAARG") &&
+               kany(V, GETARG_Ax(p->code[pc + 1]));
+    case OP_LFALSESKIP:
+        *next = pc + 2;
+        return reg(V, a);
+    case OP_LOADNIL:
+        return range(V, a, b + 1);
+    case OP_GETUPVAL:
+    case OP_SETUPVAL:
+        return reg(V, a) && upv(V, b);
+    case OP_GETTABUP:
+        return reg(V, a) && upv(V, b) && kshort(V, c);
+    case OP_GETTABLE:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_MOD:
+    case OP_POW:
+    case OP_DIV:
+    case OP_IDIV:
+    case OP_BAND:
+    case OP_BOR:
+    case OP_BXOR:
+    case OP_SHL:
+    case OP_SHR:
+        return reg(V, a) && reg(V, b) && reg(V, c);
+    case OP_GETI:
+    case OP_ADDI:
+        return reg(V, a) && reg(V, b);
+    case OP_GETFIELD:
+        return reg(V, a) && reg(V, b) && kshort(V, c);
+    case OP_SETTABUP:
+        return upv(V, a) && kshort(V, b) && rk(V, i);
+    case OP_SETTABLE:
+        return reg(V, a) && reg(V, b) && rk(V, i);
+    case OP_SETI:
+        return reg(V, a) && rk(V, i);
+    case OP_SETFIELD:
+        return reg(V, a) && kshort(V, b) && rk(V, i);
+    case OP_NEWTABLE:
+        *next = pc + 2;
+        CHECK(V, b <= VERIFY_MAXHASHB, "table size out of range");
+        return reg(V, a) &&
+               followedby(V, OP_EXTRAARG, "NEWTABLE without its EXTRAARG");
+    case OP_SELF:
+        TRY(range(V, a, 2) && reg(V, b));
+        return GETARG_k(i) ? kstr(V, c) : reg(V, c);
+    case OP_ADDK:
+    case OP_SUBK:
+    case OP_MULK:
+    case OP_MODK:
+    case OP_POWK:
+    case OP_DIVK:
+    case OP_IDIVK:
+    case OP_BANDK:
+    case OP_BORK:
+    case OP_BXORK:
+        return reg(V, a) && reg(V, b) && knum(V, c);
+    case OP_CONCAT:
+        CHECK(V, b >= 2, "CONCAT of fewer than two values");
+        return range(V, a, b);
+    case OP_JMP:
+        *next = -1;
+        return edge(V, pc + 1 + GETARG_sJ(i));
+    case OP_EQ:
+    case OP_LT:
+    case OP_LE:
+    case OP_TESTSET:
+        *next = pc + 2;
+        return reg(V, a) && reg(V, b) &&
+               followedby(V, OP_JMP, "test without its jump");
+    case OP_EQK:
+        *next = pc + 2;
+        return reg(V, a) && kany(V, b) &&
+               followedby(V, OP_JMP, "test without its jump");
+    case OP_EQI:
+    case OP_LTI:
+    case OP_LEI:
+    case OP_GTI:
+    case OP_GEI:
+    case OP_TEST:
+        *next = pc + 2;
+        return reg(V, a) && followedby(V, OP_JMP, "test without its jump");
+    case OP_CALL:
+        return reg(V, a) && (b == 0 || range(V, a, b)) &&
+               (c == 0 || range(V, a, c - 1));
+    case OP_TAILCALL:
+        *next = -1;
+        CHECK(V, !V->needclose || GETARG_k(i), "return without closing");
+        return reg(V, a) && (b == 0 || range(V, a, b));
+    case OP_RETURN:
+        *next = -1;
+        CHECK(V, !V->needclose || GETARG_k(i), "return without closing");
+        return b == 0 ? reg(V, a) : range(V, a, b - 1);
+    case OP_RETURN0:
+        *next = -1;
+        CHECK(V, !V->needclose, "return without closing");
+        return range(V, a, 0);
+    case OP_RETURN1:
+        *next = -1;
+        CHECK(V, !V->needclose, "return without closing");
+        return reg(V, a);
+    case OP_FORPREP: {
+        int q = pc + 1 + GETARG_Bx(i);
+        CHECK(V,
+              q < p->sizecode && opat(p, q) == OP_FORLOOP &&
+                  GETARG_A(p->code[q]) == a && GETARG_Bx(p->code[q]) == q - pc,
+              "FORPREP without its FORLOOP");
+        return range(V, a, 4) && edge(V, q + 1);
+    }
+    case OP_FORLOOP: {
+        int t = pc + 1 - GETARG_Bx(i);
+        CHECK(V,
+              t >= 1 && opat(p, t - 1) == OP_FORPREP &&
+                  GETARG_A(p->code[t - 1]) == a &&
+                  t + GETARG_Bx(p->code[t - 1]) == pc,
+              "FORLOOP without its FORPREP");
+        return range(V, a, 4) && edge(V, t);
+    }
+    case OP_TFORPREP: {
+        int q = pc + 1 + GETARG_Bx(i);
+        *next = -1;
+        CHECK(V,
+              q + 1 < p->sizecode && opat(p, q) == OP_TFORCALL &&
+                  GETARG_A(p->code[q]) == a && opat(p, q + 1) == OP_TFORLOOP &&
+                  GETARG_A(p->code[q + 1]) == a &&
+                  GETARG_Bx(p->code[q + 1]) == q + 1 - pc,
+              "TFORPREP without its TFORCALL and TFORLOOP");
+        return range(V, a, 4) && edge(V, q);
+    }
+    case OP_TFORCALL:
+        CHECK(V, c >= 1, "TFORCALL without variables");
+        CHECK(V,
+              pc + 1 < p->sizecode && opat(p, pc + 1) == OP_TFORLOOP &&
+                  GETARG_A(p->code[pc + 1]) == a,
+              "TFORCALL without its TFORLOOP");
+        return range(V, a, 7) && range(V, a + 4, c);
+    case OP_TFORLOOP: {
+        int t = pc + 1 - GETARG_Bx(i);
+        CHECK(V,
+              t >= 1 && opat(p, t - 1) == OP_TFORPREP &&
+                  GETARG_A(p->code[t - 1]) == a &&
+                  t + GETARG_Bx(p->code[t - 1]) == pc - 1,
+              "TFORLOOP without its TFORPREP");
+        return range(V, a, 5) && edge(V, t);
+    }
+    case OP_SETLIST:
+        *next = pc + 2;
+        return (b == 0 ? reg(V, a) : range(V, a, b + 1)) &&
+               followedby(V, OP_EXTRAARG, "SETLIST without its EXTRAARG");
+    case OP_CLOSURE:
+        CHECK(V, GETARG_Bx(i) < p->sizep, "function index out of range");
+        return reg(V, a);
+    case OP_VARARG:
+        CHECK(V, p->is_vararg, "VARARG in a function without '...'");
+        return reg(V, a) && (c == 0 || range(V, a, c - 1));
+    case OP_VARARGPREP:
+        CHECK(V, pc == 0 && p->is_vararg && a == p->numparams,
+              "misplaced VARARGPREP");
+        return 1;
+    case OP_EXTRAARG: {
+        int prev = pc > 0 ? opat(p, pc - 1) : -1;
+        *next = -1; /* run by the instruction before, never on its own */
+        CHECK(V,
+              prev == OP_LOADKX || prev == OP_NEWTABLE || prev == OP_SETLIST,
+              "EXTRAARG without its instruction");
+        return 1;
+    }
+    default:
+        FAIL(V, "unknown opcode");
+    }
+}
+
+static int checkcode(vstate *V)
+{
+    const proto *p = V->p;
+    CHECK(V, p->sizecode >= 1, "function without code");
+    CHECK(V, p->is_vararg == (opat(p, 0) == OP_VARARGPREP),
+          "vararg function without VARARGPREP");
+    V->needclose = needsclose(p);
+    for (V->pc = 0; V->pc < p->sizecode; V->pc++) {
+        int next;
+        TRY(checkinstr(V, p->code[V->pc], &next));
+        if (next >= 0)
+            TRY(edge(V, next));
+    }
+    V->pc = -1;
+    return 1;
+}
+
+static int checkheader(vstate *V, const proto *parent)
+{
+    const proto *p = V->p;
+    CHECK(V,
+          p->maxstacksize >= VERIFY_MINSTACK && p->maxstacksize <= OP_MAXREGS,
+          "frame size out of range");
+    CHECK(V, p->numparams <= p->maxstacksize,
+          "more parameters than registers");
+    CHECK(V, p->is_vararg <= 1, "bad vararg flag");
+    CHECK(V, p->sizeupvalues <= PARSE_MAXUPVAL, "too many upvalues");
+    CHECK(V, p->linedefined <= p->lastlinedefined, "bad line range");
+    for (int i = 0; i < p->sizeupvalues; i++) {
+        const upvaldesc *u = &p->upvalues[i];
+        CHECK(V, u->instack <= 1 && u->kind <= VD_CLOSE,
+              "bad upvalue description");
+        if (parent != NULL)
+            CHECK(V,
+                  u->instack ? u->idx < parent->maxstacksize
+                             : u->idx < parent->sizeupvalues,
+                  "upvalue not in the enclosing function");
+    }
+    for (int i = 0; i < p->sizep; i++)
+        CHECK(V, p->p[i] != NULL, "missing nested function");
+    return 1;
+}
+
+static int checklines(vstate *V)
+{
+    const proto *p = V->p;
+    if (p->sizelineinfo == 0) {
+        CHECK(V, p->sizeabslineinfo == 0, "absolute lines without lines");
+        return 1;
+    }
+    CHECK(V, p->sizelineinfo == p->sizecode, "line information size");
+    int j = 0, gap = 0;
+    for (int pc = 0; pc < p->sizecode; pc++) {
+        if (p->lineinfo[pc] == OP_ABSLINE) {
+            CHECK(V, j < p->sizeabslineinfo && p->abslineinfo[j].pc == pc,
+                  "absolute line information out of step");
+            CHECK(V, p->abslineinfo[j].line >= 0, "negative line");
+            j++;
+            gap = 0;
+        } else {
+            /* dbg_getline adds at most this many deltas */
+            CHECK(V, ++gap <= OP_MAXIWTHABS, "too few absolute lines");
+        }
+    }
+    CHECK(V, j == p->sizeabslineinfo, "absolute line information out of step");
+    return 1;
+}
+
+/* Locals: ranges in the code, in order of their start, and never more
+ * of them active at once than the frame has registers. */
+static int checklocals(vstate *V, int32_t *active)
+{
+    const proto *p = V->p;
+    int nactive = 0, laststart = 0;
+    for (int i = 0; i < p->sizelocvars; i++) {
+        const locvar *lv = &p->locvars[i];
+        CHECK(V, lv->name != NULL, "local without a name");
+        CHECK(V,
+              lv->startpc >= laststart && lv->startpc <= lv->endpc &&
+                  lv->endpc <= p->sizecode,
+              "bad local range");
+        laststart = lv->startpc;
+        int kept = 0;
+        for (int j = 0; j < nactive; j++)
+            if (active[j] > lv->startpc)
+                active[kept++] = active[j];
+        nactive = kept;
+        if (lv->startpc < lv->endpc) {
+            CHECK(V, nactive < p->maxstacksize, "more locals than registers");
+            active[nactive++] = lv->endpc;
+        }
+    }
+    return 1;
+}
+
+const char *verify_proto(const proto *p, const proto *parent, int32_t *scratch,
+                         int *pc)
+{
+    vstate V;
+    V.p = p;
+    V.pc = -1;
+    V.needclose = 0;
+    V.why = NULL;
+    if (checkheader(&V, parent) && checkcode(&V) && checklines(&V) &&
+        (p->sizelocvars == 0 || (scratch != NULL && checklocals(&V, scratch))))
+        return NULL;
+    *pc = V.pc;
+    return V.why != NULL ? V.why : "no room to check locals";
+}

@@ -1,0 +1,42 @@
+/*
+ * verify.h — the bytecode verifier: is a prototype read from a binary
+ * chunk one the compiler could have made, as far as the interpreter and
+ * the debug functions rely on it?
+ *
+ * The interpreter trusts the compiler's contract (vm/opcodes.h) and
+ * checks nothing at run time, so a loaded prototype must keep it: every
+ * register operand below maxstacksize (ranges included: CALL's arguments
+ * and results, LOADNIL, CONCAT, SETLIST, TFORCALL's slots...), constant
+ * operands below sizek and of the type the instruction reads, upvalue
+ * operands below sizeupvalues, CLOSURE's index below sizep, every jump,
+ * skip and loop target inside the code, nothing falling off its end;
+ * the pairs the interpreter executes as one (a test and its JMP, LOADKX,
+ * NEWTABLE and SETLIST with their EXTRAARG, FORPREP/FORLOOP,
+ * TFORPREP/TFORCALL/TFORLOOP) complete; an instruction taking its count
+ * from the top (B == 0) reached only from the CALL or VARARG that set it;
+ * VARARGPREP first exactly in a vararg function, never a jump target; a
+ * function that opens upvalues or to-be-closed variables closing them on
+ * every return (as the compiler's needclose); upvalue descriptors valid
+ * in the enclosing function; line information in step with the code and
+ * locals' ranges inside it, never more active locals than registers
+ * (debug.getlocal indexes the frame by them).
+ *
+ * It reads the prototype only (no allocation): it can check code held
+ * in flash.  What it cannot see (the values a register holds at run
+ * time, which debug.setlocal may change anyway) the interpreter checks
+ * where a wrong type would be unsafe (SETLIST's table, SELF's key).
+ */
+#ifndef RTLUA_VERIFY_H
+#define RTLUA_VERIFY_H
+
+#include "vm/obj.h"
+
+/* NULL when p is acceptable; otherwise a static description of the
+ * first problem, and *pc the instruction it is at (or -1).  `parent` is
+ * the enclosing prototype (NULL for a main function; only its
+ * maxstacksize and sizeupvalues are read).  `scratch` holds OP_MAXREGS
+ * int32_t's; it may be NULL when p has no local names. */
+const char *verify_proto(const proto *p, const proto *parent, int32_t *scratch,
+                         int *pc);
+
+#endif
