@@ -1,3 +1,4 @@
+--! big
 -- Binary chunks from Lua (string.dump, load in mode "b"): functions of
 -- every kind give the same results from their dumps, dumps are stable,
 -- stripping drops the debug information only, the modes are enforced,

@@ -1,3 +1,4 @@
+--! big
 -- debug.setlocal may put any value in any register of a running Lua
 -- function, temporaries included, so the interpreter must not trust the
 -- types the compiler's code would leave there where a wrong type is
