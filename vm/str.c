@@ -14,7 +14,8 @@ _Static_assert((STRTAB_MIN_SIZE & (STRTAB_MIN_SIZE - 1)) == 0,
 _Static_assert((ROMSTR_SLOTS & (ROMSTR_SLOTS - 1)) == 0,
                "the ROM lookup table size must be a power of 2");
 _Static_assert(STR_SHORT_MAX < 0xFF, "shrlen 0xFF marks long strings");
-_Static_assert(STRTAB_MOVE_PER_OP >= 1, "a resize must make progress");
+_Static_assert(STRTAB_MOVE_PER_OP >= 1 && STRTAB_CLEAR_PER_OP >= 1,
+               "a resize must make progress");
 
 const uint32_t str_rom_count = ROMSTR_COUNT;
 
@@ -74,6 +75,7 @@ int str_init(lua_State *L)
     t->old = NULL;
     t->oldsize = 0;
     t->moved = 0;
+    t->clearing = 0;
     return 0;
 }
 
@@ -82,19 +84,52 @@ static str *find_ram(const strtab *t, const char *s, size_t len, uint32_t h)
     for (str *p = t->hash[h & (t->size - 1)]; p != NULL; p = p->u.hnext)
         if (same_short(p, s, len, h))
             return p;
-    if (t->old != NULL) /* migrated buckets are empty */
+    if (t->oldsize != 0) /* migrated buckets are empty; 0 while clearing */
         for (str *p = t->old[h & (t->oldsize - 1)]; p != NULL; p = p->u.hnext)
             if (same_short(p, s, len, h))
                 return p;
     return NULL;
 }
 
-/* Move at most STRTAB_MOVE_PER_OP old buckets into the current table;
- * free the old array after the last one.  Never during the string sweep:
- * the current table lies after the old one in the sweep's order. */
+/* The next array, being cleared, becomes `hash` and the current one
+ * `old`, to be migrated.  Allowed during the string sweep: the array
+ * being swept keeps its indexes as `old`, and the new one is empty. */
+static void switch_arrays(strtab *t)
+{
+    str **next = t->old;
+    t->old = t->hash;
+    t->oldsize = t->size;
+    t->moved = 0;
+    t->hash = next;
+    t->size = t->clearing;
+    t->clearing = 0;
+}
+
+/* Clear at most STRTAB_CLEAR_PER_OP buckets of the next array; switch
+ * to it after the last.  Until then it holds no string and no walker
+ * looks into it (oldsize is 0). */
+static void clear_some(strtab *t)
+{
+    uint32_t n = t->clearing - t->moved;
+    if (n > STRTAB_CLEAR_PER_OP)
+        n = STRTAB_CLEAR_PER_OP;
+    memset(t->old + t->moved, 0, buckets_bytes(n));
+    t->moved += n;
+    if (t->moved == t->clearing)
+        switch_arrays(t);
+}
+
+/* One bounded unit of a resize: clear part of the next array, or move
+ * at most STRTAB_MOVE_PER_OP old buckets into the current one, freeing
+ * the old array after the last.  No migration during the string sweep:
+ * the current array lies after the old one in the sweep's order. */
 static void migrate(global_State *g)
 {
     strtab *t = &g->strt;
+    if (t->clearing != 0) {
+        clear_some(t);
+        return;
+    }
     if (t->old == NULL || g->gcphase == GC_SWEEP_STRING)
         return;
     for (uint32_t n = 0; n < STRTAB_MOVE_PER_OP && t->moved < t->oldsize;
@@ -115,6 +150,16 @@ static void migrate(global_State *g)
         t->oldsize = 0;
         t->moved = 0;
     }
+}
+
+/* Start a resize to an array of nsize buckets, not yet cleared: it hangs
+ * on `old` with nothing in use (oldsize 0) while operations clear it. */
+static void start_resize(strtab *t, str **next, uint32_t nsize)
+{
+    t->old = next;
+    t->oldsize = 0;
+    t->moved = 0;
+    t->clearing = nsize;
 }
 
 /* Start a resize to twice the size, when the memory is there: the check
@@ -139,12 +184,7 @@ static void grow(lua_State *L)
         gc_free(g, h, bytes);
         return;
     }
-    memset(h, 0, bytes);
-    t->old = t->hash;
-    t->oldsize = t->size;
-    t->moved = 0;
-    t->hash = h;
-    t->size = nsize;
+    start_resize(t, h, nsize);
 }
 
 void str_migrate(global_State *g)
@@ -166,12 +206,7 @@ void str_shrink_start(global_State *g)
     str **h = arena_alloc(g->arena, buckets_bytes(nsize));
     if (h == NULL)
         return;
-    memset(h, 0, buckets_bytes(nsize));
-    t->old = t->hash;
-    t->oldsize = t->size;
-    t->moved = 0;
-    t->hash = h;
-    t->size = nsize;
+    start_resize(t, h, nsize);
 }
 
 /* A string found dead (other white, not yet swept) is alive again. */
@@ -299,7 +334,7 @@ void str_remove(global_State *g, str *s)
     if (is_rom(s) || s->shrlen == LONG_MARK)
         return;
     if (unlink_from(&t->hash[s->hash & (t->size - 1)], s) ||
-        (t->old != NULL &&
+        (t->oldsize != 0 &&
          unlink_from(&t->old[s->hash & (t->oldsize - 1)], s)))
         t->nuse--;
 }
@@ -357,6 +392,10 @@ static void free_buckets(global_State *g, str **b, uint32_t n)
 void str_freeall(global_State *g)
 {
     strtab *t = &g->strt;
+    if (t->clearing != 0) { /* no string in it yet */
+        gc_free(g, t->old, buckets_bytes(t->clearing));
+        t->old = NULL;
+    }
     free_buckets(g, t->old, t->oldsize);
     free_buckets(g, t->hash, t->size);
     memset(t, 0, sizeof *t);

@@ -19,19 +19,31 @@
  *   - extra: for short strings the reserved-word index + 1 (ROM reserved
  *     words only; every RAM string has 0); for long strings 1 once the
  *     hash is cached.  shrlen is 0xFF exactly for long strings.
- *   - The table is never rehashed in one operation (growing or
- *     shrinking).  Past load factor 1
- *     (nuse > size) a bucket array twice as big replaces `hash`, the old
- *     one goes to `old`, and each short-string str_new then migrates at
- *     most STRTAB_MOVE_PER_OP old buckets (moved ones are set NULL).
- *     Lookups search `hash` and `old`.  Migration stops while gcphase ==
- *     GC_SWEEP_STRING, because a string moved from the unswept old part to
- *     the swept new part would escape the sweep.  A failed allocation of
- *     the bigger array is not an error: the table stays as it is.
+ *   - The table is never cleared or rehashed in one operation (growing
+ *     or shrinking).  A resize has two stages, each advanced by every
+ *     short-string str_new and by str_migrate:
+ *     1. Clearing.  Past load factor 1 (nuse >= size) an array twice as
+ *        big is allocated, uncleared, and hangs on `old` with
+ *        `clearing` = its size, `oldsize` = 0 and `moved` = buckets
+ *        cleared so far; each unit clears at most STRTAB_CLEAR_PER_OP of
+ *        them.  It holds no string yet: with oldsize 0 no lookup, sweep
+ *        or heap check looks into it, and new strings go to `hash`.
+ *     2. Migration.  Once cleared it replaces `hash`, the previous array
+ *        goes to `old` (oldsize = its size, clearing = 0), and each unit
+ *        migrates at most STRTAB_MOVE_PER_OP old buckets (moved ones are
+ *        set NULL).  Lookups search `hash` and `old`.  Migration stops
+ *        while gcphase == GC_SWEEP_STRING, because a string moved from
+ *        the unswept old part to the swept new part would escape the
+ *        sweep; clearing does not (it moves no string).
+ *     A failed allocation of the bigger array is not an error: the table
+ *     stays as it is.  A resize of S to 2S buckets ends after at most
+ *     2S/STRTAB_CLEAR_PER_OP + S/STRTAB_MOVE_PER_OP units, before the
+ *     insertions it allows reach the next threshold (2S).
  *   - The sweep walks the virtual bucket range [0, oldsize + size): old
- *     buckets first, then the current ones.  Starting a resize during the
+ *     buckets first, then the current ones.  Switching arrays during the
  *     sweep keeps every index in place (the array being swept becomes
- *     `old`, at the same indexes; the new one is empty).
+ *     `old`, at the same indexes; the new one is empty); clearing, with
+ *     oldsize 0, changes no index.
  *   - A RAM string of the other white found by interning during the sweep
  *     is resurrected (made current white), so the sweep will keep it.
  *   - Fixed strings (str_fix) are black and FIXED: the sweep leaves them
@@ -40,8 +52,11 @@
  * Bounds:
  *   str_new (short)   hash of <= STR_SHORT_MAX bytes, ROM probe of at most
  *                     ROMSTR_MAX_PROBE slots (computed by romgen), one or
- *                     two RAM chains, and STRTAB_MOVE_PER_OP migrated
- *                     buckets; plus one allocation.
+ *                     two RAM chains, and one resize unit
+ *                     (STRTAB_CLEAR_PER_OP buckets cleared or
+ *                     STRTAB_MOVE_PER_OP migrated); plus one allocation
+ *                     (never cleared: the new bucket array is cleared by
+ *                     the units).
  *   str_new (long)    one allocation and a copy of len bytes.
  *   str_hash (long)   O(len), once: the hash is cached.
  *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets (their chains are
@@ -62,6 +77,11 @@
  * the migration of S buckets ends after S/2 calls, long before the S
  * insertions that could call for the next resize. */
 #define STRTAB_MOVE_PER_OP 2u
+/* Buckets of a new array cleared per unit before it is used (256 bytes
+ * with 4-byte pointers): the clearing of 2S buckets takes 2S/64 units,
+ * during which the S-bucket table takes at most that many more strings
+ * (load 1 + 1/32 at worst). */
+#define STRTAB_CLEAR_PER_OP 64u
 /* The table shrinks when fewer than 1/this of its buckets are used. */
 #define STRTAB_SHRINK_DIV 4u
 /* Largest bucket count the table grows to (indexes stay in 32 bits). */
@@ -105,9 +125,9 @@ int str_sweep_unit(lua_State *L, size_t *freed);
  * buckets are in use, start migrating to a smaller array (the same
  * incremental migration as growth).  No collection, no error. */
 void str_shrink_start(global_State *g);
-/* One bounded unit of migration (STRTAB_MOVE_PER_OP buckets); the
- * collector calls it in its steps so a shrink finishes without new
- * strings being made. */
+/* One bounded unit of a resize (STRTAB_CLEAR_PER_OP buckets cleared or
+ * STRTAB_MOVE_PER_OP migrated); the collector calls it in its steps so a
+ * shrink finishes without new strings being made. */
 void str_migrate(global_State *g);
 /* Free every RAM short string and the bucket arrays (lua_close). */
 void str_freeall(global_State *g);

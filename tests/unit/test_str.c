@@ -82,6 +82,12 @@ static int on_allgc(global_State *g, const void *o)
     return 0;
 }
 
+/* Bytes of an array of n buckets. */
+static size_t bucket_bytes(uint32_t n)
+{
+    return (size_t)n * sizeof(str *);
+}
+
 /* "k<i>" with a fixed prefix, distinct for distinct i. */
 static size_t keyname(char *buf, const char *prefix, int i)
 {
@@ -307,6 +313,34 @@ static void test_rom_objects_are_never_written(void)
 
 #define GROW_KEYS 80
 
+/* One operation did one bounded unit of a resize in progress: it
+ * cleared 1..STRTAB_CLEAR_PER_OP buckets of the next array (switching to
+ * it after the last) or migrated 1..STRTAB_MOVE_PER_OP old buckets
+ * (freeing the old array after the last). */
+static void check_resize_unit(const strtab *b, const strtab *t)
+{
+    if (b->clearing != 0) {
+        uint32_t left = b->clearing - b->moved;
+        if (t->clearing != 0) {
+            CHECK(t->old == b->old && t->hash == b->hash);
+            CHECK_EQ(t->oldsize, 0);
+            CHECK(t->moved > b->moved);
+            CHECK(t->moved - b->moved <= STRTAB_CLEAR_PER_OP);
+        } else {
+            CHECK(left <= STRTAB_CLEAR_PER_OP);
+            CHECK(t->hash == b->old && t->old == b->hash);
+            CHECK_EQ(t->size, b->clearing);
+            CHECK_EQ(t->oldsize, b->size);
+            CHECK_EQ(t->moved, 0);
+        }
+    } else if (b->old != NULL) {
+        uint32_t delta =
+            t->old != NULL ? t->moved - b->moved : b->oldsize - b->moved;
+        CHECK(delta <= STRTAB_MOVE_PER_OP);
+        CHECK(delta >= 1);
+    }
+}
+
 static void test_table_grows_a_few_buckets_per_operation(void)
 {
     lua_State *L = open_state();
@@ -317,49 +351,131 @@ static void test_table_grows_a_few_buckets_per_operation(void)
     static str *made[GROW_KEYS];
     char buf[24];
     uint32_t size0 = t->size, nuse0 = t->nuse;
-    int resizes = 0, migrating_ops = 0;
+    int resizes = 0, clearing_ops = 0, migrating_ops = 0;
     for (int i = 0; i < GROW_KEYS; i++) {
-        uint32_t moved = t->moved, oldsize = t->oldsize;
-        int was_migrating = t->old != NULL;
+        strtab before = *t;
         size_t n = keyname(buf, "grow", i);
         made[i] = str_new(L, buf, n);
         CHECK(made[i] != NULL);
-        if (!was_migrating && t->old != NULL) {
+        if (before.old == NULL && t->old != NULL) {
+            /* A resize starts: the next array, uncleared, not in use. */
             resizes++;
-            CHECK_EQ(t->oldsize * 2, t->size);
-            CHECK(t->moved <= STRTAB_MOVE_PER_OP);
+            CHECK_EQ(t->clearing, t->size * 2);
+            CHECK_EQ(t->oldsize, 0);
+            CHECK_EQ(t->moved, 0);
+            CHECK(t->hash == before.hash);
         }
-        if (was_migrating) {
+        check_resize_unit(&before, t);
+        clearing_ops += before.clearing != 0;
+        if (before.old != NULL && before.clearing == 0) {
             migrating_ops++;
-            uint32_t delta =
-                t->old != NULL ? t->moved - moved : oldsize - moved;
-            CHECK(delta <= STRTAB_MOVE_PER_OP);
-            CHECK(delta >= 1);
             /* Every string made so far is still found, by interning
              * (which migrates too: checked as well) and in the chains. */
             for (int j = 0; j <= i; j++) {
-                uint32_t m = t->moved;
-                int mig = t->old != NULL;
+                strtab b = *t;
                 n = keyname(buf, "grow", j);
                 CHECK(table_find(g, buf, n) == made[j]);
                 CHECK(str_new(L, buf, n) == made[j]);
-                if (mig && t->old != NULL)
-                    CHECK(t->moved - m <= STRTAB_MOVE_PER_OP);
+                check_resize_unit(&b, t);
             }
         }
         CHECK(t->nuse <= t->size * 2); /* the load never runs away */
     }
-    CHECK(resizes >= 1);
+    CHECK(resizes >= 2);
+    CHECK(clearing_ops >= 1);
     CHECK(migrating_ops >= 1);
     CHECK(t->size > size0);
     CHECK_EQ(t->nuse, nuse0 + GROW_KEYS);
     CHECK_EQ(table_count(g), t->nuse);
-    /* Lookups alone finish a migration in progress. */
+    /* Lookups alone finish a resize in progress. */
     for (int k = 0; k < 64 && t->old != NULL; k++)
         CHECK(str_newz(L, "grow0") == made[0]);
     CHECK(t->old == NULL);
     CHECK_EQ(t->oldsize, 0);
     CHECK_EQ(t->moved, 0);
+    CHECK_EQ(t->clearing, 0);
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* Free memory of the arena filled with a nonzero byte, so that a new
+ * block shows which of its words were written since it was allocated. */
+static void dirty_free_memory(arena_t *a)
+{
+    static void *blocks[64];
+    int n = 0;
+    size_t sz;
+    while (n < 64 && (sz = arena_largest_alloc(a)) > 0 &&
+           (blocks[n] = arena_alloc(a, sz)) != NULL) {
+        memset(blocks[n], 0xA5, arena_block_size(blocks[n]));
+        n++;
+    }
+    while (n > 0)
+        arena_free(a, blocks[--n]);
+}
+
+static uint32_t zero_buckets(str **b, uint32_t n)
+{
+    uint32_t z = 0;
+    for (uint32_t i = 0; i < n; i++)
+        z += b[i] == NULL;
+    return z;
+}
+
+/* The operation that starts a growth does not clear the new bucket
+ * array: each operation after it clears at most STRTAB_CLEAR_PER_OP
+ * buckets, and the array is used only once it is all clear. */
+static void test_growth_clears_the_new_array_a_chunk_per_operation(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    char buf[24];
+    int i = 0;
+    /* A table of 2 * STRTAB_CLEAR_PER_OP buckets, full, not resizing. */
+    while (t->size < 2 * STRTAB_CLEAR_PER_OP || t->old != NULL ||
+           t->nuse < t->size) {
+        size_t n = keyname(buf, "cl", i++);
+        CHECK(str_new(L, buf, n) != NULL);
+        CHECK(i < 1000);
+    }
+    uint32_t size0 = t->size;
+    int made = i;
+    dirty_free_memory(g->arena);
+    size_t n = keyname(buf, "cl", i++);
+    CHECK(str_new(L, buf, n) != NULL); /* the one past the load */
+    made = i;
+    /* The new array, of 2 * size0 buckets, is hash or old. */
+    size_t want = bucket_bytes(2 * size0);
+    str **fresh = NULL;
+    if (arena_block_size(t->hash) >= want)
+        fresh = t->hash;
+    else if (t->old != NULL && arena_block_size(t->old) >= want)
+        fresh = t->old;
+    CHECK(fresh != NULL);
+    /* A few words of a freed block may hold NULL free-list links. */
+    CHECK(zero_buckets(fresh, 2 * size0) <= STRTAB_CLEAR_PER_OP + 4);
+    /* Still one array in use, the old one, until the new one is clear. */
+    CHECK_EQ(t->size, size0);
+    int ops = 0;
+    while (t->size == size0) {
+        uint32_t cleared = t->moved;
+        CHECK(str_newz(L, "cl0") != NULL);
+        if (t->size == size0)
+            CHECK(t->moved - cleared <= STRTAB_CLEAR_PER_OP);
+        CHECK(++ops <= 2 * (int)size0);
+    }
+    CHECK_EQ(ops, 2 * size0 / STRTAB_CLEAR_PER_OP);
+    CHECK_EQ(t->size, 2 * size0);
+    CHECK(t->hash == fresh);
+    CHECK_EQ(t->oldsize, size0);
+    CHECK(gc_check(L, NULL) == 0);
+    for (int j = 0; j < made; j++) {
+        n = keyname(buf, "cl", j);
+        CHECK(table_find(g, buf, n) != NULL);
+    }
     g->gcrunning = 1;
     close_state();
 }
@@ -373,11 +489,11 @@ static void test_no_migration_during_the_string_sweep(void)
     g->gcrunning = 0;
     char buf[24];
     int i = 0;
-    while (t->old == NULL && i < 200) {
+    while ((t->old == NULL || t->clearing != 0) && i < 200) {
         size_t n = keyname(buf, "nm", i++);
         CHECK(str_new(L, buf, n) != NULL);
     }
-    CHECK(t->old != NULL);
+    CHECK(t->old != NULL && t->clearing == 0); /* migrating */
     uint32_t moved = t->moved;
     g->gcphase = GC_SWEEP_STRING;
     for (int k = 0; k < 8; k++) {
@@ -425,7 +541,7 @@ static void test_sweep_frees_other_white_strings_only(void)
     uint8_t fixed_mark = fixed->marked;
     /* Sweep in the middle of a migration: strings in both arrays. */
     int pads = 0;
-    while (t->old == NULL || t->moved == 0) {
+    while (t->old == NULL || t->clearing != 0 || t->moved == 0) {
         size_t n = keyname(buf, "pad", pads++);
         str *d = str_new(L, buf, n);
         CHECK(d != NULL);
@@ -506,8 +622,18 @@ static void test_resize_during_the_sweep_keeps_its_place(void)
         size_t n = keyname(buf, "new", made++);
         CHECK(str_new(L, buf, n) != NULL);
     }
-    CHECK(t->old != NULL);
+    /* The new array is cleared during the sweep too, and switched to:
+     * the array being swept becomes old, at the same indexes. */
+    CHECK(t->clearing != 0);
+    str **swept = t->hash;
+    uint32_t at = g->sweepstr;
+    while (t->clearing != 0 && made < 100) {
+        size_t n = keyname(buf, "new", made++);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(t->old == swept && t->clearing == 0);
     CHECK_EQ(t->moved, 0);
+    CHECK_EQ(g->sweepstr, at);
     while (!str_sweep_unit(L, &freed))
         ;
     CHECK_EQ(t->moved, 0);
@@ -739,6 +865,9 @@ static void test_table_that_cannot_grow_keeps_working(void)
     unfill_arena(g->arena, blocks, nb);
     CHECK(str_newz(L, "room again") != NULL);
     CHECK(t->old != NULL);
+    CHECK_EQ(t->clearing, size * 2);
+    for (int k = 0; k < 64 && t->clearing != 0; k++)
+        CHECK(str_newz(L, "room again") != NULL);
     CHECK_EQ(t->size, size * 2);
     g->gcrunning = 1;
     close_state();
@@ -753,7 +882,7 @@ static void test_close_returns_the_arena_to_empty(void)
     str *l = str_newlong(L, 200);
     CHECK(l != NULL);
     push_str(L, l);
-    /* Close in the middle of a migration: both arrays must go. */
+    /* Close in the middle of a resize: both arrays must go. */
     for (int i = 0; i < 38 && G(L)->strt.old == NULL; i++) {
         size_t n = keyname(buf, "close", i);
         str *s = str_new(L, buf, n);
@@ -767,6 +896,33 @@ static void test_close_returns_the_arena_to_empty(void)
     CHECK(arena_check(a) == 0);
 }
 
+/* The same at each stage of a resize: while the new array is being
+ * cleared (nothing in it yet) and while strings migrate. */
+static void test_close_in_each_stage_of_a_resize(void)
+{
+    for (int stage = 0; stage < 2; stage++) {
+        lua_State *L = open_state();
+        CHECK(L != NULL);
+        strtab *t = &G(L)->strt;
+        arena_t *a = G(L)->arena;
+        char buf[24];
+        for (int i = 0; i < 38; i++) {
+            if (t->old != NULL && (stage == 0) == (t->clearing != 0))
+                break;
+            size_t n = keyname(buf, "stage", i);
+            str *s = str_new(L, buf, n);
+            CHECK(s != NULL);
+            push_str(L, s);
+        }
+        CHECK(t->old != NULL);
+        CHECK_EQ(t->clearing != 0, stage == 0);
+        CHECK(gc_check(L, NULL) == 0);
+        close_state();
+        CHECK_EQ(arena_in_use(a), 0);
+        CHECK(arena_check(a) == 0);
+    }
+}
+
 static const struct check_case cases[] = {
     CASE(test_hash_depends_on_bytes_not_alignment),
     CASE(test_hash_spreads_similar_keys_over_buckets),
@@ -777,6 +933,7 @@ static const struct check_case cases[] = {
     CASE(test_every_rom_string_is_found_with_the_target_hash),
     CASE(test_rom_objects_are_never_written),
     CASE(test_table_grows_a_few_buckets_per_operation),
+    CASE(test_growth_clears_the_new_array_a_chunk_per_operation),
     CASE(test_no_migration_during_the_string_sweep),
     CASE(test_sweep_frees_other_white_strings_only),
     CASE(test_resize_during_the_sweep_keeps_its_place),
@@ -787,6 +944,7 @@ static const struct check_case cases[] = {
     CASE(test_allocation_failure_returns_null_and_changes_nothing),
     CASE(test_table_that_cannot_grow_keeps_working),
     CASE(test_close_returns_the_arena_to_empty),
+    CASE(test_close_in_each_stage_of_a_resize),
 };
 
 int main(void)
