@@ -14,6 +14,8 @@ _Static_assert((STRTAB_MIN_SIZE & (STRTAB_MIN_SIZE - 1)) == 0,
 _Static_assert((ROMSTR_SLOTS & (ROMSTR_SLOTS - 1)) == 0,
                "the ROM lookup table size must be a power of 2");
 _Static_assert(STR_SHORT_MAX < 0xFF, "shrlen 0xFF marks long strings");
+_Static_assert(STR_SHORT_MAX <= STRHASH_BLOCK,
+               "a short string is one block of the hash");
 _Static_assert(STRTAB_MOVE_PER_OP >= 1 && STRTAB_CLEAR_PER_OP >= 1,
                "a resize must make progress");
 
@@ -21,9 +23,14 @@ const uint32_t str_rom_count = ROMSTR_COUNT;
 
 #define LONG_MARK 0xFFu
 
+/* The RAM strings' hash key, made by str_init from the state's seed.
+ * File-static, not in the state, because str_hash has no state to hand
+ * and there is one state at a time (state_open_in refuses a second). */
+static strhash_key ram_key;
+
 uint32_t str_hash_bytes(const char *s, size_t len)
 {
-    return strhash_compute(s, len);
+    return strhash_compute(&ram_key, s, len);
 }
 
 int str_is_rom(const str *s)
@@ -37,10 +44,10 @@ static int same_short(const str *p, const char *s, size_t len, uint32_t h)
            memcmp(str_data(p), s, len) == 0;
 }
 
-const str *str_rom_find(const char *s, size_t len, uint32_t h)
+/* The ROM lookup, inlined into interning (len <= STR_SHORT_MAX). */
+static inline const str *rom_lookup(const char *s, size_t len)
 {
-    if (len > STR_SHORT_MAX)
-        return NULL;
+    uint32_t h = strhash_probe(s, len);
     uint32_t at = h & (ROMSTR_SLOTS - 1);
     for (uint32_t i = 0; i < ROMSTR_MAX_PROBE; i++) {
         uint16_t k = romstr_slots[at];
@@ -54,6 +61,11 @@ const str *str_rom_find(const char *s, size_t len, uint32_t h)
     return NULL;
 }
 
+const str *str_rom_find(const char *s, size_t len)
+{
+    return len <= STR_SHORT_MAX ? rom_lookup(s, len) : NULL;
+}
+
 /* ---- The RAM table -------------------------------------------------------
  */
 
@@ -65,6 +77,7 @@ static size_t buckets_bytes(uint32_t n)
 int str_init(lua_State *L)
 {
     strtab *t = &G(L)->strt;
+    strhash_key_init(&ram_key, G(L)->seed);
     str **h = gc_alloc(L, buckets_bytes(STRTAB_MIN_SIZE));
     if (h == NULL)
         return -1;
@@ -221,10 +234,10 @@ static str *intern(lua_State *L, const char *s, size_t len)
 {
     global_State *g = G(L);
     strtab *t = &g->strt;
-    uint32_t h = strhash_compute(s, len);
-    const str *r = str_rom_find(s, len, h);
+    const str *r = rom_lookup(s, len);
     if (r != NULL)
         return (str *)r; /* const in fact: callers check str_is_rom */
+    uint32_t h = strhash_compute(&ram_key, s, len);
     migrate(g);
     str *p = find_ram(t, s, len, h);
     if (p != NULL)
@@ -296,7 +309,10 @@ uint32_t str_hash(str *s)
     if (s->shrlen != LONG_MARK)
         return s->hash;
     if (!s->extra) {
-        s->hash = strhash_compute(s->data, s->u.lnglen);
+        size_t len = s->u.lnglen;
+        const str *r = str_rom_find(s->data, len);
+        s->hash =
+            r != NULL ? r->hash : strhash_compute(&ram_key, s->data, len);
         s->extra = 1;
     }
     return s->hash;

@@ -10,6 +10,28 @@
  * strings are never interned; they live on g->allgc like other objects and
  * hash on first use.
  *
+ * Hashes (vm/strhash.h).  A ROM string carries the keyless hash that
+ * romgen computed (strhash_probe); RAM strings, short and long, are
+ * hashed by strhash_compute under a key made by str_init from g->seed,
+ * which state_open_in takes from port_entropy() (a per-boot seed: the
+ * SysTick phase and cycle counter at boot, the RAM's power-up contents
+ * and an RNG where the board has one; random on the host).  The two
+ * never have to agree:
+ *   - The ROM lookup needs no key: interning computes strhash_probe and
+ *     looks in the slots romgen laid out with it, before anything else,
+ *     so a string equal to a ROM string is always found as the ROM
+ *     object, and equality with it stays pointer equality.  Only a
+ *     string not in ROM is hashed with the RAM key.
+ *   - A table (RAM or ROM) places a short-string key by the key object's
+ *     own hash.  Equal short strings are one object, so one hash; a ROM
+ *     table's keys are ROM strings, placed at build time with their ROM
+ *     hash, and a RAM string is never equal to one of them.
+ *   - Long strings are compared by bytes, so equal ones must hash alike:
+ *     none is in ROM (romgen makes only short strings), so they all use
+ *     the RAM key; a builder's long string of short length hashes as the
+ *     short string of its bytes does: the ROM one's hash when its bytes
+ *     are a ROM string's, else the RAM key's (same key, same function).
+ *
  * Invariants:
  *   - A RAM short string is on exactly one string-table chain (linked by
  *     u.hnext) and on no GC list: its header `next` is NULL, and the string
@@ -50,15 +72,18 @@
  *     as they are and they never look dead.
  *
  * Bounds:
- *   str_new (short)   hash of <= STR_SHORT_MAX bytes, ROM probe of at most
- *                     ROMSTR_MAX_PROBE slots (computed by romgen), one or
+ *   str_new (short)   ROM probe of at most ROMSTR_MAX_PROBE slots
+ *                     (computed by romgen), hash of <= STR_SHORT_MAX
+ *                     bytes (RAM strings only), one or
  *                     two RAM chains, and one resize unit
  *                     (STRTAB_CLEAR_PER_OP buckets cleared or
  *                     STRTAB_MOVE_PER_OP migrated); plus one allocation
  *                     (never cleared: the new bucket array is cleared by
  *                     the units).
  *   str_new (long)    one allocation and a copy of len bytes.
- *   str_hash (long)   O(len), once: the hash is cached.
+ *   str_hash (long)   at most STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS
+ *                     bytes read (a sample of longer strings), once: the
+ *                     hash is cached.
  *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets (their chains are
  *                     as long as the load factor makes them: ~1 on
  *                     average, more only when the table could not grow).
@@ -68,7 +93,7 @@
 #define RTLUA_STR_H
 
 #include "vm/state.h"
-#include "vm/strhash.h" /* STR_SEED and the hash itself */
+#include "vm/strhash.h" /* the hashes */
 
 /* Buckets of the first RAM table (a power of 2).  Small: the boards start
  * in a few KiB, and most early strings are in ROM anyway. */
@@ -90,7 +115,9 @@
 /* Bytes of a string object with len bytes of data (NUL included). */
 #define str_sizefor(len) (offsetof(str, data) + (len) + 1u)
 
-/* The hash of any byte string, the same for ROM and RAM, short and long. */
+/* The hash of any byte string under this state's RAM key: what a RAM
+ * string of those bytes, short or long, has (a ROM string keeps its
+ * keyless one, strhash_probe). */
 uint32_t str_hash_bytes(const char *s, size_t len);
 
 /* The first RAM table; 0, or -1 when out of memory. */
@@ -106,7 +133,9 @@ str *str_newz(lua_State *L, const char *s);
  * whose result is short should intern it with str_new instead. */
 str *str_newlong(lua_State *L, size_t len);
 
-/* Short: the stored hash; long: computed on first use and cached. */
+/* Short: the stored hash; long: computed on first use and cached (a
+ * long object of short length whose bytes are a ROM string's takes that
+ * string's hash, so that equal strings hash alike). */
 uint32_t str_hash(str *s);
 /* Byte equality: pointer identity for two short strings. */
 int str_eq(const str *a, const str *b);
@@ -137,8 +166,9 @@ void str_freeall(global_State *g);
 void str_fix(str *s);
 
 int str_is_rom(const str *s);
-/* The ROM string of those bytes and hash, or NULL. */
-const str *str_rom_find(const char *s, size_t len, uint32_t h);
+/* The ROM string of those bytes, or NULL (at most ROMSTR_MAX_PROBE
+ * slots, found by strhash_probe: no key). */
+const str *str_rom_find(const char *s, size_t len);
 /* Strings in the ROM table. */
 extern const uint32_t str_rom_count;
 
