@@ -7,9 +7,9 @@
 -- strings (default 40000): short strings interned and kept, so that the
 -- string table grows past 32,768 buckets (the growth allocates and
 -- clears a new bucket array).  colliding (default 4000): 8-byte strings
--- built to share one hash under the public hash function and key (the
--- ROM strings' key, from vm/strhash.h), interned and kept: an attacker
--- who knows the firmware can build them.  Each workload prints one line
+-- built to share one hash under a known key (below), interned and kept:
+-- with the fixed, public seed the hash had before, an attacker who knew
+-- the firmware could build such strings ahead of time.  Each workload prints one line
 --   NAME worst=CYCLES ops=N
 -- worst being the longest single operation.  The collector is stopped
 -- while an operation is timed, so its steps are not counted; memory is
@@ -74,38 +74,60 @@ do
   report("longhash", worst_of(1, function() local _ = rawget(t, k) end), 1)
 end
 
--- The public hash (vm/strhash.h with STR_SEED), in 32-bit arithmetic
--- that works in both number models, and strings that all reach one
--- internal state before the finaliser: each round is invertible, so the
--- last 4 bytes are solved for.
+-- Strings built to share one hash under a key the attacker knows: the
+-- key vm/strhash.h makes from 0x2545F491, the seed that was fixed and
+-- public before RAM strings had a per-boot one.  For 8-byte strings the
+-- hash is a function of the length and of NH = (w0 + k0) * (w1 + k1),
+-- exact in 64 bits, so every factorization A * B of one number C with
+-- both factors below 2^32 gives a string w0 = A - k0, w1 = B - k1 of
+-- that hash.  32-bit arithmetic only, so that both number models run it;
+-- the factors are kept below 2^32 by their logarithms.
 local M32 = 0xFFFFFFFF
-local SEED, MUL = 0x2545F491, 0x9E3779B1
-local function round(h, w)
-  h = ((h ~ w) * MUL) & M32
-  return h ~ (h >> 15)
+local MUL, MIX, FIN = 0x9E3779B1, 0x85EBCA77, 0x85A308D3
+local function hash_key(seed)
+  local k, x = {}, seed
+  for i = 1, 2 do
+    x = (x + MUL) & M32
+    local z = ((x ~ (x >> 16)) * MIX) & M32
+    z = ((z ~ (z >> 13)) * FIN) & M32
+    k[i] = z ~ (z >> 16)
+  end
+  return k
 end
-local function inverse(a) -- of an odd a, mod 2^32 (Newton)
-  local x = a
-  for _ = 1, 5 do x = (x * (2 - a * x)) & M32 end
-  return x
-end
-local MULINV = inverse(MUL)
-local function unround(h) -- the w that takes state s to h: s ~ result
-  h = h ~ (h >> 15) ~ (h >> 30)
-  return (h * MULINV) & M32
+local key = hash_key(0x2545F491)
+local primes = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31}
+local exps = {12, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1}
+local logs, total = {}, 0
+for i, p in ipairs(primes) do
+  logs[i] = math.log(p, 2)
+  total = total + logs[i] * exps[i]
 end
 local function le32(w)
   return string.char(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255)
 end
-local TARGET = 0x12345678
-local colliding = {}
-for i = 1, ncollide do
-  local w0 = (0x41414141 + i * 0x01000193) & M32
-  local s = round(SEED ~ 8, w0)
-  colliding[i] = le32(w0) .. le32(unround(TARGET) ~ s)
+local colliding, pick = {}, {}
+local function divisors(i, la)
+  if #colliding == ncollide then return end
+  if i > #primes then
+    if la < 31.99 and total - la < 31.99 then
+      local a, b = 1, 1
+      for j = 1, #primes do
+        for _ = 1, pick[j] do a = (a * primes[j]) & M32 end
+        for _ = pick[j] + 1, exps[j] do b = (b * primes[j]) & M32 end
+      end
+      colliding[#colliding + 1] = le32((a - key[1]) & M32) .. le32((b - key[2]) & M32)
+    end
+    return
+  end
+  for e = 0, exps[i] do
+    pick[i] = e
+    divisors(i + 1, la + e * logs[i])
+  end
 end
+divisors(1, 0)
 -- The pieces are made before timing: only the interning is timed.
 local parts = {}
+ncollide = #colliding
 for i = 1, ncollide do
   parts[i] = {colliding[i]:sub(1, 4), colliding[i]:sub(5, 8)}
 end

@@ -266,7 +266,8 @@ static void test_long_hash_reads_a_bounded_sample(void)
 /* The 8-byte strings whose NH under key k is c: every w0 || w1 with
  * (w0 + k0) * (w1 + k1) == c, from the factorizations of c with both
  * factors below 2^32.  c is 2^12 * 3^5 * 5^3 * 7^2 * 11 * 13 * 17 * 19
- * * 23 * 29 * 31 (about 2^59: its divisors near sqrt(c) are many). */
+ * * 23 * 29 * 31 (about 2^62: many of its divisors lie between c / 2^32
+ * and 2^32). */
 static const uint32_t nh_primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
 static const int nh_exps[] = {12, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1};
 #define NH_PRIMES ((int)CHECK_COUNT(nh_primes))
