@@ -108,7 +108,6 @@ typedef struct global_State {
     strtab strt;              /* interned RAM short strings */
     tvalue registry;          /* the registry table */
     tvalue nilvalue;          /* a nil; also "state fully built" once set */
-    uint32_t seed;            /* RAM strings' hash seed (port_entropy) */
     table *mt[9];             /* metatables of basic types */
     struct romslot *romslots; /* ROM tables written since boot (vm/tab.h) */
     str *memerrmsg;           /* "not enough memory", pre-made */

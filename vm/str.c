@@ -6,6 +6,7 @@
 #include "vm/str.h"
 #include "build/gen/romstr.h"
 #include "gc/gc.h"
+#include "port/port.h"
 
 #include <string.h>
 
@@ -23,9 +24,10 @@ const uint32_t str_rom_count = ROMSTR_COUNT;
 
 #define LONG_MARK 0xFFu
 
-/* The RAM strings' hash key, made by str_init from the state's seed.
- * File-static, not in the state, because str_hash has no state to hand
- * and there is one state at a time (state_open_in refuses a second). */
+/* The RAM strings' hash key, made by str_init from port_entropy() (a
+ * per-boot seed).  File-static, not in the state, because str_hash has
+ * no state to hand and there is one state at a time (state_open_in
+ * refuses a second). */
 static strhash_key ram_key;
 
 uint32_t str_hash_bytes(const char *s, size_t len)
@@ -77,7 +79,7 @@ static size_t buckets_bytes(uint32_t n)
 int str_init(lua_State *L)
 {
     strtab *t = &G(L)->strt;
-    strhash_key_init(&ram_key, G(L)->seed);
+    strhash_key_init(&ram_key, port_entropy());
     str **h = gc_alloc(L, buckets_bytes(STRTAB_MIN_SIZE));
     if (h == NULL)
         return -1;

@@ -12,8 +12,8 @@
  *
  * Hashes (vm/strhash.h).  A ROM string carries the keyless hash that
  * romgen computed (strhash_probe); RAM strings, short and long, are
- * hashed by strhash_compute under a key made by str_init from g->seed,
- * which state_open_in takes from port_entropy() (a per-boot seed: the
+ * hashed by strhash_compute under a key made by str_init from
+ * port_entropy() (a per-boot seed, new at each state_open: the
  * SysTick phase and cycle counter at boot, the RAM's power-up contents
  * and an RNG where the board has one; random on the host).  The two
  * never have to agree:

@@ -10,7 +10,7 @@
  * the previous run left after a warm reset: nothing has written the
  * arena yet), and the board's RNG (board_entropy, weak default 0).  They
  * are folded into a pool, which each port_entropy() stirs with the cycle
- * counter and a call count.
+ * counter.
  *
  * How much this is worth depends on the silicon: SRAM power-up state and
  * an RNG are real entropy; the timers are a few bits at most after a
@@ -29,7 +29,6 @@
 extern uint32_t _heap_start[], _heap_end[];
 
 static uint32_t pool;
-static uint32_t calls;
 
 /* One multiply-xorshift round, a bijection of h for a given v. */
 static uint32_t mix(uint32_t h, uint32_t v)
@@ -57,8 +56,9 @@ void cm_entropy_init(void)
 
 uint32_t port_entropy(void)
 {
-    pool = mix(pool, port_cycles());
-    pool = mix(pool, ++calls);
+    /* The step keeps the pool moving when the counter has not (two
+     * calls within one cycle of a SysTick-derived counter). */
+    pool = mix(pool + 0x6A09E667u, port_cycles());
     uint32_t x = pool * 0x85EBCA77u;
     return x ^ (x >> 13);
 }

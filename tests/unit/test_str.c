@@ -204,14 +204,19 @@ static void test_no_flip_of_two_words_collides_for_every_key(void)
         }
 }
 
+/* The long-hash and collision cases share one buffer: the micro:bit's
+ * 16 KiB of RAM is the arena too. */
+#define SAMPLED_LEN (2 * STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS)
+static char scratch[SAMPLED_LEN];
+
 /* Strings of up to STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS bytes are read
  * whole: a change of any one byte changes the hash. */
 static void test_long_hash_reads_strings_up_to_the_sample_whole(void)
 {
     lua_State *L = open_state();
     CHECK(L != NULL);
-    static char buf[STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS];
-    size_t n = sizeof buf;
+    char *buf = scratch;
+    size_t n = STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS;
     memset(buf, 'a', n);
     uint32_t h = str_hash_bytes(buf, n);
     int changed = 0;
@@ -230,14 +235,12 @@ static void test_long_hash_reads_strings_up_to_the_sample_whole(void)
  * bounded whatever its size, and bytes between the blocks are not read
  * (two strings differing only there share their hash; str_eq still
  * tells them apart). */
-#define SAMPLED_LEN 4000u
-
 static void test_long_hash_reads_a_bounded_sample(void)
 {
     lua_State *L = open_state();
     CHECK(L != NULL);
-    static char buf[SAMPLED_LEN];
-    memset(buf, 'a', sizeof buf);
+    char *buf = scratch;
+    memset(buf, 'a', SAMPLED_LEN);
     uint32_t h = str_hash_bytes(buf, SAMPLED_LEN);
     size_t stride =
         (SAMPLED_LEN - STRHASH_BLOCK) / (STRHASH_SAMPLE_BLOCKS - 1);
@@ -299,6 +302,7 @@ static void nh_divisors(struct nh_gen *g, int i, uint64_t a)
 }
 
 #define COLLIDE_MAX 256
+_Static_assert(COLLIDE_MAX * 8 <= SAMPLED_LEN, "the strings fit scratch");
 
 /* An attacker who builds strings sharing one hash under a key he knows
  * (here the seed the hash had before it was per boot) makes no long
@@ -306,7 +310,7 @@ static void nh_divisors(struct nh_gen *g, int i, uint64_t a)
 static void test_strings_colliding_under_another_key_spread(void)
 {
     static strhash_key attack, k;
-    static char strs[COLLIDE_MAX][8];
+    char(*strs)[8] = (char(*)[8])scratch;
     strhash_key_init(&attack, 0x2545F491u);
     struct nh_gen gen = {&attack, 1, strs, COLLIDE_MAX, 0};
     for (int i = 0; i < NH_PRIMES; i++)
@@ -667,8 +671,9 @@ static void test_growth_clears_the_new_array_a_chunk_per_operation(void)
     g->gcrunning = 0;
     char buf[24];
     int i = 0;
-    /* A table of 2 * STRTAB_CLEAR_PER_OP buckets, full, not resizing. */
-    while (t->size < 2 * STRTAB_CLEAR_PER_OP || t->old != NULL ||
+    /* A table of STRTAB_CLEAR_PER_OP buckets (or more), full, not
+     * resizing: the next array takes two units or more to clear. */
+    while (t->size < STRTAB_CLEAR_PER_OP || t->old != NULL ||
            t->nuse < t->size) {
         size_t n = keyname(buf, "cl", i++);
         CHECK(str_new(L, buf, n) != NULL);
