@@ -55,6 +55,19 @@ uint64_t port_cycles64(void);        /* does not wrap in practice */
 uint32_t port_cycle_hz(void);        /* rate of port_cycles */
 const char *port_cycle_source(void); /* "dwt", "systick" or "host" */
 
+/* 32 bits that differ from boot to boot as much as the platform allows,
+ * for hash seeds (vm/state.c): never the same twice in one run either.
+ * Not cryptographic.  Host: /dev/urandom (RTLUA_ENTROPY=N in the
+ * environment makes the sequence a fixed function of N, to replay a
+ * run).  Cortex-M: gathered once in port_init from what a reset leaves
+ * unknown (SysTick's current value and DWT CYCCNT before they are
+ * started, the arena's RAM before anything writes it: its power-up
+ * state, or the previous run's after a warm reset) and from the board's
+ * RNG where it has one (board_entropy), then stirred with the cycle
+ * counter at each call.  Under QEMU only the RNG varies: the rest is
+ * deterministic, as QEMU's -icount time and zeroed RAM are. */
+uint32_t port_entropy(void);
+
 /* The periodic tick (SysTick on Cortex-M). */
 #define PORT_TICK_HZ_DEFAULT 1000u
 typedef void (*port_tick_fn)(void);

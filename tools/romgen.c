@@ -11,15 +11,17 @@
  * each checked field by field against `str` with _Static_assert — so that
  * the objects land in .rodata (flash) and are used through (const str *).
  * Each header is preset: tt V_SHRSTR, marked MARK_ROM_PRESET, next and
- * hnext NULL, hash computed here with vm/strhash.h, the same code the
- * target runs.  The first ROMGEN_NRESERVED strings must be Lua's reserved
- * words in the lexer's order; their extra is index + 1.
+ * hnext NULL, hash computed here by vm/strhash.h's strhash_probe (no
+ * key: the target's RAM strings use their own), the same code the
+ * target runs; tables place ROM keys by it (tools/romtab.c).  The first
+ * ROMGEN_NRESERVED strings must be Lua's reserved words in the lexer's order;
+ * their extra is index + 1.
  *
  * Lookup: an open-addressing table of ROMSTR_SLOTS uint16_t entries (a
  * power of 2, at least twice the string count; 0 = empty, else index + 1)
- * filled by linear probing in input order.  romgen measures the longest
- * probe sequence and emits it as ROMSTR_MAX_PROBE, so a lookup (hit or
- * miss) examines at most that many slots: a bound, not an expectation.
+ * filled by linear probing in input order from that hash.  romgen measures
+ * the longest probe sequence and emits it as ROMSTR_MAX_PROBE, so a lookup
+ * (hit or miss) examines at most that many slots: a bound, not an expectation.
  *
  * The .h gives, for each string with a C name: the object (extern), its
  * index (RS_name) and ROMSTR(name), a (const str *) that is an address
@@ -198,6 +200,12 @@ char *romgen_read_line(FILE *f, char *buf, int *line, int *indented)
     return NULL;
 }
 
+/* A ROM string's stored hash: strhash_probe, keyless (vm/strhash.h). */
+static uint32_t rom_hash(const struct entry *e)
+{
+    return strhash_probe(e->data, e->len);
+}
+
 static void read_input(const char *path)
 {
     FILE *f = romgen_open(path, "r");
@@ -218,7 +226,7 @@ static void read_input(const char *path)
             if (romgen_is_ident(e->data, e->len))
                 memcpy(e->name, e->data, e->len + 1);
         }
-        e->hash = strhash_compute(e->data, e->len);
+        e->hash = rom_hash(e);
         nentries++;
     }
     fclose(f);
@@ -257,7 +265,7 @@ int romgen_intern(const struct entry *e, int line)
     *n = *e;
     n->name[0] = '\0';
     n->line = line;
-    n->hash = strhash_compute(n->data, n->len);
+    n->hash = rom_hash(n);
     return nentries++;
 }
 

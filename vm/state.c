@@ -118,7 +118,6 @@ lua_State *state_open_in(void *mem, size_t bytes)
     g->currentwhite = MARK_WHITE0;
     g->gcphase = GC_PAUSE;
     g->gcrunning = 0; /* no collection until the state is whole */
-    g->seed = STR_SEED;
     g->pausepct = STATE_PAUSE_PCT;
     g->reserve = arena_capacity(g->arena) / STATE_RESERVE_DIV;
     /* Assist steps are bounded from the start, paced or not. */

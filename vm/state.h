@@ -57,15 +57,19 @@ typedef struct gc_stats {
 
 /* ---- String table ----------------------------------------------------------
  * Chained hash of RAM short strings; ROM strings are found first in the
- * flash table.  Resizes move STRTAB_MOVE_PER_OP buckets per operation from
- * `old` to `hash` (vm/str.c), so no single operation rehashes it all. */
+ * flash table.  A resize first clears the new array STRTAB_CLEAR_PER_OP
+ * buckets per operation, then moves STRTAB_MOVE_PER_OP buckets per
+ * operation from `old` to `hash` (vm/str.c), so no single operation
+ * clears or rehashes it all. */
 typedef struct strtab {
-    str **hash;    /* current buckets */
-    uint32_t size; /* buckets in hash (power of 2) */
-    uint32_t nuse; /* strings in both tables */
-    str **old;     /* buckets being migrated, or NULL */
-    uint32_t oldsize;
-    uint32_t moved; /* old buckets already migrated */
+    str **hash;        /* current buckets */
+    uint32_t size;     /* buckets in hash (power of 2) */
+    uint32_t nuse;     /* strings in both tables */
+    str **old;         /* being migrated, or (clearing != 0) the next array,
+                          being cleared, or NULL */
+    uint32_t oldsize;  /* buckets of old holding strings (0 while clearing) */
+    uint32_t moved;    /* old buckets migrated, or cleared while clearing */
+    uint32_t clearing; /* buckets of the array being cleared, or 0 */
 } strtab;
 
 /* ---- Threads --------------------------------------------------------------
@@ -114,7 +118,6 @@ typedef struct global_State {
     strtab strt;              /* interned RAM short strings */
     tvalue registry;          /* the registry table */
     tvalue nilvalue;          /* a nil; also "state fully built" once set */
-    uint32_t seed;            /* string hash seed */
     table *mt[9];             /* metatables of basic types */
     struct romslot *romslots; /* ROM tables written since boot (vm/tab.h) */
     str *memerrmsg;           /* "not enough memory", pre-made */

@@ -6,6 +6,7 @@
 #include "vm/str.h"
 #include "build/gen/romstr.h"
 #include "gc/gc.h"
+#include "port/port.h"
 
 #include <string.h>
 
@@ -14,15 +15,24 @@ _Static_assert((STRTAB_MIN_SIZE & (STRTAB_MIN_SIZE - 1)) == 0,
 _Static_assert((ROMSTR_SLOTS & (ROMSTR_SLOTS - 1)) == 0,
                "the ROM lookup table size must be a power of 2");
 _Static_assert(STR_SHORT_MAX < 0xFF, "shrlen 0xFF marks long strings");
-_Static_assert(STRTAB_MOVE_PER_OP >= 1, "a resize must make progress");
+_Static_assert(STR_SHORT_MAX <= STRHASH_BLOCK,
+               "a short string is one block of the hash");
+_Static_assert(STRTAB_MOVE_PER_OP >= 1 && STRTAB_CLEAR_PER_OP >= 1,
+               "a resize must make progress");
 
 const uint32_t str_rom_count = ROMSTR_COUNT;
 
 #define LONG_MARK 0xFFu
 
+/* The RAM strings' hash key, made by str_init from port_entropy() (a
+ * per-boot seed).  File-static, not in the state, because str_hash has
+ * no state to hand and there is one state at a time (state_open_in
+ * refuses a second). */
+static strhash_key ram_key;
+
 uint32_t str_hash_bytes(const char *s, size_t len)
 {
-    return strhash_compute(s, len);
+    return strhash_compute(&ram_key, s, len);
 }
 
 int str_is_rom(const str *s)
@@ -36,10 +46,10 @@ static int same_short(const str *p, const char *s, size_t len, uint32_t h)
            memcmp(str_data(p), s, len) == 0;
 }
 
-const str *str_rom_find(const char *s, size_t len, uint32_t h)
+/* The ROM lookup, inlined into interning (len <= STR_SHORT_MAX). */
+static inline const str *rom_lookup(const char *s, size_t len)
 {
-    if (len > STR_SHORT_MAX)
-        return NULL;
+    uint32_t h = strhash_probe(s, len);
     uint32_t at = h & (ROMSTR_SLOTS - 1);
     for (uint32_t i = 0; i < ROMSTR_MAX_PROBE; i++) {
         uint16_t k = romstr_slots[at];
@@ -53,6 +63,11 @@ const str *str_rom_find(const char *s, size_t len, uint32_t h)
     return NULL;
 }
 
+const str *str_rom_find(const char *s, size_t len)
+{
+    return len <= STR_SHORT_MAX ? rom_lookup(s, len) : NULL;
+}
+
 /* ---- The RAM table -------------------------------------------------------
  */
 
@@ -64,6 +79,7 @@ static size_t buckets_bytes(uint32_t n)
 int str_init(lua_State *L)
 {
     strtab *t = &G(L)->strt;
+    strhash_key_init(&ram_key, port_entropy());
     str **h = gc_alloc(L, buckets_bytes(STRTAB_MIN_SIZE));
     if (h == NULL)
         return -1;
@@ -74,6 +90,7 @@ int str_init(lua_State *L)
     t->old = NULL;
     t->oldsize = 0;
     t->moved = 0;
+    t->clearing = 0;
     return 0;
 }
 
@@ -82,19 +99,52 @@ static str *find_ram(const strtab *t, const char *s, size_t len, uint32_t h)
     for (str *p = t->hash[h & (t->size - 1)]; p != NULL; p = p->u.hnext)
         if (same_short(p, s, len, h))
             return p;
-    if (t->old != NULL) /* migrated buckets are empty */
+    if (t->oldsize != 0) /* migrated buckets are empty; 0 while clearing */
         for (str *p = t->old[h & (t->oldsize - 1)]; p != NULL; p = p->u.hnext)
             if (same_short(p, s, len, h))
                 return p;
     return NULL;
 }
 
-/* Move at most STRTAB_MOVE_PER_OP old buckets into the current table;
- * free the old array after the last one.  Never during the string sweep:
- * the current table lies after the old one in the sweep's order. */
+/* The next array, being cleared, becomes `hash` and the current one
+ * `old`, to be migrated.  Allowed during the string sweep: the array
+ * being swept keeps its indexes as `old`, and the new one is empty. */
+static void switch_arrays(strtab *t)
+{
+    str **next = t->old;
+    t->old = t->hash;
+    t->oldsize = t->size;
+    t->moved = 0;
+    t->hash = next;
+    t->size = t->clearing;
+    t->clearing = 0;
+}
+
+/* Clear at most STRTAB_CLEAR_PER_OP buckets of the next array; switch
+ * to it after the last.  Until then it holds no string and no walker
+ * looks into it (oldsize is 0). */
+static void clear_some(strtab *t)
+{
+    uint32_t n = t->clearing - t->moved;
+    if (n > STRTAB_CLEAR_PER_OP)
+        n = STRTAB_CLEAR_PER_OP;
+    memset(t->old + t->moved, 0, buckets_bytes(n));
+    t->moved += n;
+    if (t->moved == t->clearing)
+        switch_arrays(t);
+}
+
+/* One bounded unit of a resize: clear part of the next array, or move
+ * at most STRTAB_MOVE_PER_OP old buckets into the current one, freeing
+ * the old array after the last.  No migration during the string sweep:
+ * the current array lies after the old one in the sweep's order. */
 static void migrate(global_State *g)
 {
     strtab *t = &g->strt;
+    if (t->clearing != 0) {
+        clear_some(t);
+        return;
+    }
     if (t->old == NULL || g->gcphase == GC_SWEEP_STRING)
         return;
     for (uint32_t n = 0; n < STRTAB_MOVE_PER_OP && t->moved < t->oldsize;
@@ -115,6 +165,16 @@ static void migrate(global_State *g)
         t->oldsize = 0;
         t->moved = 0;
     }
+}
+
+/* Start a resize to an array of nsize buckets, not yet cleared: it hangs
+ * on `old` with nothing in use (oldsize 0) while operations clear it. */
+static void start_resize(strtab *t, str **next, uint32_t nsize)
+{
+    t->old = next;
+    t->oldsize = 0;
+    t->moved = 0;
+    t->clearing = nsize;
 }
 
 /* Start a resize to twice the size, when the memory is there: the check
@@ -139,12 +199,7 @@ static void grow(lua_State *L)
         gc_free(g, h, bytes);
         return;
     }
-    memset(h, 0, bytes);
-    t->old = t->hash;
-    t->oldsize = t->size;
-    t->moved = 0;
-    t->hash = h;
-    t->size = nsize;
+    start_resize(t, h, nsize);
 }
 
 void str_migrate(global_State *g)
@@ -166,12 +221,7 @@ void str_shrink_start(global_State *g)
     str **h = arena_alloc(g->arena, buckets_bytes(nsize));
     if (h == NULL)
         return;
-    memset(h, 0, buckets_bytes(nsize));
-    t->old = t->hash;
-    t->oldsize = t->size;
-    t->moved = 0;
-    t->hash = h;
-    t->size = nsize;
+    start_resize(t, h, nsize);
 }
 
 /* A string found dead (other white, not yet swept) is alive again. */
@@ -186,10 +236,10 @@ static str *intern(lua_State *L, const char *s, size_t len)
 {
     global_State *g = G(L);
     strtab *t = &g->strt;
-    uint32_t h = strhash_compute(s, len);
-    const str *r = str_rom_find(s, len, h);
+    const str *r = rom_lookup(s, len);
     if (r != NULL)
         return (str *)r; /* const in fact: callers check str_is_rom */
+    uint32_t h = strhash_compute(&ram_key, s, len);
     migrate(g);
     str *p = find_ram(t, s, len, h);
     if (p != NULL)
@@ -261,7 +311,10 @@ uint32_t str_hash(str *s)
     if (s->shrlen != LONG_MARK)
         return s->hash;
     if (!s->extra) {
-        s->hash = strhash_compute(s->data, s->u.lnglen);
+        size_t len = s->u.lnglen;
+        const str *r = str_rom_find(s->data, len);
+        s->hash =
+            r != NULL ? r->hash : strhash_compute(&ram_key, s->data, len);
         s->extra = 1;
     }
     return s->hash;
@@ -299,7 +352,7 @@ void str_remove(global_State *g, str *s)
     if (is_rom(s) || s->shrlen == LONG_MARK)
         return;
     if (unlink_from(&t->hash[s->hash & (t->size - 1)], s) ||
-        (t->old != NULL &&
+        (t->oldsize != 0 &&
          unlink_from(&t->old[s->hash & (t->oldsize - 1)], s)))
         t->nuse--;
 }
@@ -357,6 +410,10 @@ static void free_buckets(global_State *g, str **b, uint32_t n)
 void str_freeall(global_State *g)
 {
     strtab *t = &g->strt;
+    if (t->clearing != 0) { /* no string in it yet */
+        gc_free(g, t->old, buckets_bytes(t->clearing));
+        t->old = NULL;
+    }
     free_buckets(g, t->old, t->oldsize);
     free_buckets(g, t->hash, t->size);
     memset(t, 0, sizeof *t);

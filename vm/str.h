@@ -10,6 +10,28 @@
  * strings are never interned; they live on g->allgc like other objects and
  * hash on first use.
  *
+ * Hashes (vm/strhash.h).  A ROM string carries the keyless hash that
+ * romgen computed (strhash_probe); RAM strings, short and long, are
+ * hashed by strhash_compute under a key made by str_init from
+ * port_entropy() (a per-boot seed, new at each state_open: the
+ * SysTick phase and cycle counter at boot, the RAM's power-up contents
+ * and an RNG where the board has one; random on the host).  The two
+ * never have to agree:
+ *   - The ROM lookup needs no key: interning computes strhash_probe and
+ *     looks in the slots romgen laid out with it, before anything else,
+ *     so a string equal to a ROM string is always found as the ROM
+ *     object, and equality with it stays pointer equality.  Only a
+ *     string not in ROM is hashed with the RAM key.
+ *   - A table (RAM or ROM) places a short-string key by the key object's
+ *     own hash.  Equal short strings are one object, so one hash; a ROM
+ *     table's keys are ROM strings, placed at build time with their ROM
+ *     hash, and a RAM string is never equal to one of them.
+ *   - Long strings are compared by bytes, so equal ones must hash alike:
+ *     none is in ROM (romgen makes only short strings), so they all use
+ *     the RAM key; a builder's long string of short length hashes as the
+ *     short string of its bytes does: the ROM one's hash when its bytes
+ *     are a ROM string's, else the RAM key's (same key, same function).
+ *
  * Invariants:
  *   - A RAM short string is on exactly one string-table chain (linked by
  *     u.hnext) and on no GC list: its header `next` is NULL, and the string
@@ -19,31 +41,49 @@
  *   - extra: for short strings the reserved-word index + 1 (ROM reserved
  *     words only; every RAM string has 0); for long strings 1 once the
  *     hash is cached.  shrlen is 0xFF exactly for long strings.
- *   - The table is never rehashed in one operation (growing or
- *     shrinking).  Past load factor 1
- *     (nuse > size) a bucket array twice as big replaces `hash`, the old
- *     one goes to `old`, and each short-string str_new then migrates at
- *     most STRTAB_MOVE_PER_OP old buckets (moved ones are set NULL).
- *     Lookups search `hash` and `old`.  Migration stops while gcphase ==
- *     GC_SWEEP_STRING, because a string moved from the unswept old part to
- *     the swept new part would escape the sweep.  A failed allocation of
- *     the bigger array is not an error: the table stays as it is.
+ *   - The table is never cleared or rehashed in one operation (growing
+ *     or shrinking).  A resize has two stages, each advanced by every
+ *     short-string str_new and by str_migrate:
+ *     1. Clearing.  Past load factor 1 (nuse >= size) an array twice as
+ *        big is allocated, uncleared, and hangs on `old` with
+ *        `clearing` = its size, `oldsize` = 0 and `moved` = buckets
+ *        cleared so far; each unit clears at most STRTAB_CLEAR_PER_OP of
+ *        them.  It holds no string yet: with oldsize 0 no lookup, sweep
+ *        or heap check looks into it, and new strings go to `hash`.
+ *     2. Migration.  Once cleared it replaces `hash`, the previous array
+ *        goes to `old` (oldsize = its size, clearing = 0), and each unit
+ *        migrates at most STRTAB_MOVE_PER_OP old buckets (moved ones are
+ *        set NULL).  Lookups search `hash` and `old`.  Migration stops
+ *        while gcphase == GC_SWEEP_STRING, because a string moved from
+ *        the unswept old part to the swept new part would escape the
+ *        sweep; clearing does not (it moves no string).
+ *     A failed allocation of the bigger array is not an error: the table
+ *     stays as it is.  A resize of S to 2S buckets ends after at most
+ *     2S/STRTAB_CLEAR_PER_OP + S/STRTAB_MOVE_PER_OP units, before the
+ *     insertions it allows reach the next threshold (2S).
  *   - The sweep walks the virtual bucket range [0, oldsize + size): old
- *     buckets first, then the current ones.  Starting a resize during the
+ *     buckets first, then the current ones.  Switching arrays during the
  *     sweep keeps every index in place (the array being swept becomes
- *     `old`, at the same indexes; the new one is empty).
+ *     `old`, at the same indexes; the new one is empty); clearing, with
+ *     oldsize 0, changes no index.
  *   - A RAM string of the other white found by interning during the sweep
  *     is resurrected (made current white), so the sweep will keep it.
  *   - Fixed strings (str_fix) are black and FIXED: the sweep leaves them
  *     as they are and they never look dead.
  *
  * Bounds:
- *   str_new (short)   hash of <= STR_SHORT_MAX bytes, ROM probe of at most
- *                     ROMSTR_MAX_PROBE slots (computed by romgen), one or
- *                     two RAM chains, and STRTAB_MOVE_PER_OP migrated
- *                     buckets; plus one allocation.
+ *   str_new (short)   ROM probe of at most ROMSTR_MAX_PROBE slots
+ *                     (computed by romgen), hash of <= STR_SHORT_MAX
+ *                     bytes (RAM strings only), one or
+ *                     two RAM chains, and one resize unit
+ *                     (STRTAB_CLEAR_PER_OP buckets cleared or
+ *                     STRTAB_MOVE_PER_OP migrated); plus one allocation
+ *                     (never cleared: the new bucket array is cleared by
+ *                     the units).
  *   str_new (long)    one allocation and a copy of len bytes.
- *   str_hash (long)   O(len), once: the hash is cached.
+ *   str_hash (long)   at most STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS
+ *                     bytes read (a sample of longer strings), once: the
+ *                     hash is cached.
  *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets (their chains are
  *                     as long as the load factor makes them: ~1 on
  *                     average, more only when the table could not grow).
@@ -53,7 +93,7 @@
 #define RTLUA_STR_H
 
 #include "vm/state.h"
-#include "vm/strhash.h" /* STR_SEED and the hash itself */
+#include "vm/strhash.h" /* the hashes */
 
 /* Buckets of the first RAM table (a power of 2).  Small: the boards start
  * in a few KiB, and most early strings are in ROM anyway. */
@@ -62,6 +102,11 @@
  * the migration of S buckets ends after S/2 calls, long before the S
  * insertions that could call for the next resize. */
 #define STRTAB_MOVE_PER_OP 2u
+/* Buckets of a new array cleared per unit before it is used (256 bytes
+ * with 4-byte pointers): the clearing of 2S buckets takes 2S/64 units,
+ * during which the S-bucket table takes at most that many more strings
+ * (load 1 + 1/32 at worst). */
+#define STRTAB_CLEAR_PER_OP 64u
 /* The table shrinks when fewer than 1/this of its buckets are used. */
 #define STRTAB_SHRINK_DIV 4u
 /* Largest bucket count the table grows to (indexes stay in 32 bits). */
@@ -70,7 +115,9 @@
 /* Bytes of a string object with len bytes of data (NUL included). */
 #define str_sizefor(len) (offsetof(str, data) + (len) + 1u)
 
-/* The hash of any byte string, the same for ROM and RAM, short and long. */
+/* The hash of any byte string under this state's RAM key: what a RAM
+ * string of those bytes, short or long, has (a ROM string keeps its
+ * keyless one, strhash_probe). */
 uint32_t str_hash_bytes(const char *s, size_t len);
 
 /* The first RAM table; 0, or -1 when out of memory. */
@@ -86,7 +133,9 @@ str *str_newz(lua_State *L, const char *s);
  * whose result is short should intern it with str_new instead. */
 str *str_newlong(lua_State *L, size_t len);
 
-/* Short: the stored hash; long: computed on first use and cached. */
+/* Short: the stored hash; long: computed on first use and cached (a
+ * long object of short length whose bytes are a ROM string's takes that
+ * string's hash, so that equal strings hash alike). */
 uint32_t str_hash(str *s);
 /* Byte equality: pointer identity for two short strings. */
 int str_eq(const str *a, const str *b);
@@ -105,9 +154,9 @@ int str_sweep_unit(lua_State *L, size_t *freed);
  * buckets are in use, start migrating to a smaller array (the same
  * incremental migration as growth).  No collection, no error. */
 void str_shrink_start(global_State *g);
-/* One bounded unit of migration (STRTAB_MOVE_PER_OP buckets); the
- * collector calls it in its steps so a shrink finishes without new
- * strings being made. */
+/* One bounded unit of a resize (STRTAB_CLEAR_PER_OP buckets cleared or
+ * STRTAB_MOVE_PER_OP migrated); the collector calls it in its steps so a
+ * shrink finishes without new strings being made. */
 void str_migrate(global_State *g);
 /* Free every RAM short string and the bucket arrays (lua_close). */
 void str_freeall(global_State *g);
@@ -117,8 +166,9 @@ void str_freeall(global_State *g);
 void str_fix(str *s);
 
 int str_is_rom(const str *s);
-/* The ROM string of those bytes and hash, or NULL. */
-const str *str_rom_find(const char *s, size_t len, uint32_t h);
+/* The ROM string of those bytes, or NULL (at most ROMSTR_MAX_PROBE
+ * slots, found by strhash_probe: no key). */
+const str *str_rom_find(const char *s, size_t len);
 /* Strings in the ROM table. */
 extern const uint32_t str_rom_count;
 

@@ -14,5 +14,8 @@
 /* micro:bit edge connector: TX on P0.24, RX on P0.25 (to the USB bridge). */
 #define BOARD_UART_TXPIN 24u
 #define BOARD_UART_RXPIN 25u
+/* The nRF51's random number generator (thermal noise, a byte at a time),
+ * which seeds the string hash (board_entropy). */
+#define BOARD_RNG_BASE 0x4000D000u
 
 #endif

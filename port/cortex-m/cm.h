@@ -81,6 +81,9 @@ int board_uart_getc(void);   /* a byte, or -1 when none is waiting */
 /* The UART stops receiving, so QEMU stops feeding it the host's stdin
  * (piped input is read over semihosting then); weak default: nothing. */
 void board_uart_rx_off(void);
+/* 32 bits from the board's random number generator, for port_entropy;
+ * weak default: 0 (no RNG).  Called once, from port_init. */
+uint32_t board_entropy(void);
 
 /* Exception handlers the vector table names. */
 void Reset_Handler(void);
@@ -93,6 +96,7 @@ void SysTick_Handler(void);
 /* Between the port's files. */
 void cm_tick_init(void);
 void cm_cycles_init(void);
+void cm_entropy_init(void);
 void cm_stack_init(void);
 int cm_stack_intact(void);
 _Noreturn void cm_stack_overflow(const char *where);

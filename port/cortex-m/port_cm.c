@@ -15,6 +15,7 @@ void port_init(void)
         return; /* the reset handler ran it; tests may call it again */
     done = 1;
     board_init();
+    cm_entropy_init(); /* before the timers are started */
     cm_stack_init();
     cm_cycles_init();
     cm_tick_init();

@@ -8,6 +8,7 @@
 #include "port/port.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,6 +120,36 @@ uint32_t port_cycle_hz(void)
 const char *port_cycle_source(void)
 {
     return "host";
+}
+
+/* One multiply-xorshift round, a bijection of h for a given v. */
+static uint32_t entropy_mix(uint32_t h, uint32_t v)
+{
+    h = (h ^ v) * 0x9E3779B1u;
+    return h ^ (h >> 15);
+}
+
+uint32_t port_entropy(void)
+{
+    static uint32_t calls;
+    calls++;
+    const char *fixed = getenv("RTLUA_ENTROPY");
+    if (fixed != NULL && *fixed != '\0')
+        return entropy_mix(
+            entropy_mix((uint32_t)strtoul(fixed, NULL, 0), calls), calls);
+    uint32_t v = 0;
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd >= 0) {
+        if (read(fd, &v, sizeof v) != (ssize_t)sizeof v)
+            v = 0;
+        close(fd);
+    }
+    /* Without /dev/urandom: the clock, the process and the address
+     * layout. */
+    uint64_t t = port_cycles64();
+    v = entropy_mix(v, (uint32_t)t);
+    v = entropy_mix(v, (uint32_t)(t >> 32) ^ (uint32_t)getpid());
+    return entropy_mix(v, (uint32_t)(uintptr_t)&calls ^ calls);
 }
 
 void port_tick_config(uint32_t hz)

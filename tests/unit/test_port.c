@@ -1,7 +1,7 @@
 /*
  * test_port.c — port.h on whatever it runs on (host or a board): the
- * formatter, the cycle counter, the tick against the cycle counter, the
- * critical section, and the arena bounds.
+ * formatter, the cycle counter, entropy, the tick against the cycle
+ * counter, the critical section, and the arena bounds.
  */
 #include "tests/unit/check.h"
 
@@ -46,6 +46,22 @@ static void test_cycles64_agrees_with_cycles(void)
     uint64_t c = port_cycles64();
     CHECK(c >= a);
     CHECK((uint32_t)(b - (uint32_t)a) <= (uint32_t)(c - a));
+}
+
+/* port_entropy never repeats itself within a run: 64 calls, all
+ * distinct (by chance two would be equal with probability ~2^-21). */
+#define ENTROPY_CALLS 64
+
+static void test_entropy_differs_at_every_call(void)
+{
+    static uint32_t v[ENTROPY_CALLS];
+    for (int i = 0; i < ENTROPY_CALLS; i++)
+        v[i] = port_entropy();
+    int repeats = 0;
+    for (int i = 0; i < ENTROPY_CALLS; i++)
+        for (int j = 0; j < i; j++)
+            repeats += v[i] == v[j];
+    CHECK_EQ(repeats, 0);
 }
 
 /* The tick count over a stretch timed by port_cycles() matches the rate,
@@ -130,6 +146,7 @@ static const struct check_case cases[] = {
     CASE(test_snprintf_truncates_and_reports_full_length),
     CASE(test_cycles_advance_monotonically),
     CASE(test_cycles64_agrees_with_cycles),
+    CASE(test_entropy_differs_at_every_call),
     CASE(test_tick_rate_matches_cycle_counter),
     CASE(test_tick_callback_runs_each_tick),
     CASE(test_critical_section_holds_off_the_tick),

@@ -82,6 +82,12 @@ static int on_allgc(global_State *g, const void *o)
     return 0;
 }
 
+/* Bytes of an array of n buckets. */
+static size_t bucket_bytes(uint32_t n)
+{
+    return (size_t)n * sizeof(str *);
+}
+
 /* "k<i>" with a fixed prefix, distinct for distinct i. */
 static size_t keyname(char *buf, const char *prefix, int i)
 {
@@ -93,6 +99,8 @@ static size_t keyname(char *buf, const char *prefix, int i)
 
 static void test_hash_depends_on_bytes_not_alignment(void)
 {
+    lua_State *L = open_state(); /* the RAM key */
+    CHECK(L != NULL);
     char a[16] = "abcdefghij", b[17];
     b[0] = '#';
     memcpy(b + 1, a, sizeof a);
@@ -102,27 +110,254 @@ static void test_hash_depends_on_bytes_not_alignment(void)
     CHECK(str_hash_bytes(a, 10) != str_hash_bytes(b + 1, 10));
     /* Length is part of the hash: "\0" and "" differ. */
     CHECK(str_hash_bytes("\0", 1) != str_hash_bytes("", 0));
+    close_state();
 }
 
-/* 1024 similar keys over 256 buckets: no bucket far above the mean of 4. */
+/* Keys of a few boots, fixed here so that the figures below are the same
+ * at every run (the state's own key is random). */
+static const uint32_t test_seeds[] = {0u, 1u, 0x2545F491u, 0xFFFFFFFFu};
+
+/* 1024 similar keys over 256 buckets: no bucket far above the mean of 4,
+ * under each of several keys. */
 static void test_hash_spreads_similar_keys_over_buckets(void)
 {
     static uint8_t count[256];
-    char buf[24];
-    memset(count, 0, sizeof count);
-    for (int i = 0; i < 1024; i++) {
-        size_t n = keyname(buf, "key", i);
-        count[str_hash_bytes(buf, n) & 255]++;
+    static strhash_key k;
+    /* Room past keyname's 24 bytes: gcc's array-bounds check follows the
+     * inlined hash into its long-string path. */
+    char buf[2 * STRHASH_BLOCK];
+    for (unsigned seed = 0; seed < CHECK_COUNT(test_seeds); seed++) {
+        strhash_key_init(&k, test_seeds[seed]);
+        memset(count, 0, sizeof count);
+        for (int i = 0; i < 1024; i++) {
+            size_t n = keyname(buf, "key", i);
+            count[strhash_compute(&k, buf, n) & 255]++;
+        }
+        int worst = 0, empty = 0;
+        for (int i = 0; i < 256; i++) {
+            if (count[i] > worst)
+                worst = count[i];
+            if (count[i] == 0)
+                empty++;
+        }
+        CHECK(worst <= 14);
+        CHECK(empty <= 16); /* Poisson(4) leaves ~2% empty */
     }
-    int worst = 0, empty = 0;
-    for (int i = 0; i < 256; i++) {
-        if (count[i] > worst)
-            worst = count[i];
-        if (count[i] == 0)
-            empty++;
+}
+
+/* Each state (each boot) hashes RAM strings with its own key: the same
+ * bytes hash differently in two states, whose seeds port_entropy gave. */
+static void test_each_state_has_its_own_hash_key(void)
+{
+    uint32_t h[3];
+    for (int i = 0; i < 3; i++) {
+        lua_State *L = open_state();
+        CHECK(L != NULL);
+        G(L)->gcrunning = 0;
+        h[i] = str_hash_bytes("hello world", 11);
+        str *s = str_newz(L, "hello world");
+        CHECK(s != NULL);
+        CHECK_EQ(s->hash, h[i]);
+        close_state();
     }
-    CHECK(worst <= 14);
-    CHECK(empty <= 16); /* Poisson(4) leaves ~2% empty */
+    /* A 2^-32 chance each of being equal by luck. */
+    CHECK(h[0] != h[1] && h[1] != h[2] && h[0] != h[2]);
+}
+
+static void put_le32(char *p, uint32_t w)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (char)(w >> (8 * i));
+}
+
+/* Under the former hash ((h ^ w) * odd, then h ^= h >> 15, per word) a
+ * flip of bit 31 of one word passes the multiply unchanged and comes out
+ * as bits 31 and 16, which the next word cancels: the two 8-byte strings
+ * below collided for every seed.  NH has no such pair. */
+static void test_no_flip_of_two_words_collides_for_every_key(void)
+{
+    static strhash_key k;
+    static const uint32_t flip[][2] = {
+        {0x80000000u, 0x80010000u}, /* the former hash's pair */
+        {0x80000000u, 0x80000000u},
+        {0x00000001u, 0x00000001u},
+    };
+    for (unsigned f = 0; f < CHECK_COUNT(flip); f++)
+        for (uint32_t w = 0; w < 64; w++) {
+            char a[8], b[8];
+            put_le32(a, 0x41424344u + w * 0x01010101u);
+            put_le32(a + 4, 0x61626364u ^ w);
+            memcpy(b, a, 8);
+            put_le32(b, (0x41424344u + w * 0x01010101u) ^ flip[f][0]);
+            put_le32(b + 4, (0x61626364u ^ w) ^ flip[f][1]);
+            int same = 0;
+            for (unsigned seed = 0; seed < CHECK_COUNT(test_seeds); seed++) {
+                strhash_key_init(&k, test_seeds[seed]);
+                same += strhash_compute(&k, a, 8) == strhash_compute(&k, b, 8);
+            }
+            CHECK(same < (int)CHECK_COUNT(test_seeds));
+            /* And through the state's key. */
+            lua_State *L = open_state();
+            CHECK(L != NULL);
+            CHECK(str_hash_bytes(a, 8) != str_hash_bytes(b, 8));
+            close_state();
+        }
+}
+
+/* The long-hash and collision cases share one buffer: the micro:bit's
+ * 16 KiB of RAM is the arena too. */
+#define SAMPLED_LEN (2 * STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS)
+static char scratch[SAMPLED_LEN];
+
+/* Strings of up to STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS bytes are read
+ * whole: a change of any one byte changes the hash. */
+static void test_long_hash_reads_strings_up_to_the_sample_whole(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    char *buf = scratch;
+    size_t n = STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS;
+    memset(buf, 'a', n);
+    uint32_t h = str_hash_bytes(buf, n);
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        buf[i] = 'b';
+        changed += str_hash_bytes(buf, n) != h;
+        buf[i] = 'a';
+    }
+    CHECK_EQ(changed, (int)n);
+    CHECK(str_hash_bytes(buf, n - 1) != h);
+    close_state();
+}
+
+/* A longer string is hashed by STRHASH_SAMPLE_BLOCKS blocks from its
+ * first byte to its last, evenly spaced, and its length: the work is
+ * bounded whatever its size, and bytes between the blocks are not read
+ * (two strings differing only there share their hash; str_eq still
+ * tells them apart). */
+static void test_long_hash_reads_a_bounded_sample(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    char *buf = scratch;
+    memset(buf, 'a', SAMPLED_LEN);
+    uint32_t h = str_hash_bytes(buf, SAMPLED_LEN);
+    size_t stride =
+        (SAMPLED_LEN - STRHASH_BLOCK) / (STRHASH_SAMPLE_BLOCKS - 1);
+    CHECK(stride > STRHASH_BLOCK + 2);
+    /* Between block 0 and block 1: not read. */
+    buf[STRHASH_BLOCK + 1] = 'b';
+    CHECK_EQ(str_hash_bytes(buf, SAMPLED_LEN), h);
+    buf[STRHASH_BLOCK + 1] = 'a';
+    /* Every byte of every sampled block is read. */
+    int changed = 0, bytes = 0;
+    for (size_t blk = 0; blk < STRHASH_SAMPLE_BLOCKS; blk++) {
+        size_t at = blk + 1 < STRHASH_SAMPLE_BLOCKS
+                        ? blk * stride
+                        : SAMPLED_LEN - STRHASH_BLOCK;
+        for (size_t i = at; i < at + STRHASH_BLOCK; i++, bytes++) {
+            buf[i] = 'b';
+            changed += str_hash_bytes(buf, SAMPLED_LEN) != h;
+            buf[i] = 'a';
+        }
+    }
+    CHECK_EQ(changed, bytes);
+    CHECK(str_hash_bytes(buf, SAMPLED_LEN - 1) != h);
+    close_state();
+}
+
+/* The 8-byte strings whose NH under key k is c: every w0 || w1 with
+ * (w0 + k0) * (w1 + k1) == c, from the factorizations of c with both
+ * factors below 2^32.  c is 2^12 * 3^5 * 5^3 * 7^2 * 11 * 13 * 17 * 19
+ * * 23 * 29 * 31 (about 2^62: many of its divisors lie between c / 2^32
+ * and 2^32). */
+static const uint32_t nh_primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
+static const int nh_exps[] = {12, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1};
+#define NH_PRIMES ((int)CHECK_COUNT(nh_primes))
+
+struct nh_gen {
+    const strhash_key *k;
+    uint64_t c;
+    char (*out)[8];
+    int want, got;
+};
+
+static void nh_divisors(struct nh_gen *g, int i, uint64_t a)
+{
+    if (g->got == g->want)
+        return;
+    if (i == NH_PRIMES) {
+        uint64_t b = g->c / a;
+        if (a >> 32 == 0 && b >> 32 == 0) {
+            put_le32(g->out[g->got], (uint32_t)a - g->k->w[0]);
+            put_le32(g->out[g->got] + 4, (uint32_t)b - g->k->w[1]);
+            g->got++;
+        }
+        return;
+    }
+    for (int e = 0; e <= nh_exps[i]; e++) {
+        nh_divisors(g, i + 1, a);
+        a *= nh_primes[i];
+    }
+}
+
+#define COLLIDE_MAX 256
+_Static_assert(COLLIDE_MAX * 8 <= SAMPLED_LEN, "the strings fit scratch");
+
+/* An attacker who builds strings sharing one hash under a key he knows
+ * (here the seed the hash had before it was per boot) makes no long
+ * chain under another key: interned, they spread over the buckets. */
+static void test_strings_colliding_under_another_key_spread(void)
+{
+    static strhash_key attack, k;
+    char(*strs)[8] = (char(*)[8])scratch;
+    strhash_key_init(&attack, 0x2545F491u);
+    struct nh_gen gen = {&attack, 1, strs, COLLIDE_MAX, 0};
+    for (int i = 0; i < NH_PRIMES; i++)
+        for (int e = 0; e < nh_exps[i]; e++)
+            gen.c *= nh_primes[i];
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    g->gcrunning = 0;
+    /* Fewer where the arena is a few KiB (microbit). */
+    gen.want = arena_capacity(g->arena) >= 65536 ? COLLIDE_MAX : 48;
+    nh_divisors(&gen, 0, 1);
+    CHECK_EQ(gen.got, gen.want);
+    /* They do collide, all of them, under the attacker's key. */
+    uint32_t h0 = strhash_compute(&attack, strs[0], 8);
+    for (int i = 1; i < gen.got; i++)
+        CHECK_EQ(strhash_compute(&attack, strs[i], 8), h0);
+    /* Under other keys: as many distinct hashes, almost, as strings. */
+    for (unsigned seed = 0; seed < CHECK_COUNT(test_seeds); seed++) {
+        if (test_seeds[seed] == 0x2545F491u)
+            continue;
+        strhash_key_init(&k, test_seeds[seed]);
+        int same = 0;
+        uint32_t first = strhash_compute(&k, strs[0], 8);
+        for (int i = 1; i < gen.got; i++)
+            same += strhash_compute(&k, strs[i], 8) == first;
+        CHECK(same <= 1);
+    }
+    /* Interned with the state's key: no long chain. */
+    for (int i = 0; i < gen.got; i++)
+        CHECK(str_new(L, strs[i], 8) != NULL);
+    const strtab *t = &g->strt;
+    uint32_t longest = 0;
+    for (int part = 0; part < 2; part++) {
+        str **b = part == 0 ? t->hash : t->old;
+        uint32_t n = part == 0 ? t->size : t->oldsize;
+        for (uint32_t i = 0; b != NULL && i < n; i++) {
+            uint32_t len = 0;
+            for (str *p = b[i]; p != NULL; p = p->u.hnext)
+                len++;
+            if (len > longest)
+                longest = len;
+        }
+    }
+    CHECK(longest <= 12);
+    g->gcrunning = 1;
+    close_state();
 }
 
 /* ---- Interning
@@ -239,14 +474,22 @@ static void test_string_equal_to_a_rom_string_is_the_rom_object(void)
     CHECK_EQ(str_newz(L, "and")->extra, 1);
     CHECK_EQ(str_newz(L, "print")->extra, 0);
     CHECK_EQ(G(L)->strt.nuse, nuse); /* nothing went to RAM */
-    CHECK(str_rom_find("__indexx", 8, str_hash_bytes("__indexx", 8)) == NULL);
-    CHECK(str_rom_find("__inde", 6, str_hash_bytes("__inde", 6)) == NULL);
+    CHECK(str_rom_find("__indexx", 8) == NULL);
+    CHECK(str_rom_find("__inde", 6) == NULL);
+    CHECK(str_rom_find("__index", 7) == ROMSTR(__index));
     CHECK(!str_is_rom(str_newz(L, "__indexx")));
+    /* A builder's long string of the same bytes is equal to it, so it
+     * takes the ROM string's hash, not the RAM key's. */
+    str *b = str_newlong(L, 7);
+    CHECK(b != NULL);
+    memcpy(b->data, "__index", 7);
+    CHECK(str_eq(b, ROMSTR(__index)));
+    CHECK_EQ(str_hash(b), ROMSTR(__index)->hash);
     close_state();
 }
 
-/* Every ROM string: the target's hash equals romgen's, the lookup finds
- * it, and its header is the preset one. */
+/* Every ROM string: the target's keyless hash equals romgen's, the
+ * lookup finds it, and its header is the preset one. */
 static void test_every_rom_string_is_found_with_the_target_hash(void)
 {
     lua_State *L = open_state();
@@ -258,13 +501,13 @@ static void test_every_rom_string_is_found_with_the_target_hash(void)
         const str *r = romstr_ptrs[i];
         size_t n = str_len(r);
         CHECK(n <= STR_SHORT_MAX);
-        CHECK_EQ(r->hash, str_hash_bytes(r->data, n));
+        CHECK_EQ(r->hash, strhash_probe(r->data, n));
         CHECK_EQ(r->marked, MARK_ROM_PRESET);
         CHECK_EQ(r->tt, V_SHRSTR);
         CHECK(r->next == NULL && r->u.hnext == NULL);
         CHECK_EQ(r->data[n], '\0');
         CHECK_EQ(r->extra, i < ROMSTR_NRESERVED ? i + 1 : 0);
-        CHECK(str_rom_find(r->data, n, r->hash) == r);
+        CHECK(str_rom_find(r->data, n) == r);
         CHECK(str_new(L, r->data, n) == r);
     }
     close_state();
@@ -307,6 +550,34 @@ static void test_rom_objects_are_never_written(void)
 
 #define GROW_KEYS 80
 
+/* One operation did one bounded unit of a resize in progress: it
+ * cleared 1..STRTAB_CLEAR_PER_OP buckets of the next array (switching to
+ * it after the last) or migrated 1..STRTAB_MOVE_PER_OP old buckets
+ * (freeing the old array after the last). */
+static void check_resize_unit(const strtab *b, const strtab *t)
+{
+    if (b->clearing != 0) {
+        uint32_t left = b->clearing - b->moved;
+        if (t->clearing != 0) {
+            CHECK(t->old == b->old && t->hash == b->hash);
+            CHECK_EQ(t->oldsize, 0);
+            CHECK(t->moved > b->moved);
+            CHECK(t->moved - b->moved <= STRTAB_CLEAR_PER_OP);
+        } else {
+            CHECK(left <= STRTAB_CLEAR_PER_OP);
+            CHECK(t->hash == b->old && t->old == b->hash);
+            CHECK_EQ(t->size, b->clearing);
+            CHECK_EQ(t->oldsize, b->size);
+            CHECK_EQ(t->moved, 0);
+        }
+    } else if (b->old != NULL) {
+        uint32_t delta =
+            t->old != NULL ? t->moved - b->moved : b->oldsize - b->moved;
+        CHECK(delta <= STRTAB_MOVE_PER_OP);
+        CHECK(delta >= 1);
+    }
+}
+
 static void test_table_grows_a_few_buckets_per_operation(void)
 {
     lua_State *L = open_state();
@@ -317,49 +588,132 @@ static void test_table_grows_a_few_buckets_per_operation(void)
     static str *made[GROW_KEYS];
     char buf[24];
     uint32_t size0 = t->size, nuse0 = t->nuse;
-    int resizes = 0, migrating_ops = 0;
+    int resizes = 0, clearing_ops = 0, migrating_ops = 0;
     for (int i = 0; i < GROW_KEYS; i++) {
-        uint32_t moved = t->moved, oldsize = t->oldsize;
-        int was_migrating = t->old != NULL;
+        strtab before = *t;
         size_t n = keyname(buf, "grow", i);
         made[i] = str_new(L, buf, n);
         CHECK(made[i] != NULL);
-        if (!was_migrating && t->old != NULL) {
+        if (before.old == NULL && t->old != NULL) {
+            /* A resize starts: the next array, uncleared, not in use. */
             resizes++;
-            CHECK_EQ(t->oldsize * 2, t->size);
-            CHECK(t->moved <= STRTAB_MOVE_PER_OP);
+            CHECK_EQ(t->clearing, t->size * 2);
+            CHECK_EQ(t->oldsize, 0);
+            CHECK_EQ(t->moved, 0);
+            CHECK(t->hash == before.hash);
         }
-        if (was_migrating) {
+        check_resize_unit(&before, t);
+        clearing_ops += before.clearing != 0;
+        if (before.old != NULL && before.clearing == 0) {
             migrating_ops++;
-            uint32_t delta =
-                t->old != NULL ? t->moved - moved : oldsize - moved;
-            CHECK(delta <= STRTAB_MOVE_PER_OP);
-            CHECK(delta >= 1);
             /* Every string made so far is still found, by interning
              * (which migrates too: checked as well) and in the chains. */
             for (int j = 0; j <= i; j++) {
-                uint32_t m = t->moved;
-                int mig = t->old != NULL;
+                strtab b = *t;
                 n = keyname(buf, "grow", j);
                 CHECK(table_find(g, buf, n) == made[j]);
                 CHECK(str_new(L, buf, n) == made[j]);
-                if (mig && t->old != NULL)
-                    CHECK(t->moved - m <= STRTAB_MOVE_PER_OP);
+                check_resize_unit(&b, t);
             }
         }
         CHECK(t->nuse <= t->size * 2); /* the load never runs away */
     }
-    CHECK(resizes >= 1);
+    CHECK(resizes >= 2);
+    CHECK(clearing_ops >= 1);
     CHECK(migrating_ops >= 1);
     CHECK(t->size > size0);
     CHECK_EQ(t->nuse, nuse0 + GROW_KEYS);
     CHECK_EQ(table_count(g), t->nuse);
-    /* Lookups alone finish a migration in progress. */
+    /* Lookups alone finish a resize in progress. */
     for (int k = 0; k < 64 && t->old != NULL; k++)
         CHECK(str_newz(L, "grow0") == made[0]);
     CHECK(t->old == NULL);
     CHECK_EQ(t->oldsize, 0);
     CHECK_EQ(t->moved, 0);
+    CHECK_EQ(t->clearing, 0);
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* Free memory of the arena filled with a nonzero byte, so that a new
+ * block shows which of its words were written since it was allocated. */
+static void dirty_free_memory(arena_t *a)
+{
+    static void *blocks[64];
+    int n = 0;
+    size_t sz;
+    while (n < 64 && (sz = arena_largest_alloc(a)) > 0 &&
+           (blocks[n] = arena_alloc(a, sz)) != NULL) {
+        memset(blocks[n], 0xA5, arena_block_size(blocks[n]));
+        n++;
+    }
+    while (n > 0)
+        arena_free(a, blocks[--n]);
+}
+
+static uint32_t zero_buckets(str **b, uint32_t n)
+{
+    uint32_t z = 0;
+    for (uint32_t i = 0; i < n; i++)
+        z += b[i] == NULL;
+    return z;
+}
+
+/* The operation that starts a growth does not clear the new bucket
+ * array: each operation after it clears at most STRTAB_CLEAR_PER_OP
+ * buckets, and the array is used only once it is all clear. */
+static void test_growth_clears_the_new_array_a_chunk_per_operation(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    char buf[24];
+    int i = 0;
+    /* A table of STRTAB_CLEAR_PER_OP buckets (or more), full, not
+     * resizing: the next array takes two units or more to clear. */
+    while (t->size < STRTAB_CLEAR_PER_OP || t->old != NULL ||
+           t->nuse < t->size) {
+        size_t n = keyname(buf, "cl", i++);
+        CHECK(str_new(L, buf, n) != NULL);
+        CHECK(i < 1000);
+    }
+    uint32_t size0 = t->size;
+    int made = i;
+    dirty_free_memory(g->arena);
+    size_t n = keyname(buf, "cl", i++);
+    CHECK(str_new(L, buf, n) != NULL); /* the one past the load */
+    made = i;
+    /* The new array, of 2 * size0 buckets, is hash or old. */
+    size_t want = bucket_bytes(2 * size0);
+    str **fresh = NULL;
+    if (arena_block_size(t->hash) >= want)
+        fresh = t->hash;
+    else if (t->old != NULL && arena_block_size(t->old) >= want)
+        fresh = t->old;
+    CHECK(fresh != NULL);
+    /* A few words of a freed block may hold NULL free-list links. */
+    CHECK(zero_buckets(fresh, 2 * size0) <= STRTAB_CLEAR_PER_OP + 4);
+    /* Still one array in use, the old one, until the new one is clear. */
+    CHECK_EQ(t->size, size0);
+    int ops = 0;
+    while (t->size == size0) {
+        uint32_t cleared = t->moved;
+        CHECK(str_newz(L, "cl0") != NULL);
+        if (t->size == size0)
+            CHECK(t->moved - cleared <= STRTAB_CLEAR_PER_OP);
+        CHECK(++ops <= 2 * (int)size0);
+    }
+    CHECK_EQ(ops, 2 * size0 / STRTAB_CLEAR_PER_OP);
+    CHECK_EQ(t->size, 2 * size0);
+    CHECK(t->hash == fresh);
+    CHECK_EQ(t->oldsize, size0);
+    CHECK(gc_check(L, NULL) == 0);
+    for (int j = 0; j < made; j++) {
+        n = keyname(buf, "cl", j);
+        CHECK(table_find(g, buf, n) != NULL);
+    }
     g->gcrunning = 1;
     close_state();
 }
@@ -373,11 +727,11 @@ static void test_no_migration_during_the_string_sweep(void)
     g->gcrunning = 0;
     char buf[24];
     int i = 0;
-    while (t->old == NULL && i < 200) {
+    while ((t->old == NULL || t->clearing != 0) && i < 200) {
         size_t n = keyname(buf, "nm", i++);
         CHECK(str_new(L, buf, n) != NULL);
     }
-    CHECK(t->old != NULL);
+    CHECK(t->old != NULL && t->clearing == 0); /* migrating */
     uint32_t moved = t->moved;
     g->gcphase = GC_SWEEP_STRING;
     for (int k = 0; k < 8; k++) {
@@ -425,7 +779,7 @@ static void test_sweep_frees_other_white_strings_only(void)
     uint8_t fixed_mark = fixed->marked;
     /* Sweep in the middle of a migration: strings in both arrays. */
     int pads = 0;
-    while (t->old == NULL || t->moved == 0) {
+    while (t->old == NULL || t->clearing != 0 || t->moved == 0) {
         size_t n = keyname(buf, "pad", pads++);
         str *d = str_new(L, buf, n);
         CHECK(d != NULL);
@@ -506,8 +860,18 @@ static void test_resize_during_the_sweep_keeps_its_place(void)
         size_t n = keyname(buf, "new", made++);
         CHECK(str_new(L, buf, n) != NULL);
     }
-    CHECK(t->old != NULL);
+    /* The new array is cleared during the sweep too, and switched to:
+     * the array being swept becomes old, at the same indexes. */
+    CHECK(t->clearing != 0);
+    str **swept = t->hash;
+    uint32_t at = g->sweepstr;
+    while (t->clearing != 0 && made < 100) {
+        size_t n = keyname(buf, "new", made++);
+        CHECK(str_new(L, buf, n) != NULL);
+    }
+    CHECK(t->old == swept && t->clearing == 0);
     CHECK_EQ(t->moved, 0);
+    CHECK_EQ(g->sweepstr, at);
     while (!str_sweep_unit(L, &freed))
         ;
     CHECK_EQ(t->moved, 0);
@@ -739,6 +1103,9 @@ static void test_table_that_cannot_grow_keeps_working(void)
     unfill_arena(g->arena, blocks, nb);
     CHECK(str_newz(L, "room again") != NULL);
     CHECK(t->old != NULL);
+    CHECK_EQ(t->clearing, size * 2);
+    for (int k = 0; k < 64 && t->clearing != 0; k++)
+        CHECK(str_newz(L, "room again") != NULL);
     CHECK_EQ(t->size, size * 2);
     g->gcrunning = 1;
     close_state();
@@ -753,7 +1120,7 @@ static void test_close_returns_the_arena_to_empty(void)
     str *l = str_newlong(L, 200);
     CHECK(l != NULL);
     push_str(L, l);
-    /* Close in the middle of a migration: both arrays must go. */
+    /* Close in the middle of a resize: both arrays must go. */
     for (int i = 0; i < 38 && G(L)->strt.old == NULL; i++) {
         size_t n = keyname(buf, "close", i);
         str *s = str_new(L, buf, n);
@@ -767,9 +1134,41 @@ static void test_close_returns_the_arena_to_empty(void)
     CHECK(arena_check(a) == 0);
 }
 
+/* The same at each stage of a resize: while the new array is being
+ * cleared (nothing in it yet) and while strings migrate. */
+static void test_close_in_each_stage_of_a_resize(void)
+{
+    for (int stage = 0; stage < 2; stage++) {
+        lua_State *L = open_state();
+        CHECK(L != NULL);
+        strtab *t = &G(L)->strt;
+        arena_t *a = G(L)->arena;
+        char buf[24];
+        for (int i = 0; i < 38; i++) {
+            if (t->old != NULL && (stage == 0) == (t->clearing != 0))
+                break;
+            size_t n = keyname(buf, "stage", i);
+            str *s = str_new(L, buf, n);
+            CHECK(s != NULL);
+            push_str(L, s);
+        }
+        CHECK(t->old != NULL);
+        CHECK_EQ(t->clearing != 0, stage == 0);
+        CHECK(gc_check(L, NULL) == 0);
+        close_state();
+        CHECK_EQ(arena_in_use(a), 0);
+        CHECK(arena_check(a) == 0);
+    }
+}
+
 static const struct check_case cases[] = {
     CASE(test_hash_depends_on_bytes_not_alignment),
     CASE(test_hash_spreads_similar_keys_over_buckets),
+    CASE(test_each_state_has_its_own_hash_key),
+    CASE(test_no_flip_of_two_words_collides_for_every_key),
+    CASE(test_long_hash_reads_strings_up_to_the_sample_whole),
+    CASE(test_long_hash_reads_a_bounded_sample),
+    CASE(test_strings_colliding_under_another_key_spread),
     CASE(test_equal_short_strings_are_one_object),
     CASE(test_short_long_boundary_is_str_short_max),
     CASE(test_embedded_nuls_are_bytes_like_any_other),
@@ -777,6 +1176,7 @@ static const struct check_case cases[] = {
     CASE(test_every_rom_string_is_found_with_the_target_hash),
     CASE(test_rom_objects_are_never_written),
     CASE(test_table_grows_a_few_buckets_per_operation),
+    CASE(test_growth_clears_the_new_array_a_chunk_per_operation),
     CASE(test_no_migration_during_the_string_sweep),
     CASE(test_sweep_frees_other_white_strings_only),
     CASE(test_resize_during_the_sweep_keeps_its_place),
@@ -787,6 +1187,7 @@ static const struct check_case cases[] = {
     CASE(test_allocation_failure_returns_null_and_changes_nothing),
     CASE(test_table_that_cannot_grow_keeps_working),
     CASE(test_close_returns_the_arena_to_empty),
+    CASE(test_close_in_each_stage_of_a_resize),
 };
 
 int main(void)
