@@ -1,3 +1,4 @@
+--! big
 -- string.rep: contents against a naive builder for every small shape
 -- (with and without a separator, empty pieces, n = 0/1/negative), an
 -- empty result for any n in no time, and a cost that does not grow with
