@@ -244,6 +244,9 @@ static int write_bytes(io_file *f, const char *s, size_t n)
     }
 }
 
+/* Bytes of a temporary file's name, with its NUL (as os.tmpname's). */
+#define IO_TMPNAME_MAX 64
+
 static int fail_msg(lua_State *L, const char *msg, int en)
 {
     luaL_pushfail(L);
@@ -714,21 +717,20 @@ static int io_type(lua_State *L)
     return 1;
 }
 
-#ifdef RTLUA_HOST
-/* A file that disappears when closed: created under /tmp, opened, then
- * unlinked while open. */
+/* A file that disappears when closed: a new temporary host file (the
+ * port's, as os.tmpname's: mkstemp on the host, semihosting's on a
+ * board), opened "w+" and removed while open, which the host keeps until
+ * it is closed. */
 static int io_tmpfile(lua_State *L)
 {
-    char name[] = "/tmp/lua_XXXXXX";
-    int fd = mkstemp(name);
-    if (fd == -1)
-        return luaL_fileresult(L, 0, NULL);
-    close(fd);
+    char name[IO_TMPNAME_MAX];
+    int en = port_file_tmpname(name, sizeof name);
+    if (en != 0)
+        return fail_msg(L, port_file_strerror(en), en);
     io_file *f = open_file(L, name, "w+");
-    remove(name);
-    return f != NULL ? 1 : luaL_fileresult(L, 0, NULL);
+    port_file_remove(name);
+    return f != NULL ? 1 : port_fail(L, NULL);
 }
-#endif
 
 static int io_popen(lua_State *L)
 {

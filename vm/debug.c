@@ -470,24 +470,27 @@ static const char *varinfo(lua_State *L, const tvalue *o)
 /* ---- Errors --------------------------------------------------------------
  */
 
-static _Noreturn void typeerror(lua_State *L, const tvalue *o, const char *op,
+/* `t` is o's type name, read before varinfo: its message is pushed on
+ * the stack, which may move it, and o may point into the stack. */
+static _Noreturn void typeerror(lua_State *L, const char *t, const char *op,
                                 const char *extra)
 {
-    const char *t = tm_objtypename(L, o);
     vm_runerror(L, "attempt to %s a %s value%s", op, t, extra);
 }
 
 _Noreturn void dbg_typeerror(lua_State *L, const tvalue *o, const char *op)
 {
-    typeerror(L, o, op, varinfo(L, o));
+    const char *t = tm_objtypename(L, o);
+    typeerror(L, t, op, varinfo(L, o));
 }
 
 _Noreturn void dbg_callerror(lua_State *L, const tvalue *o)
 {
+    const char *t = tm_objtypename(L, o);
     const char *name = NULL;
     const char *kind = funcnamefromcall(L, L->ci, &name);
     const char *extra = kind ? formatvarinfo(L, kind, name) : varinfo(L, o);
-    typeerror(L, o, "call", extra);
+    typeerror(L, t, "call", extra);
 }
 
 _Noreturn void dbg_forerror(lua_State *L, const tvalue *o, const char *what)

@@ -89,4 +89,12 @@ io.input(io.stdin)
 do local h <close> = io.open(name) g = h end
 assert(io.type(g) == "closed file")
 assert(os.remove(name) == true and io.open(name) == nil)
+-- io.tmpfile: read and write, gone when closed (on the boards too)
+do
+  local t = assert(io.tmpfile())
+  assert(io.type(t) == "file")
+  assert(t:write("tmp", 1, "\n") == t)
+  assert(t:seek("set") == 0 and t:read("l") == "tmp1" and t:read("l") == nil)
+  assert(t:close() == true and io.type(t) == "closed file")
+end
 print("ok")
