@@ -688,11 +688,12 @@ static void test_next_continues_from_a_removed_key(void)
     table *t = mixed_table(L, 40);
     CHECK(t != NULL);
     tvalue nil = nilval(), k = nilval(), v;
-    /* Remove every third key (strings among them), remembering the
-     * successors first; keep the removed keys reachable. */
+    /* Remove every third key and the first string key (the order follows
+     * the per-boot string hash), remembering the successors first; keep
+     * the removed keys reachable. */
     int checked = 0, strings = 0, i = 0;
     while (tab_next(t, &k, &v) == 1) {
-        if (i++ % 3 != 1)
+        if (i++ % 3 != 1 && !(is_str(&k) && strings == 0))
             continue;
         tvalue after, after2;
         CHECK(successor(t, &k, &after) >= 0);
