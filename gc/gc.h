@@ -90,6 +90,10 @@
 void *gc_alloc(lua_State *L, size_t n);
 void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n);
 void gc_free(global_State *g, void *p, size_t n);
+/* Grow block p to n bytes where it lies (arena_grow): 1, or 0 with p
+ * untouched.  Never collects and never copies; fault injection counts it
+ * as an allocation. */
+int gc_grow(lua_State *L, void *p, size_t n);
 
 /* A new collectable object of `size` bytes, current-white, on allgc. */
 gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size);
