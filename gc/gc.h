@@ -36,8 +36,9 @@
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk
- * from the newest object (O(1) for a fresh object, O(objects) at worst),
- * and a table rehash is O(that table's size) (vm/tab.h).
+ * from the newest object (O(1) for a fresh object, O(objects) at worst).
+ * A table's growth is bounded per store (vm/tab.h), but for the
+ * at-once fallback when memory was short.
  *
  * The object made last (g->newest) is kept by every cycle, since a
  * constructor may still be allocating its parts; it is released when the
