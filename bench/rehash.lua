@@ -19,14 +19,17 @@
 --          iteration, each timed by itself.
 -- One line per run:
 --   rehash kind=K mode=M n=N worst_store_us=W at=I mean_store_us=A
---          [misses=X worst_late_us=L]
+--          worst_big_us=B [misses=X worst_late_us=L]
 -- W is the longest store (the clock read's own cost taken off), at its
--- entry count I; A the mean.  A store here is the VM's whole SETTABLE,
--- including whatever growth it triggers.
+-- entry count I; A the mean; B (worst_big_us) the longest store once the
+-- table holds more than BIG entries (past the small tables' rehash at
+-- once).  A store here is the VM's whole SETTABLE, including whatever
+-- growth it triggers.
 local args = {table.unpack(arg or {})}
 local N = math.tointeger(tonumber(args[1])) or 100000
 local PER = math.tointeger(tonumber(args[2])) or 100
 local KINDS = args[3] or "array,hash"
+local BIG = 1024
 local cycles, hz = rt.cycles, rt.hz()
 local US = 1000000 / hz
 
@@ -50,7 +53,8 @@ local function keys(kind)
 end
 
 -- Grow one table by stores i = from..to; returns the worst store's
--- cycles, its index, and the sum.
+-- cycles, its index, the sum, and the worst past BIG entries.
+local bigworst = 0
 local function grow(kind, t, from, to, ks)
   local worst, at, sum = 0, 0, 0
   if kind == "array" then
@@ -60,6 +64,7 @@ local function grow(kind, t, from, to, ks)
       local d = cycles() - c0 - base
       sum = sum + d
       if d > worst then worst, at = d, i end
+      if i > BIG and d > bigworst then bigworst = d end
     end
   elseif kind == "hash" then
     for i = from, to do
@@ -68,6 +73,7 @@ local function grow(kind, t, from, to, ks)
       local d = cycles() - c0 - base
       sum = sum + d
       if d > worst then worst, at = d, i end
+      if i > BIG and d > bigworst then bigworst = d end
     end
   else
     for i = from, to do
@@ -77,6 +83,7 @@ local function grow(kind, t, from, to, ks)
       local d = cycles() - c0 - base
       sum = sum + d
       if d > worst then worst, at = d, i end
+      if i > BIG and d > bigworst then bigworst = d end
     end
   end
   return worst, at, sum
@@ -84,8 +91,10 @@ end
 
 local function report(kind, mode, worst, at, sum, extra)
   print(string.format("rehash kind=%s mode=%s n=%d worst_store_us=%.1f " ..
-                      "at=%d mean_store_us=%.2f%s", kind, mode, N,
-                      worst * US, at, sum * US / N, extra or ""))
+                      "at=%d mean_store_us=%.2f worst_big_us=%.1f%s", kind,
+                      mode, N, worst * US, at, sum * US / N, bigworst * US,
+                      extra or ""))
+  bigworst = 0
 end
 
 for kind in KINDS:gmatch("[^,]+") do

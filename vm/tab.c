@@ -52,8 +52,9 @@ struct tabmig {
     uint32_t nints;    /* integer keys ever given a node of t->node */
     uint32_t onints;   /* the same for the old node part */
     uint32_t hlive;    /* census: entries moved into or made in t->node */
-    uint32_t nums[TAB_MAXABITS + 1]; /* census: integer keys moved, by
-                                        slice (as count_int) */
+    uint16_t nums[TAB_MAXABITS + 1]; /* census: integer keys moved, by
+                                        slice (as count_int; saturating:
+                                        a census may only underestimate) */
     /* The array part (MIG_GROW: t->array is the new block). */
     tvalue *oarray;  /* the old block while it is copied, or NULL */
     uint32_t acur;   /* old slots [0, acur) are copied */
@@ -483,11 +484,17 @@ static node *insert_key(lua_State *L, table *t, const tvalue *key)
 
 void tab_view(const table *t, tabview *v)
 {
-    memset(v, 0, sizeof *v);
     v->arr[0] = t->array;
+    v->afirst[0] = 0;
     v->alen[0] = t->asize;
     v->nodes[0] = t->node;
     v->nlen[0] = tab_sizenode(t);
+    for (int r = 1; r < TAB_VIEW_ARRAYS; r++) {
+        v->arr[r] = NULL;
+        v->afirst[r] = v->alen[r] = 0;
+    }
+    v->nodes[1] = NULL;
+    v->nlen[1] = 0;
     if (!t->moving)
         return;
     const struct tabmig *m = t->mig;
@@ -619,10 +626,22 @@ static uint32_t count_array(const table *t, uint32_t *nums)
  * count returned), all of them into *total. */
 static uint32_t count_all(const table *t, uint32_t *nums, uint32_t *total)
 {
-    tabview v;
-    tab_view(t, &v);
     uint32_t nint = count_array(t, nums);
     *total = nint;
+    if (!t->moving) { /* the common case, without the view */
+        uint32_t ns = tab_sizenode(t);
+        for (uint32_t i = 0; i < ns; i++) {
+            const node *n = &t->node[i];
+            if (is_nil(&n->val))
+                continue;
+            (*total)++;
+            if (n->key_tt == V_INT)
+                nint += count_int(n->key_val.i, nums);
+        }
+        return nint;
+    }
+    tabview v;
+    tab_view(t, &v);
     for (int r = 1; r < TAB_VIEW_ARRAYS; r++)
         for (uint32_t i = 0; i < v.alen[r]; i++)
             if (!is_nil(&v.arr[r][i])) {
@@ -665,9 +684,22 @@ static uint32_t best_array_size(const uint32_t *nums, uint32_t nint,
 /* Live entries that do not go to an array part of nasize slots. */
 static uint32_t hash_need(const table *t, uint32_t nasize)
 {
+    uint32_t need = 0;
+    if (!t->moving) { /* the common case, without the view */
+        for (uint32_t i = nasize; i < t->asize; i++)
+            need += !is_nil(&t->array[i]);
+        uint32_t ns = tab_sizenode(t);
+        for (uint32_t i = 0; i < ns; i++) {
+            const node *n = &t->node[i];
+            if (!is_nil(&n->val) &&
+                !(n->key_tt == V_INT &&
+                  (rt_uint)n->key_val.i - 1u < (rt_uint)nasize))
+                need++;
+        }
+        return need;
+    }
     tabview v;
     tab_view(t, &v);
-    uint32_t need = 0;
     for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
         for (uint32_t i = 0; i < v.alen[r]; i++)
             need += v.afirst[r] + i >= nasize && !is_nil(&v.arr[r][i]);
@@ -710,9 +742,9 @@ static struct tabmig *new_record(lua_State *L)
  * does not go to the array plus `extra` keys about to be inserted.  Reads
  * every part, old ones too (a big table's fallback), and ends any growth
  * in progress.  Allocates first, then moves entries: nothing can fail
- * once the allocations succeeded.  A table that grows past TAB_SYNC_MAX
- * slots gets its growth record here when the memory is there (without
- * one it keeps growing this way). */
+ * once the allocations succeeded.  A table that grows past tab_small gets
+ * its growth record here when the memory is there (without one it keeps
+ * growing this way). */
 static int resize_parts(lua_State *L, table *t, uint32_t nasize,
                         uint32_t nhash, uint32_t extra)
 {
@@ -730,7 +762,7 @@ static int resize_parts(lua_State *L, table *t, uint32_t nasize,
             return TAB_ERR_MEM;
         nsize = 1u << lsize;
     }
-    if (t->mig == NULL && nasize + nsize > TAB_SYNC_MAX)
+    if (t->mig == NULL && !tab_small(nasize, nsize))
         rec = new_record(L); /* optional */
     if (nsize > 0 && (nn = gc_alloc(L, node_bytes(nsize))) == NULL) {
         nn = DUMMY;
@@ -1057,8 +1089,11 @@ static int drain_node(lua_State *L, table *t, node *o)
     gc_barrier(L, t, &k);
     gc_barrier(L, t, &n->val);
     m->hlive++;
-    if (k.tt == V_INT)
-        count_int(k.v.i, m->nums);
+    if (k.tt == V_INT && k.v.i >= 1 && (rt_uint)k.v.i <= TAB_MAXASIZE) {
+        uint16_t *c = &m->nums[ceil_log2((uint32_t)k.v.i)];
+        if (*c < UINT16_MAX)
+            (*c)++;
+    }
     return 1;
 }
 
@@ -1073,7 +1108,7 @@ static void census(lua_State *L, table *t)
     uint32_t size = tab_sizenode(t);
     uint32_t want =
         1u << ceil_log2(2u * (m->hlive + 1u + size / TAB_MOVE_NODES));
-    if (size > TAB_SYNC_MAX && want <= size / 2)
+    if (!tab_small(0, size) && want <= size / 2)
         start_prep(L, t, want, 0);
     if (m->amode == MIG_IDLE && !m->sparse) {
         uint32_t nums[TAB_MAXABITS + 1], nint = 0, in;
@@ -1551,7 +1586,7 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash)
     struct tabmig *rec = NULL;
     if (narray > 0 && (array = gc_alloc(L, array_bytes(narray))) == NULL)
         return NULL;
-    if (narray + nsize > TAB_SYNC_MAX)
+    if (!tab_small(narray, nsize))
         rec = new_record(L);
     if (nsize == 0 || (nodes = gc_alloc(L, node_bytes(nsize))) != NULL)
         t = (table *)gc_newobj(L, V_TABLE, sizeof(table));

@@ -29,8 +29,9 @@
  *   - Assigning to an existing key (nil included) and removing never move
  *     storage; only inserting a new key can.
  *
- * Growth.  A table of at most TAB_SYNC_MAX slots (asize + sizenode) that
- * runs out of room rehashes at once, as Lua does: every entry is counted,
+ * Growth.  A small table (tab_small: asize + TAB_NODE_WEIGHT x sizenode
+ * at most TAB_SYNC_MAX) that runs out of room rehashes at once, as Lua
+ * does: every entry is counted,
  * the array part gets the integer keys 1..n for the largest power of two
  * n more than half used, the rest go to a new hash part.  A bigger table
  * ("big": it has a growth record, t->mig) never does work proportional
@@ -78,7 +79,8 @@
  *                                             and TAB_MOVE_SLOTS array
  *                                             slots copied or validated;
  *                                             for a small one, a rehash of
- *                                             at most TAB_SYNC_MAX slots.
+ *                                             at most TAB_SYNC_MAX slot
+ *                                             units (a node: 4 units).
  *                                             Finding a free node walks
  *                                             `lastfree` down: amortised
  *                                             O(1).  Under memory pressure
@@ -142,9 +144,15 @@ enum {
 /* log2 of the largest hash part (nodes); bounds node bytes likewise. */
 #define TAB_MAXHBITS 25
 
-/* Tables of at most this many slots (asize + sizenode) rehash at once:
- * bounds that rehash's work.  Bigger ones grow incrementally. */
+/* Small tables rehash at once: asize + TAB_NODE_WEIGHT x sizenode at
+ * most TAB_SYNC_MAX.  Bounds that rehash's work (on a 25 MHz Cortex-M3,
+ * about 100 us for 64 array slots or 16 nodes: a node is counted,
+ * hashed and linked, an array slot only copied).  Bigger tables grow
+ * incrementally and keep a growth record (about 120 bytes). */
 #define TAB_SYNC_MAX 64
+#define TAB_NODE_WEIGHT 4
+#define tab_small(asize, nsize)                                               \
+    ((uint64_t)(asize) + (uint64_t)TAB_NODE_WEIGHT * (nsize) <= TAB_SYNC_MAX)
 /* Per new key stored into a big table: nodes of a readied hash part made
  * pristine, old nodes moved, array slots copied or made valid.  Bound the
  * store's extra work; TAB_MOVE_NODES also sets the room a new hash part

@@ -1025,7 +1025,7 @@ static void test_injected_failure_at_each_rehash_allocation(void)
 
 /* ---- Incremental growth ------------------------------------------------- */
 
-/* Keys of the incremental-growth cases: past TAB_SYNC_MAX many times over
+/* Keys of the incremental-growth cases: past tab_small many times over
  * (several growths of a big table), few enough for checks that look at
  * every key after every store on a board. */
 #ifndef TEST_TAB_GROWKEYS
