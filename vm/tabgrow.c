@@ -26,7 +26,7 @@ void tab_view(const table *t, tabview *v)
     v->afirst[0] = 0;
     v->alen[0] = t->asize;
     v->nodes[0] = t->node;
-    v->nlen[0] = tab_sizenode(t);
+    v->nlen[0] = sizenode(t);
     for (int r = 1; r < TAB_VIEW_ARRAYS; r++) {
         v->arr[r] = NULL;
         v->afirst[r] = v->alen[r] = 0;
@@ -80,7 +80,7 @@ int tab_owned(const table *t, const void **p, size_t *n)
     }
     if (!is_dummy(t)) {
         p[c] = t->node;
-        n[c++] = node_bytes(tab_sizenode(t));
+        n[c++] = node_bytes(sizenode(t));
     }
     if (m != NULL) {
         p[c] = m;
@@ -160,7 +160,7 @@ static uint32_t count_all(const table *t, uint32_t *nums, uint32_t *total)
     uint32_t nint = count_array(t, nums);
     *total = nint;
     if (!t->moving) { /* the common case, without the view */
-        uint32_t ns = tab_sizenode(t);
+        uint32_t ns = sizenode(t);
         for (uint32_t i = 0; i < ns; i++) {
             const node *n = &t->node[i];
             if (is_nil(&n->val))
@@ -219,7 +219,7 @@ static uint32_t hash_need(const table *t, uint32_t nasize)
     if (!t->moving) { /* the common case, without the view */
         for (uint32_t i = nasize; i < t->asize; i++)
             need += !is_nil(&t->array[i]);
-        uint32_t ns = tab_sizenode(t);
+        uint32_t ns = sizenode(t);
         for (uint32_t i = 0; i < ns; i++) {
             const node *n = &t->node[i];
             if (!is_nil(&n->val) &&
@@ -329,6 +329,50 @@ static int resize_parts(lua_State *L, table *t, uint32_t nasize,
         na = t->array;
 
     /* From here on nothing allocates. */
+    uint32_t inplace = keep ? oldasize : 0;
+    for (uint32_t i = inplace; i < nasize; i++)
+        set_empty(&na[i]);
+    tab_clear_nodes(nn, nsize);
+    if (t->mig == NULL && rec == NULL) {
+        /* A small table (nothing moving, no record): the plain parts. */
+        tvalue *oldarray = keep ? NULL : t->array;
+        node *oldnode = t->node;
+        uint32_t oldnsize = sizenode(t);
+        t->array = na;
+        t->asize = nasize;
+        t->node = nn;
+        t->lsizenode = (uint8_t)lsize;
+        t->lastfree = nsize > 0 ? nn + nsize : NULL;
+        if (oldarray != NULL) {
+            for (uint32_t i = 0; i < oldasize; i++) {
+                if (is_nil(&oldarray[i]))
+                    continue;
+                if (i < nasize) {
+                    na[i] = oldarray[i];
+                } else {
+                    tvalue k;
+                    set_int(&k, (rt_int)i + 1);
+                    tab_insert_key(L, t, &k)->val = oldarray[i];
+                }
+            }
+            gc_free(g, oldarray, array_bytes(oldasize));
+        }
+        for (uint32_t i = 0; i < oldnsize; i++) {
+            node *o = &oldnode[i];
+            if (is_nil(&o->val))
+                continue;
+            tvalue k;
+            tab_node_key(o, &k);
+            if (is_int(&k) && in_array(t, k.v.i))
+                t->array[k.v.i - 1] = o->val;
+            else
+                tab_insert_key(L, t, &k)->val = o->val;
+        }
+        if (oldnsize > 0)
+            gc_free(g, oldnode, node_bytes(oldnsize));
+        gc_resized(g, obj2gc(t));
+        return TAB_OK;
+    }
     tabview v;
     tab_view(t, &v);
     const void *oldp[TAB_MAX_BLOCKS];
@@ -346,10 +390,6 @@ static int resize_parts(lua_State *L, table *t, uint32_t nasize,
         m->nkeyed = m->nints = 0;
     }
     t->moving = 0;
-    uint32_t inplace = keep ? oldasize : 0;
-    for (uint32_t i = inplace; i < nasize; i++)
-        set_empty(&na[i]);
-    tab_clear_nodes(nn, nsize);
     t->array = na;
     t->asize = nasize;
     t->node = nn;
@@ -445,7 +485,7 @@ static void switch_parts(table *t)
     struct tabmig *m = t->mig;
     if (!is_dummy(t)) {
         m->onode = t->node;
-        m->osize = tab_sizenode(t);
+        m->osize = sizenode(t);
         m->olsize = t->lsizenode;
         m->ncur = 0;
         m->onints = m->nints;
@@ -636,7 +676,7 @@ static int drain_node(lua_State *L, table *t, node *o)
 static void census(lua_State *L, table *t)
 {
     struct tabmig *m = t->mig;
-    uint32_t size = tab_sizenode(t);
+    uint32_t size = sizenode(t);
     uint32_t want =
         1u << ceil_log2(2u * (m->hlive + 1u + size / TAB_MOVE_NODES));
     if (!tab_small(0, size) && want <= size / 2)
@@ -700,7 +740,7 @@ void tab_grow_step(lua_State *L, table *t, const tvalue *k)
             start_array(L, t, 2 * a);
         }
     }
-    uint32_t size = tab_sizenode(t);
+    uint32_t size = sizenode(t);
     if (m->prep == NULL && m->onode == NULL && size > 0 &&
         size < (1u << TAB_MAXHBITS) && m->nkeyed >= size - size / 4)
         start_prep(L, t, 2 * size, 0);
@@ -733,7 +773,7 @@ static int grow_now(lua_State *L, table *t)
     if (m->onode != NULL)
         return TAB_AGAIN; /* full while draining: never, by the room rule */
     if (m->prep == NULL) {
-        uint32_t size = tab_sizenode(t);
+        uint32_t size = sizenode(t);
         if (size >= (1u << TAB_MAXHBITS))
             return TAB_AGAIN;
         start_prep(L, t, size > 0 ? 2 * size : 4, 1);

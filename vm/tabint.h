@@ -16,6 +16,7 @@ extern const node tab_dummynode;
 
 #define DUMMY ((node *)&tab_dummynode)
 #define is_dummy(t) ((t)->lastfree == NULL)
+#define sizenode(t) (is_dummy(t) ? 0u : 1u << (t)->lsizenode)
 #define array_bytes(n) ((size_t)(n) * sizeof(tvalue))
 #define node_bytes(n) ((size_t)(n) * sizeof(node))
 
