@@ -340,22 +340,18 @@ static node *free_node(table *t)
     return NULL;
 }
 
-/* A pristine node of t->node is about to hold a key. */
-static void note_keyed(table *t)
+/* A big table counts what its growth needs: the nodes no longer
+ * pristine (`pristine` is whether key's node was), and the integer keys
+ * (the array's tail need not look for them in a part that never had
+ * one). */
+static void note_key(table *t, const tvalue *key, int pristine)
 {
-    if (t->mig != NULL)
-        t->mig->nkeyed++;
+    struct tabmig *m = t->mig;
+    m->nkeyed += (uint32_t)pristine;
+    m->nints += key->tt == V_INT;
 }
 
-/* An integer key is about to get a node of t->node: the array's tail
- * need not look for integer keys in a part that never had one. */
-static void note_int(table *t, const tvalue *key)
-{
-    if (key->tt == V_INT && t->mig != NULL)
-        t->mig->nints++;
-}
-
-node *tab_insert_key(lua_State *L, table *t, const tvalue *key)
+static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
 {
     if (is_dummy(t))
         return NULL;
@@ -364,8 +360,8 @@ node *tab_insert_key(lua_State *L, table *t, const tvalue *key)
         node *f = free_node(t);
         if (f == NULL)
             return NULL;
-        note_keyed(t);
-        note_int(t, key);
+        if (t->mig != NULL)
+            note_key(t, key, 1);
         /* mp's value is live, so its key is live (not dead) and hashable. */
         node *home = main_position(t, mp->key_tt, &mp->key_val);
         if (home != mp) {
@@ -392,16 +388,19 @@ node *tab_insert_key(lua_State *L, table *t, const tvalue *key)
             mp->next = (int32_t)(f - mp);
             mp = f;
         }
-    } else {
-        if (mp->key_tt == V_NIL)
-            note_keyed(t);
-        note_int(t, key);
+    } else if (t->mig != NULL) {
+        note_key(t, key, mp->key_tt == V_NIL);
     }
     /* mp is pristine or removed; a removed node keeps its chain link. */
     mp->key_val = key->v;
     mp->key_tt = key->tt;
     set_empty(&mp->val);
     return mp;
+}
+
+node *tab_insert_key(lua_State *L, table *t, const tvalue *key)
+{
+    return insert_key(L, t, key);
 }
 
 /* ---- Stores ------------------------------------------------------------- */
@@ -450,7 +449,7 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
         }
         if (t->mig != NULL && (slot = tab_claim_tail(L, t, k)) != NULL)
             break;
-        node *n = tab_insert_key(L, t, k);
+        node *n = insert_key(L, t, k);
         if (n != NULL) {
             slot = &n->val;
             break;
@@ -781,6 +780,14 @@ size_t tab_memsize(const table *t)
 
 void tab_free(global_State *g, table *t)
 {
+    if (t->mig == NULL) { /* a small table: its two parts at most */
+        if (t->asize > 0)
+            gc_free(g, t->array, array_bytes(t->asize));
+        if (!is_dummy(t))
+            gc_free(g, t->node, node_bytes(tab_sizenode(t)));
+        gc_free(g, t, sizeof(table));
+        return;
+    }
     const void *p[TAB_MAX_BLOCKS];
     size_t n[TAB_MAX_BLOCKS];
     int c = tab_owned(t, p, n);

@@ -43,20 +43,24 @@
  *     drained TAB_MOVE_NODES nodes per new key.  A new part has room for
  *     every old entry plus the new keys stored until the old part is
  *     empty, so a drain never runs out of room.
- *   - Array part.  Storing key asize + 1 while t[1] and t[asize] are
- *     non-nil doubles the array block: in place when the arena allows
+ *   - Array part.  Storing key asize + 1 while t[asize] is non-nil (and
+ *     the last census did not find the array sparse) doubles the array
+ *     block: in place when the arena allows
  *     (arena_grow), else into a new block that the old one is copied to,
  *     TAB_MOVE_SLOTS slots per new key.  The new slots past the old size
  *     (the tail) are made valid in order, the same number per new key and
  *     at once for the key just past them (appending stays O(1)); each
  *     takes its key out of the hash part if it was there.
- *   - While entries move (t->moving), t->asize is the valid prefix of the
- *     new block (the fast paths need nothing else) and every key lives in
- *     exactly one place: the new parts, the old array block past the copy
- *     cursor, the valid tail, or the old node part past the drain cursor.
- *     A lookup that misses in the new parts looks in the old ones; a new
- *     key always goes to the new parts.  Moved entries get the barrier as
- *     if stored.
+ *   - t->asize is always the valid prefix of the array block (the fast
+ *     paths need nothing else).  While entries move (t->moving: an old
+ *     node part drains, or an old array block is copied) every key lives
+ *     in exactly one place: the new parts, the old array block past the
+ *     copy cursor, the valid tail past the prefix, or the old node part
+ *     past the drain cursor.  A lookup that misses in the new parts looks
+ *     in the old ones; a new key always goes to the new parts.  Moved
+ *     entries get the barrier as if stored.  A block grown in place needs
+ *     no flag: its valid tail is the prefix, keys past it are in the hash
+ *     part as usual.
  *   - Nothing moves while no new key is stored, so a traversal (which
  *     stores none) sees a fixed order: valid array slots, new nodes, old
  *     nodes (tab_view's order).  Only allocation can fail, and only when
@@ -64,9 +68,9 @@
  *     again later or falls back to the at-once rehash.
  *   - Sizes are chosen without counting the whole table: the hash part
  *     doubles, the array part doubles on appends; a drain counts what it
- *     moves and, when the part it filled is more than four times what its
- *     entries need, starts a smaller one; a dense run of integer keys it
- *     moved grows the array.  A grown array found at most a quarter full
+ *     moves and, when that fills less than about an eighth of the part,
+ *     readies one of a half or a quarter the size; a dense run of integer
+ *     keys it moved grows the array.  A grown array found at most a quarter full
  *     (or a recount found at most half full) does not double again until
  *     a recount, started by the next append, finds it more than half full.
  *

@@ -731,8 +731,7 @@ void tab_grow_step(lua_State *L, table *t, const tvalue *k)
     struct tabmig *m = t->mig;
     uint32_t a = t->asize;
     if (m->amode == MIG_IDLE && is_int(k) && a > 0 &&
-        (rt_uint)k->v.i == (rt_uint)a + 1u && !is_nil(&t->array[0]) &&
-        !is_nil(&t->array[a - 1])) {
+        (rt_uint)k->v.i == (rt_uint)a + 1u && !is_nil(&t->array[a - 1])) {
         if (m->sparse) {
             m->amode = MIG_RECOUNT;
             m->rcur = m->alive = 0;
