@@ -477,6 +477,16 @@ static void start_prep(lua_State *L, table *t, uint32_t size, int collect)
     m->prepdone = 0;
 }
 
+/* Can the readied part take every entry of t->node (at most nkeyed) and
+ * the keys stored while t->node drains into it?  A part readied smaller
+ * (the census) may have been overtaken by new keys meanwhile. */
+static int prep_has_room(const table *t)
+{
+    const struct tabmig *m = t->mig;
+    return (uint64_t)m->prepsize >=
+           (uint64_t)m->nkeyed + sizenode(t) / TAB_MOVE_NODES + 1u;
+}
+
 /* The readied part becomes t->node; the old one (if any) drains.  Its
  * entries keep their positions in tab_view's order or move later in it:
  * a chunked scan in progress loses nothing (tab.h). */
@@ -711,8 +721,14 @@ static void hash_step(lua_State *L, table *t)
             c = TAB_CLEAR_NODES;
         tab_clear_nodes(m->prep + m->prepdone, c);
         m->prepdone += c;
-        if (m->prepdone == m->prepsize)
+        if (m->prepdone < m->prepsize)
+            return;
+        if (prep_has_room(t)) {
             switch_parts(t);
+        } else { /* overtaken: the load trigger readies a bigger one */
+            gc_free(G(L), m->prep, node_bytes(m->prepsize));
+            m->prep = NULL;
+        }
         return;
     }
     if (m->onode == NULL)
@@ -771,6 +787,10 @@ static int grow_now(lua_State *L, table *t)
     struct tabmig *m = t->mig;
     if (m->onode != NULL)
         return TAB_AGAIN; /* full while draining: never, by the room rule */
+    if (m->prep != NULL && !prep_has_room(t)) {
+        gc_free(G(L), m->prep, node_bytes(m->prepsize));
+        m->prep = NULL;
+    }
     if (m->prep == NULL) {
         uint32_t size = sizenode(t);
         if (size >= (1u << TAB_MAXHBITS))

@@ -1437,6 +1437,42 @@ static void test_old_parts_are_freed_when_growth_ends(void)
     CALL(close_state());
 }
 
+/* A table used as a queue: new keys at one end, removals at the other,
+ * a few hundred live.  Removed keys keep their nodes until a rehash, so
+ * without the census each growth would double the hash part again; the
+ * part stays within a bounded multiple of what the live entries need. */
+static void test_a_queue_of_keys_keeps_its_hash_part_small(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    table *t = new_anchored(L, 0, 0);
+    CHECK(t != NULL);
+    const uint32_t live = 300, total = 200000;
+    uint32_t biggest = 0;
+    tvalue nil = nilval();
+    for (uint32_t i = 0; i < total; i++) {
+        tvalue k = ival(sparse_key(i)), v = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+        if (i >= live) {
+            tvalue old = ival(sparse_key(i - live));
+            CHECK_EQ(tab_set(L, t, &old, &nil), TAB_OK);
+        }
+        tabview tv;
+        tab_view(t, &tv);
+        uint32_t nodes = tv.nlen[0] + tv.nlen[1];
+        if (nodes > biggest)
+            biggest = nodes;
+    }
+    for (uint32_t i = total - live; i < total; i++)
+        CHECK_EQ(tab_getint(t, sparse_key(i))->v.i, (rt_int)i);
+    /* 300 live keys need 512 nodes; a drain of the part can add an
+     * eighth of it; the old part coexists while it drains. */
+    CHECK(biggest <= 8 * 512);
+    CALL(check_table(L, t, (int)live, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
 /* Fail each allocation in turn while a big table grows by many new keys:
  * each store succeeds or fails whole, and nothing else is lost. */
 static void test_injected_failure_while_growing_loses_nothing(void)
@@ -1587,6 +1623,7 @@ static const struct check_case cases[] = {
     CASE(test_a_value_copied_behind_the_scan_is_kept),
     CASE(test_weak_values_are_cleared_in_every_part),
     CASE(test_old_parts_are_freed_when_growth_ends),
+    CASE(test_a_queue_of_keys_keeps_its_hash_part_small),
     CASE(test_injected_failure_while_growing_loses_nothing),
     CASE(test_full_arena_stops_a_big_table_cleanly),
     CASE(test_closing_the_state_returns_every_byte),
