@@ -438,7 +438,7 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
             break;
         if (is_nil(val))
             return TAB_OK; /* removing an absent key */
-        if (t->mig != NULL && !stepped) {
+        if (t->mig != NULL && !stepped && tab_grow_due(t, k)) {
             /* A new key: a big table's growth advances (the array's tail
              * may reach an integer key: look again). */
             stepped = 1;
@@ -447,7 +447,8 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
                 (t->mig->amode == MIG_GROW || in_array(t, k->v.i)))
                 continue;
         }
-        if (t->mig != NULL && (slot = tab_claim_tail(L, t, k)) != NULL)
+        if (t->mig != NULL && t->mig->amode == MIG_GROW && is_int(k) &&
+            (slot = tab_claim_tail(L, t, k)) != NULL)
             break;
         node *n = insert_key(L, t, k);
         if (n != NULL) {

@@ -47,10 +47,13 @@
  *     the last census did not find the array sparse) doubles the array
  *     block: in place when the arena allows
  *     (arena_grow), else into a new block that the old one is copied to,
- *     TAB_MOVE_SLOTS slots per new key.  The new slots past the old size
- *     (the tail) are made valid in order, the same number per new key and
- *     at once for the key just past them (appending stays O(1)); each
- *     takes its key out of the hash part if it was there.
+ *     TAB_MOVE_SLOTS slots per new key (a block grown in place has its
+ *     old slots counted instead, TAB_CHEAP_SLOTS per new key).  The new
+ *     slots past the old size (the tail) are made valid in order, as many
+ *     per new key and at once for the key just past them (appending stays
+ *     O(1)); each takes its key out of the hash part if it was there
+ *     (TAB_CHEAP_SLOTS per new key when no hash part ever held an
+ *     integer key: they are only emptied).
  *   - t->asize is always the valid prefix of the array block (the fast
  *     paths need nothing else).  While entries move (t->moving: an old
  *     node part drains, or an old array block is copied) every key lives
@@ -70,9 +73,10 @@
  *     doubles, the array part doubles on appends; a drain counts what it
  *     moves and, when that fills less than about an eighth of the part,
  *     readies one of a half or a quarter the size; a dense run of integer
- *     keys it moved grows the array.  A grown array found at most a quarter full
- *     (or a recount found at most half full) does not double again until
- *     a recount, started by the next append, finds it more than half full.
+ *     keys it moved grows the array.  A grown array found at most a
+ *     quarter full (or a recount found at most half full) does not double
+ *     again until a recount, started by the next append, finds it more
+ *     than half full.
  *
  * Bounds (n = entries, N = asize + sizenode):
  *   tab_get*, tab_set* of an existing key     O(1) expected (a chain walk
@@ -81,7 +85,9 @@
  *                                             table TAB_CLEAR_NODES nodes
  *                                             cleared, TAB_MOVE_NODES moved
  *                                             and TAB_MOVE_SLOTS array
- *                                             slots copied or validated;
+ *                                             slots copied or validated (or
+ *                                             2 x TAB_CHEAP_SLOTS counted
+ *                                             or emptied);
  *                                             for a small one, a rehash of
  *                                             at most TAB_SYNC_MAX slot
  *                                             units (a node: 4 units).
@@ -158,12 +164,14 @@ enum {
 #define tab_small(asize, nsize)                                               \
     ((uint64_t)(asize) + (uint64_t)TAB_NODE_WEIGHT * (nsize) <= TAB_SYNC_MAX)
 /* Per new key stored into a big table: nodes of a readied hash part made
- * pristine, old nodes moved, array slots copied or made valid.  Bound the
- * store's extra work; TAB_MOVE_NODES also sets the room a new hash part
- * must have for the keys stored while the old one drains. */
+ * pristine, old nodes moved, array slots copied or made valid (taking
+ * their key out of the hash part), array slots only counted or emptied.
+ * Bound the store's extra work; TAB_MOVE_NODES also sets the room a new
+ * hash part must have for the keys stored while the old one drains. */
 #define TAB_CLEAR_NODES 16
 #define TAB_MOVE_NODES 8
 #define TAB_MOVE_SLOTS 32
+#define TAB_CHEAP_SLOTS 128
 
 /* An empty table (shared dummy hash part, no array); NULL when out of
  * memory. */

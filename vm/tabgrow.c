@@ -13,7 +13,7 @@
 #include <string.h>
 
 _Static_assert(TAB_CLEAR_NODES >= 1 && TAB_MOVE_NODES >= 1 &&
-                   TAB_MOVE_SLOTS >= 1,
+                   TAB_MOVE_SLOTS >= 1 && TAB_CHEAP_SLOTS >= 1,
                "a growth must make progress at every new key");
 
 /* ---- Views of the parts -------------------------------------------------
@@ -594,14 +594,18 @@ static int array_done(const struct tabmig *m)
     return m->acur == m->abase && m->tc == m->nasize;
 }
 
-/* Up to `n` slots of array work: the old slots first (copied, or only
- * counted when the block grew in place), then the tail; or the recount. */
-static void array_step(lua_State *L, table *t, uint32_t n)
+/* One step of array work: the old slots first (TAB_MOVE_SLOTS copied,
+ * or TAB_CHEAP_SLOTS counted when the block grew in place), then the
+ * tail (TAB_MOVE_SLOTS that may take their key out of a hash part, or
+ * TAB_CHEAP_SLOTS only emptied when none ever held an integer key); or
+ * TAB_CHEAP_SLOTS of a recount. */
+static void array_step(lua_State *L, table *t)
 {
     global_State *g = G(L);
     struct tabmig *m = t->mig;
+    uint32_t n = TAB_MOVE_SLOTS, cheap = TAB_CHEAP_SLOTS;
     if (m->amode == MIG_RECOUNT) {
-        for (; n > 0 && m->rcur < t->asize; n--)
+        for (; cheap > 0 && m->rcur < t->asize; cheap--)
             m->alive += !is_nil(&t->array[m->rcur++]);
         if (m->rcur >= t->asize) {
             m->amode = MIG_IDLE;
@@ -613,15 +617,15 @@ static void array_step(lua_State *L, table *t, uint32_t n)
         return;
     if (m->oarray == NULL && m->acur < m->abase) {
         /* Grown in place: the old slots are only counted. */
-        uint32_t i = m->acur, end = m->abase - i < n ? m->abase : i + n;
+        uint32_t i = m->acur,
+                 end = m->abase - i < cheap ? m->abase : i + cheap;
         uint32_t alive = 0;
         for (; i < end; i++)
             alive += !is_nil(&t->array[i]);
         m->alive += alive;
-        n -= end - m->acur;
         m->acur = end;
     }
-    for (; n > 0 && m->acur < m->abase; n--) {
+    for (; n > 0 && m->oarray != NULL; n--) {
         tvalue *s = &t->array[m->acur];
         *s = m->oarray[m->acur];
         if (!is_nil(s)) {
@@ -639,7 +643,8 @@ static void array_step(lua_State *L, table *t, uint32_t n)
     if (m->nints == 0 && (m->onode == NULL || m->onints == 0)) {
         /* No hash part ever held an integer key: the tail is only made
          * empty. */
-        uint32_t i = m->tc, end = m->nasize - i < n ? m->nasize : i + n;
+        uint32_t i = m->tc,
+                 end = m->nasize - i < cheap ? m->nasize : i + cheap;
         for (; i < end; i++)
             set_empty(&t->array[i]);
         m->tc = end;
@@ -759,7 +764,7 @@ void tab_grow_step(lua_State *L, table *t, const tvalue *k)
     if (m->prep == NULL && m->onode == NULL && size > 0 &&
         size < (1u << TAB_MAXHBITS) && m->nkeyed >= size - size / 4)
         start_prep(L, t, 2 * size, 0);
-    array_step(L, t, TAB_MOVE_SLOTS);
+    array_step(L, t);
     hash_step(L, t);
 }
 

@@ -109,6 +109,16 @@ int tab_owned(const table *t, const void **p, size_t *n);
 /* A big table is about to store new key k: start what is due, then take
  * one step of each growth in progress. */
 void tab_grow_step(lua_State *L, table *t, const tvalue *k);
+/* Has tab_grow_step anything to do for new key k?  Inline: between
+ * growths most new keys of a big table have nothing to pay. */
+static inline int tab_grow_due(const table *t, const tvalue *k)
+{
+    const struct tabmig *m = t->mig;
+    uint32_t size = sizenode(t);
+    return m->amode != MIG_IDLE || m->prep != NULL || m->onode != NULL ||
+           m->nkeyed >= size - size / 4 ||
+           (is_int(k) && (rt_uint)k->v.i == (rt_uint)t->asize + 1u);
+}
 /* k (normalised, absent) is the integer the growing array's tail has
  * reached: its slot, made valid at once; NULL otherwise. */
 tvalue *tab_claim_tail(lua_State *L, table *t, const tvalue *k);
