@@ -596,9 +596,10 @@ static int array_done(const struct tabmig *m)
 
 /* One step of array work: the old slots first (TAB_MOVE_SLOTS copied,
  * or TAB_CHEAP_SLOTS counted when the block grew in place), then the
- * tail (TAB_MOVE_SLOTS that may take their key out of a hash part, or
- * TAB_CHEAP_SLOTS only emptied when none ever held an integer key); or
- * TAB_CHEAP_SLOTS of a recount. */
+ * tail (what the copy left of TAB_MOVE_SLOTS, each of which may take
+ * its key out of a hash part, or once the old slots are done
+ * TAB_CHEAP_SLOTS only emptied when no hash part ever held an integer
+ * key); or TAB_CHEAP_SLOTS of a recount. */
 static void array_step(lua_State *L, table *t)
 {
     global_State *g = G(L);
@@ -640,9 +641,11 @@ static void array_step(lua_State *L, table *t)
             update_moving(t);
         }
     }
-    if (m->nints == 0 && (m->onode == NULL || m->onints == 0)) {
+    if (m->oarray == NULL && m->nints == 0 &&
+        (m->onode == NULL || m->onints == 0)) {
         /* No hash part ever held an integer key: the tail is only made
-         * empty. */
+         * empty.  (Not while copying: the copy is what the step pays
+         * for, appends claim the tail themselves.) */
         uint32_t i = m->tc,
                  end = m->nasize - i < cheap ? m->nasize : i + cheap;
         for (; i < end; i++)
@@ -665,8 +668,9 @@ static int drain_node(lua_State *L, table *t, node *o)
     struct tabmig *m = t->mig;
     if (is_nil(&o->val))
         return 1;
-    tvalue k;
-    tab_node_key(o, &k); /* live, so not dead */
+    tvalue k; /* live, so not dead */
+    k.v = o->key_val;
+    k.tt = o->key_tt;
     node *n = tab_insert_key(L, t, &k);
     if (n == NULL)
         return 0;
