@@ -109,7 +109,12 @@
  *
  * Memory: parts come from gc_alloc/gc_realloc and go back through gc_free
  * with their exact sizes.  Old and new parts coexist only while entries
- * move (and a hash part being readied, from 3/4 full to its switch).  A
+ * move (and a hash part being readied, from 3/4 full to its switch): at
+ * most what a rehash at once holds at its peak, for longer.  A growth
+ * advances only when new keys are stored (neither lookups nor the
+ * collector move entries: slot pointers and traversals stay valid), so
+ * a table that stops growing midway keeps its old parts until its next
+ * new keys.  A
  * growth allocates before it touches anything: on failure the table keeps
  * all its contents.  The table, key and value given to a call that may
  * allocate (tab_set*, tab_resize) must be reachable by the collector
