@@ -39,9 +39,10 @@
  * store of a new key pays a bounded share:
  *   - Hash part.  When 3/4 of its nodes are in use, a part of twice the
  *     size is allocated and made pristine TAB_CLEAR_NODES nodes per new
- *     key; when it is ready it becomes t->node and the old part is
- *     drained TAB_MOVE_NODES nodes per new key.  A new part has room for
- *     every old entry plus the new keys stored until the old part is
+ *     key (a part of at most TAB_CLEAR_ONCE nodes: at once, when the
+ *     current one is full); when it is ready it becomes t->node and the
+ *     old part is drained TAB_MOVE_NODES nodes per new key.  A new part has
+ * room for every old entry plus the new keys stored until the old part is
  *     empty, so a drain never runs out of room.
  *   - Array part.  Storing key asize + 1 while t[asize] is non-nil (and
  *     the last census did not find the array sparse) doubles the array
@@ -175,6 +176,11 @@ enum {
  * hash part must have for the keys stored while the old one drains. */
 #define TAB_CLEAR_NODES 16
 #define TAB_MOVE_NODES 8
+/* A big table's next hash part of at most this many nodes is made
+ * pristine at once when the current one is full (a clear that cheap is
+ * not worth holding the part early: that memory is scarce where tables
+ * are small).  Its entries still drain TAB_MOVE_NODES at a time. */
+#define TAB_CLEAR_ONCE 64
 #define TAB_MOVE_SLOTS 32
 #define TAB_CHEAP_SLOTS 128
 

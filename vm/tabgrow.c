@@ -765,7 +765,7 @@ void tab_grow_step(lua_State *L, table *t, const tvalue *k)
         }
     }
     uint32_t size = sizenode(t);
-    if (m->prep == NULL && m->onode == NULL && size > 0 &&
+    if (m->prep == NULL && m->onode == NULL && 2 * size > TAB_CLEAR_ONCE &&
         size < (1u << TAB_MAXHBITS) && m->nkeyed >= size - size / 4)
         start_prep(L, t, 2 * size, 0);
     array_step(L, t);
@@ -788,9 +788,10 @@ tvalue *tab_claim_tail(lua_State *L, table *t, const tvalue *k)
     return s;
 }
 
-/* A big table's hash part has no room for a new key: the growth was not
- * started in time (no memory then, or a part too small to count), so
- * ready the next part at once.  TAB_AGAIN: rehash the exact way. */
+/* A big table's hash part has no room for a new key: its next part was
+ * not readied in time (no memory then, or one small enough to ready now:
+ * TAB_CLEAR_ONCE), so ready it at once.  TAB_AGAIN: rehash the exact way
+ * (also when the doubled part does not fit: the exact sizes may). */
 static int grow_now(lua_State *L, table *t)
 {
     struct tabmig *m = t->mig;
@@ -805,10 +806,8 @@ static int grow_now(lua_State *L, table *t)
         if (size >= (1u << TAB_MAXHBITS))
             return TAB_AGAIN;
         start_prep(L, t, size > 0 ? 2 * size : 4, 1);
-        if (m->onode != NULL)
-            return TAB_AGAIN;
-        if (m->prep == NULL)
-            return TAB_ERR_MEM;
+        if (m->onode != NULL || m->prep == NULL)
+            return TAB_AGAIN; /* the exact rehash may need less */
     }
     tab_clear_nodes(m->prep + m->prepdone, m->prepsize - m->prepdone);
     m->prepdone = m->prepsize;

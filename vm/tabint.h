@@ -116,7 +116,7 @@ static inline int tab_grow_due(const table *t, const tvalue *k)
     const struct tabmig *m = t->mig;
     uint32_t size = sizenode(t);
     return m->amode != MIG_IDLE || m->prep != NULL || m->onode != NULL ||
-           m->nkeyed >= size - size / 4 ||
+           (2 * size > TAB_CLEAR_ONCE && m->nkeyed >= size - size / 4) ||
            (is_int(k) && (rt_uint)k->v.i == (rt_uint)t->asize + 1u);
 }
 /* k (normalised, absent) is the integer the growing array's tail has
