@@ -421,29 +421,17 @@ void arena_free(arena_t *a, void *p)
     release(a, b);
 }
 
-void *arena_realloc(arena_t *a, void *p, size_t n)
+/* Resize the live block p to n bytes where it lies: 1 when done, 0 (and
+ * nothing changed) when growing needs more than a free next block. */
+static int resize_in_place(arena_t *a, void *p, size_t n)
 {
-    if (p == NULL)
-        return arena_alloc(a, n);
-    if (n == 0) {
-        arena_free(a, p);
-        return NULL;
-    }
-    if (n > a->capacity)
-        return NULL;
     block *b = header_of(p);
     uint32_t old = bsize(b);
     uint32_t need = block_need(n);
     if (need > old) {
         block *next = next_phys(b);
-        if (!is_free(next) || old + bsize(next) < need) {
-            void *q = arena_alloc(a, n);
-            if (q == NULL)
-                return NULL;
-            memcpy(q, p, old - ARENA_HEADER_SIZE);
-            arena_free(a, p);
-            return q;
-        }
+        if (!is_free(next) || old + bsize(next) < need)
+            return 0;
         remove_free(a, next);
         b->size = old + bsize(next);
         next_phys(b)->prev_phys = off_of(a, b);
@@ -454,7 +442,34 @@ void *arena_realloc(arena_t *a, void *p, size_t n)
     }
     a->in_use = a->in_use - old + bsize(b);
     note_peak(a);
-    return p;
+    return 1;
+}
+
+void *arena_realloc(arena_t *a, void *p, size_t n)
+{
+    if (p == NULL)
+        return arena_alloc(a, n);
+    if (n == 0) {
+        arena_free(a, p);
+        return NULL;
+    }
+    if (n > a->capacity)
+        return NULL;
+    if (resize_in_place(a, p, n))
+        return p;
+    void *q = arena_alloc(a, n);
+    if (q == NULL)
+        return NULL;
+    memcpy(q, p, bsize(header_of(p)) - ARENA_HEADER_SIZE);
+    arena_free(a, p);
+    return q;
+}
+
+int arena_grow(arena_t *a, void *p, size_t n)
+{
+    if (p == NULL || n == 0 || n > a->capacity)
+        return 0;
+    return resize_in_place(a, p, n);
 }
 
 /* ---- Queries ----------------------------------------------------------- */

@@ -36,6 +36,7 @@
  *                                         header operations, no list walk.
  *   arena_realloc                         O(1) in place; else O(1) plus a
  *                                         copy of the old payload.
+ *   arena_grow                            O(1), never a copy.
  *   arena_create                          O(control block): clears up to
  *                                         25 x 17 words (defaults).
  *   counters, arena_block_size,
@@ -132,6 +133,12 @@ void arena_free(arena_t *a, void *p);
  * allocates, copies and frees.  NULL p allocates; n == 0 frees and returns
  * NULL.  On failure returns NULL and p is untouched. */
 void *arena_realloc(arena_t *a, void *p, size_t n);
+
+/* Resize the live block p to n bytes without moving it: 1 when done (it
+ * grew into a free next block, or already held n bytes), else 0 with p
+ * untouched.  O(1) and never a copy: tables grow their array part with
+ * it and fall back to an incremental copy (vm/tab.h). */
+int arena_grow(arena_t *a, void *p, size_t n);
 
 /* Usable payload bytes of the live block p (>= the size requested). */
 size_t arena_block_size(const void *p);

@@ -121,6 +121,14 @@ void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n)
     return obtain(L, p, n);
 }
 
+int gc_grow(lua_State *L, void *p, size_t n)
+{
+    global_State *g = G(L);
+    if (p == NULL || injected_failure(g))
+        return 0;
+    return arena_grow(g->arena, p, n);
+}
+
 void gc_free(global_State *g, void *p, size_t n)
 {
     (void)n;
@@ -348,67 +356,110 @@ static void markkey(global_State *g, node *n)
         reallymark(g, n->key_val.gc);
 }
 
+static void scannode(global_State *g, node *n)
+{
+    if (is_nil(&n->val)) {
+        clearkey(n);
+    } else {
+        markkey(g, n);
+        markvalue(g, &n->val);
+    }
+}
+
+/* Slots [from, to) of a table whose entries are moving, in tab_view's
+ * order: the ranges only ever lengthen before an unmoved slot, and moved
+ * entries get the barrier (vm/tab.h), so resuming by position is safe. */
+static void scanmoving(global_State *g, table *t, uint32_t from, uint32_t to)
+{
+    tabview v;
+    tab_view(t, &v);
+    uint32_t base = 0;
+    for (int r = 0; r < TAB_VIEW_ARRAYS; r++) {
+        for (; from < to && from - base < v.alen[r]; from++)
+            markvalue(g, &v.arr[r][from - base]);
+        base += v.alen[r];
+    }
+    for (int r = 0; r < TAB_VIEW_NODES; r++) {
+        for (; from < to && from - base < v.nlen[r]; from++)
+            scannode(g, &v.nodes[r][from - base]);
+        base += v.nlen[r];
+    }
+}
+
 /* Scan slots [from, to) of a strong table (array part first). */
 static void scantable(global_State *g, table *t, uint32_t from, uint32_t to)
 {
+    if (t->moving) {
+        scanmoving(g, t, from, to);
+        return;
+    }
     for (uint32_t i = from; i < to; i++) {
         if (i < t->asize) {
             markvalue(g, &t->array[i]);
         } else {
-            node *n = &t->node[i - t->asize];
-            if (is_nil(&n->val)) {
-                clearkey(n);
-            } else {
-                markkey(g, n);
-                markvalue(g, &n->val);
-            }
+            scannode(g, &t->node[i - t->asize]);
         }
     }
 }
 
 static uint32_t table_slots(table *t)
 {
+    if (t->moving) {
+        tabview v;
+        tab_view(t, &v);
+        return tab_view_slots(&v);
+    }
     return t->asize + tab_sizenode(t);
 }
 
+/* One node of a weak table; nonzero when an ephemeron's value got
+ * marked. */
+static int traverseweaknode(global_State *g, node *n, uint8_t w)
+{
+    if (is_nil(&n->val)) {
+        clearkey(n);
+        return 0;
+    }
+    if (!(w & TAB_WEAK_KEYS))
+        markkey(g, n);
+    if (w & TAB_WEAK_VALUES)
+        return 0;
+    if (!(w & TAB_WEAK_KEYS)) {
+        markvalue(g, &n->val);
+        return 0;
+    }
+    /* Ephemeron: the value lives only if the key does.  A string key is
+     * a value, never weak: it lives, and so does its value. */
+    int keyalive = 1;
+    if (n->key_tt & BIT_COLLECTABLE) {
+        if (ttype(n->key_tt) == T_STRING)
+            markkey(g, n);
+        keyalive = !is_white(n->key_val.gc);
+    }
+    if (keyalive && is_collectable(&n->val) && is_white(gc_of(&n->val))) {
+        reallymark(g, gc_of(&n->val));
+        return 1;
+    }
+    return 0;
+}
+
 /* Weak tables: whole traversal (done in propagate for the strong part and
- * again in atomic).  Returns nonzero when marking changed something. */
+ * again in atomic), every part of a table whose entries are moving.
+ * Returns nonzero when marking changed something. */
 static int traverseweak(global_State *g, table *t, uint8_t w)
 {
     int marked = 0;
-    uint32_t nn = tab_sizenode(t);
+    tabview v;
+    tab_view(t, &v);
     if (!(w & TAB_WEAK_VALUES))
-        for (uint32_t i = 0; i < t->asize; i++)
-            markvalue(g, &t->array[i]);
-    for (uint32_t i = 0; i < nn; i++) {
-        node *n = &t->node[i];
-        if (is_nil(&n->val)) {
-            clearkey(n);
-            continue;
+        for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
+            for (uint32_t i = 0; i < v.alen[r]; i++)
+                markvalue(g, &v.arr[r][i]);
+    for (int r = 0; r < TAB_VIEW_NODES; r++)
+        for (uint32_t i = 0; i < v.nlen[r]; i++) {
+            node *n = &v.nodes[r][i];
+            marked |= traverseweaknode(g, n, w);
         }
-        if (!(w & TAB_WEAK_KEYS))
-            markkey(g, n);
-        if (!(w & TAB_WEAK_VALUES)) {
-            if (w & TAB_WEAK_KEYS) {
-                /* Ephemeron: the value lives only if the key does.  A
-                 * string key is a value, never weak: it lives, and so
-                 * does its value. */
-                int keyalive = 1;
-                if (n->key_tt & BIT_COLLECTABLE) {
-                    if (ttype(n->key_tt) == T_STRING)
-                        markkey(g, n);
-                    keyalive = !is_white(n->key_val.gc);
-                }
-                if (keyalive && is_collectable(&n->val) &&
-                    is_white(gc_of(&n->val))) {
-                    reallymark(g, gc_of(&n->val));
-                    marked = 1;
-                }
-            } else {
-                markvalue(g, &n->val);
-            }
-        }
-    }
     return marked;
 }
 
@@ -714,33 +765,38 @@ static int iscleared(global_State *g, uint8_t tt, gcobj *o)
 static void clearvalues(global_State *g, gcobj *list, gcobj *stop)
 {
     for (gcobj *o = list; o != stop; o = gco2tab(o)->gclist) {
-        table *t = gco2tab(o);
-        for (uint32_t i = 0; i < t->asize; i++)
-            if (iscleared(g, t->array[i].tt, t->array[i].v.gc))
-                set_empty(&t->array[i]);
-        uint32_t nn = tab_sizenode(t);
-        for (uint32_t i = 0; i < nn; i++) {
-            node *n = &t->node[i];
-            if (!is_nil(&n->val) && iscleared(g, n->val.tt, n->val.v.gc))
-                set_empty(&n->val);
-            if (is_nil(&n->val))
-                clearkey(n);
-        }
+        tabview v;
+        tab_view(gco2tab(o), &v);
+        for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
+            for (uint32_t i = 0; i < v.alen[r]; i++) {
+                tvalue *s = &v.arr[r][i];
+                if (iscleared(g, s->tt, s->v.gc))
+                    set_empty(s);
+            }
+        for (int r = 0; r < TAB_VIEW_NODES; r++)
+            for (uint32_t i = 0; i < v.nlen[r]; i++) {
+                node *n = &v.nodes[r][i];
+                if (!is_nil(&n->val) && iscleared(g, n->val.tt, n->val.v.gc))
+                    set_empty(&n->val);
+                if (is_nil(&n->val))
+                    clearkey(n);
+            }
     }
 }
 
 static void clearkeys(global_State *g, gcobj *list)
 {
     for (gcobj *o = list; o; o = gco2tab(o)->gclist) {
-        table *t = gco2tab(o);
-        uint32_t nn = tab_sizenode(t);
-        for (uint32_t i = 0; i < nn; i++) {
-            node *n = &t->node[i];
-            if (!is_nil(&n->val) && iscleared(g, n->key_tt, n->key_val.gc))
-                set_empty(&n->val);
-            if (is_nil(&n->val))
-                clearkey(n);
-        }
+        tabview v;
+        tab_view(gco2tab(o), &v);
+        for (int r = 0; r < TAB_VIEW_NODES; r++)
+            for (uint32_t i = 0; i < v.nlen[r]; i++) {
+                node *n = &v.nodes[r][i];
+                if (!is_nil(&n->val) && iscleared(g, n->key_tt, n->key_val.gc))
+                    set_empty(&n->val);
+                if (is_nil(&n->val))
+                    clearkey(n);
+            }
     }
 }
 
@@ -1309,13 +1365,17 @@ static void check_weak(struct checker *c, table *t)
         return;
     int wk = (t->weak & TAB_WEAK_KEYS) != 0,
         wv = (t->weak & TAB_WEAK_VALUES) != 0;
-    for (uint32_t i = 0; wv && i < t->asize; i++)
-        if (is_collectable(&t->array[i]) &&
-            check_alive(c, gc_of(&t->array[i])) &&
-            gc_isdead(g, gc_of(&t->array[i])))
-            fail(c, GC_CHECK_WEAK, "a weak table keeps a dead value");
-    for (uint32_t i = 0; i < tab_sizenode(t); i++) {
-        node *n = &t->node[i];
+    tabview v;
+    tab_view(t, &v);
+    for (int r = 0; wv && r < TAB_VIEW_ARRAYS; r++)
+        for (uint32_t i = 0; i < v.alen[r]; i++) {
+            const tvalue *s = &v.arr[r][i];
+            if (is_collectable(s) && check_alive(c, gc_of(s)) &&
+                gc_isdead(g, gc_of(s)))
+                fail(c, GC_CHECK_WEAK, "a weak table keeps a dead value");
+        }
+    for (uint32_t i = 0; i < v.nlen[0] + v.nlen[1]; i++) {
+        node *n = i < v.nlen[0] ? &v.nodes[0][i] : &v.nodes[1][i - v.nlen[0]];
         if (is_nil(&n->val))
             continue;
         int keydead = 0;
@@ -1347,22 +1407,28 @@ static void check_object(struct checker *c, gcobj *o)
         break;
     case V_TABLE: {
         table *t = gco2tab(o);
-        c->bytes += cost(o) + cost(t->array);
-        if (tab_sizenode(t) > 0)
-            c->bytes += cost(t->node);
+        const void *blocks[TAB_MAX_BLOCKS];
+        int nb = tab_blocks(t, blocks);
+        c->bytes += cost(o);
+        for (int i = 0; i < nb; i++)
+            c->bytes += cost(blocks[i]);
         check_ref(c, o, obj2gc(t->metatable));
         if (t->weak != 0)
             check_weak(c, t);
-        for (uint32_t i = 0; i < t->asize; i++)
-            check_val(c, o, &t->array[i]);
-        for (uint32_t i = 0; i < tab_sizenode(t); i++) {
-            node *n = &t->node[i];
-            if (is_nil(&n->val))
-                continue;
-            check_val(c, o, &n->val);
-            if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
-                check_ref(c, o, n->key_val.gc);
-        }
+        tabview v;
+        tab_view(t, &v);
+        for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
+            for (uint32_t i = 0; i < v.alen[r]; i++)
+                check_val(c, o, &v.arr[r][i]);
+        for (int r = 0; r < TAB_VIEW_NODES; r++)
+            for (uint32_t i = 0; i < v.nlen[r]; i++) {
+                node *n = &v.nodes[r][i];
+                if (is_nil(&n->val))
+                    continue;
+                check_val(c, o, &n->val);
+                if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
+                    check_ref(c, o, n->key_val.gc);
+            }
         break;
     }
     case V_LCL: {

@@ -38,8 +38,9 @@
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk
- * from the newest object (O(1) for a fresh object, O(objects) at worst),
- * and a table rehash is O(that table's size) (vm/tab.h).
+ * from the newest object (O(1) for a fresh object, O(objects) at worst).
+ * A table's growth is bounded per store (vm/tab.h), but for the
+ * at-once fallback when memory was short.
  *
  * The object made last (g->newest) is kept by every cycle, since a
  * constructor may still be allocating its parts; it is released when the
@@ -101,6 +102,10 @@
 void *gc_alloc(lua_State *L, size_t n);
 void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n);
 void gc_free(global_State *g, void *p, size_t n);
+/* Grow block p to n bytes where it lies (arena_grow): 1, or 0 with p
+ * untouched.  Never collects and never copies; fault injection counts it
+ * as an allocation. */
+int gc_grow(lua_State *L, void *p, size_t n);
 
 /* A new collectable object of `size` bytes, current-white, on allgc. */
 gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size);

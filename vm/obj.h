@@ -193,12 +193,14 @@ typedef struct table {
     uint8_t flags;     /* 1<<event: that metamethod is absent */
     uint8_t lsizenode; /* log2 of the hash part's size */
     uint8_t weak;      /* TAB_WEAK_* from __mode, set when marked */
+    uint8_t moving;    /* entries are moving: a miss looks in old parts */
     uint32_t asize;    /* array part size */
     tvalue *array;
     node *node;
     node *lastfree; /* every free node is below this */
     struct table *metatable;
     gcobj *gclist;
+    struct tabmig *mig; /* a big table's growth state (vm/tab.c), or NULL */
 } table;
 
 #define TAB_WEAK_KEYS 1u

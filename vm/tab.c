@@ -1,5 +1,6 @@
 /*
- * tab.c — tables (see tab.h for the layout, the invariants and the bounds).
+ * tab.c — tables (see tab.h for the layout, the invariants, the growth
+ * and the bounds).
  *
  * The hash part is chained scatter: each key has a main position (its
  * hash masked by the power-of-two size); a colliding key takes a pristine
@@ -10,36 +11,27 @@
  * position.  When no pristine node is left, the next new key causes a
  * rehash: every entry is counted, the array part gets the integer keys
  * 1..n for the largest power of two n that would be more than half used,
- * and the rest go to a new hash part of the next power of two.
+ * and the rest go to a new hash part of the next power of two; that is
+ * how a small table grows.  A big one keeps a growth record (struct
+ * tabmig) and grows by bounded steps taken at each new key (tab.h): a
+ * hash part readied in the background and switched in, the old one
+ * drained; an array block grown in place or copied, its tail made valid
+ * in order.  Growing, in both ways, is vm/tabgrow.c's; this file finds
+ * entries wherever a growth in progress left them.
  */
-#include "vm/tab.h"
 #include "gc/gc.h"
 #include "vm/str.h"
-#include "vm/strhash.h"
+#include "vm/tabint.h"
 
 #include <string.h>
 
 /* The hash part of every table without one.  Const: any write is a bug
  * (it faults on the host, and lives in flash on a board). */
-static const node dummynode = {
+const node tab_dummynode = {
     .val = {.tt = V_EMPTY}, .key_tt = V_NIL, .next = 0};
 const tvalue tab_absent = {.tt = V_EMPTY};
 
-#define DUMMY ((node *)&dummynode)
-#define is_dummy(t) ((t)->lastfree == NULL)
-#define array_bytes(n) ((size_t)(n) * sizeof(tvalue))
-#define node_bytes(n) ((size_t)(n) * sizeof(node))
-
 /* ---- Hashing ------------------------------------------------------------ */
-
-static uint32_t hash_uint(rt_uint u)
-{
-#if RTLUA_NUM == 64
-    return hash_mix32((uint32_t)u ^ (uint32_t)(u >> 32));
-#else
-    return hash_mix32(u);
-#endif
-}
 
 static uint32_t hash_flt(rt_num n)
 {
@@ -62,7 +54,7 @@ static uint32_t hash_ptr(uintptr_t p)
 #endif
 }
 
-static node *main_position(const table *t, uint8_t tt, const value *v)
+static uint32_t key_hash(uint8_t tt, const value *v)
 {
     uint32_t h;
     switch (tt) {
@@ -92,12 +84,21 @@ static node *main_position(const table *t, uint8_t tt, const value *v)
         h = hash_ptr((uintptr_t)v->gc);
         break;
     }
-    return &t->node[h & ((1u << t->lsizenode) - 1u)];
+    return h;
 }
+
+/* The main position of a key in a node part of 2^lsize nodes. */
+static node *mainpos_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
+{
+    return &base[key_hash(tt, v) & ((1u << lsize) - 1u)];
+}
+
+#define main_position(t, tt, v) mainpos_in((t)->node, (t)->lsizenode, tt, v)
 
 /* Raw equality of a node's key with a (normalised) key.  A dead key has
  * its own tag and so never matches. */
-static int key_equal(const node *n, uint8_t tt, const value *v)
+static inline __attribute__((always_inline)) int
+key_equal(const node *n, uint8_t tt, const value *v)
 {
     if (n->key_tt != tt)
         return 0;
@@ -121,9 +122,9 @@ static int key_equal(const node *n, uint8_t tt, const value *v)
     }
 }
 
-static node *find_node(const table *t, uint8_t tt, const value *v)
+static node *find_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
 {
-    node *n = main_position(t, tt, v);
+    node *n = mainpos_in(base, lsize, tt, v);
     for (;;) {
         if (key_equal(n, tt, v))
             return n;
@@ -132,6 +133,8 @@ static node *find_node(const table *t, uint8_t tt, const value *v)
         n += n->next;
     }
 }
+
+#define find_node(t, tt, v) find_in((t)->node, (t)->lsizenode, tt, v)
 
 /* ---- Keys --------------------------------------------------------------- */
 
@@ -164,11 +167,6 @@ static int normalise_key(const tvalue *key, tvalue *out)
     return TAB_OK;
 }
 
-static int in_array(const table *t, rt_int k)
-{
-    return (rt_uint)k - 1u < (rt_uint)t->asize;
-}
-
 int tab_node_key(const node *n, tvalue *out)
 {
     out->v = n->key_val;
@@ -180,23 +178,72 @@ int tab_node_key(const node *n, tvalue *out)
  * raw_*: the table's own parts (a ROM table's flash part only); the
  * public lookups add the overlay of a ROM table (see tab.h). */
 
-#define rom_case(t) __builtin_expect(is_rom(t), 0)
-
 static const tvalue *rom_value(const table *t, const node *n);
+
+/* (t->moving) A key's slot in the old node part, if that node has not
+ * drained yet; else NULL.  A drained node keeps its key for the chains
+ * that pass through it, but no longer holds the entry. */
+static tvalue *old_slot(const table *t, uint8_t tt, const value *v)
+{
+    const struct tabmig *m = t->mig;
+    if (m->onode == NULL)
+        return NULL;
+    node *n = find_in(m->onode, m->olsize, tt, v);
+    return n != NULL && (uint32_t)(n - m->onode) >= m->ncur ? &n->val : NULL;
+}
+
+/* (t->moving) The slot of integer key `key` past the valid prefix: in the
+ * valid tail, in the old block past the copy cursor, else in the new then
+ * the old node part.  The array comes first: a key taken into the tail
+ * leaves a removed node behind it. */
+static tvalue *moving_int_slot(const table *t, rt_int key)
+{
+    const struct tabmig *m = t->mig;
+    if (m->amode == MIG_GROW) {
+        rt_uint i = (rt_uint)key - 1u;
+        if (i >= m->abase && i < m->tc)
+            return &t->array[i];
+        if (m->oarray != NULL && i >= m->acur && i < m->abase)
+            return &m->oarray[i];
+    }
+    node *n = find_int(t->node, t->lsizenode, key);
+    if (n != NULL)
+        return &n->val;
+    if (m->onode == NULL)
+        return NULL;
+    n = find_int(m->onode, m->olsize, key);
+    return n != NULL && (uint32_t)(n - m->onode) >= m->ncur ? &n->val : NULL;
+}
+
+static __attribute__((noinline)) const tvalue *moving_getint(const table *t,
+                                                             rt_int key)
+{
+    const tvalue *s = moving_int_slot(t, key);
+    return s != NULL ? s : &tab_absent;
+}
+
+static __attribute__((noinline)) const tvalue *
+moving_get(const table *t, uint8_t tt, const value *v)
+{
+    const tvalue *s = old_slot(t, tt, v);
+    return s != NULL ? s : &tab_absent;
+}
+
+const tvalue *tab_movedshortstr_(const table *t, str *key)
+{
+    value v;
+    v.gc = obj2gc(key);
+    return moving_get(t, V_SHRSTR, &v);
+}
 
 static inline const tvalue *raw_getint(const table *t, rt_int key)
 {
     if (in_array(t, key))
         return &t->array[key - 1];
-    const node *n =
-        &t->node[hash_uint((rt_uint)key) & ((1u << t->lsizenode) - 1u)];
-    for (;;) {
-        if (n->key_tt == V_INT && n->key_val.i == key)
-            return &n->val;
-        if (n->next == 0)
-            return &tab_absent;
-        n += n->next;
-    }
+    if (moving_case(t))
+        return moving_getint(t, key);
+    const node *n = find_int(t->node, t->lsizenode, key);
+    return n != NULL ? &n->val : &tab_absent;
 }
 
 /* Any key; nil and NaN find nothing. */
@@ -219,7 +266,9 @@ static const tvalue *raw_get(const table *t, const tvalue *key)
         break;
     }
     node *n = find_node(t, tt_of(key), &key->v);
-    return n ? &n->val : &tab_absent;
+    if (n != NULL)
+        return &n->val;
+    return moving_case(t) ? moving_get(t, tt_of(key), &key->v) : &tab_absent;
 }
 
 /* The ROM cases are out of line, so that a RAM table's lookup is the raw
@@ -291,9 +340,18 @@ static node *free_node(table *t)
     return NULL;
 }
 
-/* Give a new key (normalised, not present) a node, whose value is empty;
- * NULL when the hash part has no room.  Allocates nothing. */
-static node *insert_key(lua_State *L, table *t, const tvalue *key)
+/* A big table counts what its growth needs: the nodes no longer
+ * pristine (`pristine` is whether key's node was), and the integer keys
+ * (the array's tail need not look for them in a part that never had
+ * one). */
+static void note_key(table *t, const tvalue *key, int pristine)
+{
+    struct tabmig *m = t->mig;
+    m->nkeyed += (uint32_t)pristine;
+    m->nints += key->tt == V_INT;
+}
+
+static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
 {
     if (is_dummy(t))
         return NULL;
@@ -302,6 +360,8 @@ static node *insert_key(lua_State *L, table *t, const tvalue *key)
         node *f = free_node(t);
         if (f == NULL)
             return NULL;
+        if (t->mig != NULL)
+            note_key(t, key, 1);
         /* mp's value is live, so its key is live (not dead) and hashable. */
         node *home = main_position(t, mp->key_tt, &mp->key_val);
         if (home != mp) {
@@ -328,6 +388,8 @@ static node *insert_key(lua_State *L, table *t, const tvalue *key)
             mp->next = (int32_t)(f - mp);
             mp = f;
         }
+    } else if (t->mig != NULL) {
+        note_key(t, key, mp->key_tt == V_NIL);
     }
     /* mp is pristine or removed; a removed node keeps its chain link. */
     mp->key_val = key->v;
@@ -336,248 +398,31 @@ static node *insert_key(lua_State *L, table *t, const tvalue *key)
     return mp;
 }
 
-/* ---- Resizing ----------------------------------------------------------- */
-
-/* ceil(log2(x)) for x >= 1. */
-static uint32_t ceil_log2(uint32_t x)
+node *tab_insert_key(lua_State *L, table *t, const tvalue *key)
 {
-    return x <= 1 ? 0 : 32u - (uint32_t)__builtin_clz(x - 1u);
-}
-
-/* Count an integer key into the slices of nums[] (slice lg holds keys in
- * (2^(lg-1), 2^lg]); 1 when it is a candidate for the array part. */
-static uint32_t count_int(rt_int k, uint32_t *nums)
-{
-    if (k < 1 || (rt_uint)k > (rt_uint)TAB_MAXASIZE)
-        return 0;
-    nums[ceil_log2((uint32_t)k)]++;
-    return 1;
-}
-
-/* Non-nil slots of the array part, by slice. */
-static uint32_t count_array(const table *t, uint32_t *nums)
-{
-    uint32_t total = 0;
-    for (uint32_t lg = 0; lg <= TAB_MAXABITS; lg++) {
-        uint32_t first = lg == 0 ? 1u : (1u << (lg - 1)) + 1u;
-        uint32_t last = 1u << lg;
-        if (first > t->asize)
-            break;
-        if (last > t->asize)
-            last = t->asize;
-        uint32_t c = 0;
-        for (uint32_t k = first; k <= last; k++)
-            c += !is_nil(&t->array[k - 1]);
-        nums[lg] += c;
-        total += c;
-    }
-    return total;
-}
-
-/* The largest power of two n such that more than n/2 of the keys 1..n are
- * among the `nint` candidates counted in nums[] (0 if none); *inarray
- * gets how many candidates fall in 1..n. */
-static uint32_t best_array_size(const uint32_t *nums, uint32_t nint,
-                                uint32_t *inarray)
-{
-    uint32_t below = 0, best = 0;
-    *inarray = 0;
-    for (uint32_t lg = 0; lg <= TAB_MAXABITS; lg++) {
-        uint32_t size = 1u << lg;
-        if (nint <= size / 2)
-            break; /* even all of them could not fill half */
-        below += nums[lg];
-        if (below > size / 2) {
-            best = size;
-            *inarray = below;
-        }
-    }
-    return best;
-}
-
-/* Live entries that do not go to an array part of nasize slots. */
-static uint32_t hash_need(const table *t, uint32_t nasize)
-{
-    uint32_t need = 0;
-    for (uint32_t i = nasize; i < t->asize; i++)
-        need += !is_nil(&t->array[i]);
-    uint32_t nsize = tab_sizenode(t);
-    for (uint32_t i = 0; i < nsize; i++) {
-        const node *n = &t->node[i];
-        if (!is_nil(&n->val) &&
-            !(n->key_tt == V_INT && (rt_uint)n->key_val.i - 1u < nasize))
-            need++;
-    }
-    return need;
-}
-
-static void clear_nodes(node *n, uint32_t count)
-{
-    for (uint32_t i = 0; i < count; i++) {
-        memset(&n[i].key_val, 0, sizeof n[i].key_val);
-        n[i].key_tt = V_NIL;
-        n[i].next = 0;
-        set_empty(&n[i].val);
-    }
-}
-
-/* resize_parts could not use its allocations: the table changed while it
- * allocated (see below); the caller counts again. */
-#define TAB_AGAIN (-1)
-
-/* Resize to exactly nasize array slots and a hash part of the power of
- * two >= nhash nodes, which must hold every live entry that does not go
- * to the array plus `extra` keys about to be inserted.  Allocates first,
- * then moves entries: nothing can fail once the allocations succeeded. */
-static int resize_parts(lua_State *L, table *t, uint32_t nasize,
-                        uint32_t nhash, uint32_t extra)
-{
-    global_State *g = G(L);
-    uint32_t lsize = 0, nsize = 0;
-    node *nn = DUMMY;
-    if (nasize > TAB_MAXASIZE)
-        return TAB_ERR_MEM;
-    if (nhash > 0) {
-        lsize = ceil_log2(nhash);
-        if (lsize > TAB_MAXHBITS)
-            return TAB_ERR_MEM;
-        nsize = 1u << lsize;
-        nn = gc_alloc(L, node_bytes(nsize));
-        if (nn == NULL)
-            return TAB_ERR_MEM;
-        clear_nodes(nn, nsize);
-    }
-    uint32_t oldasize = t->asize;
-    tvalue *na = NULL;
-    if (nasize < oldasize && nasize > 0) {
-        na = gc_alloc(L, array_bytes(nasize));
-        if (na == NULL) {
-            gc_free(g, nn, node_bytes(nsize));
-            return TAB_ERR_MEM;
-        }
-    }
-    /* gc_alloc may have run a collector step, and a step may run a __gc
-     * metamethod that writes into this very table.  Count again. */
-    if (t->asize != oldasize || hash_need(t, nasize) + extra > nsize) {
-        if (na != NULL)
-            gc_free(g, na, array_bytes(nasize));
-        if (nsize > 0)
-            gc_free(g, nn, node_bytes(nsize));
-        return TAB_AGAIN;
-    }
-    tvalue *oldarray = t->array;
-    if (nasize > oldasize) {
-        /* Last, as gc_realloc frees the old array: its emergency
-         * collection (no __gc there) sees the table still whole. */
-        na = gc_realloc(L, oldarray, array_bytes(oldasize),
-                        array_bytes(nasize));
-        if (na == NULL) {
-            if (nsize > 0)
-                gc_free(g, nn, node_bytes(nsize));
-            return TAB_ERR_MEM;
-        }
-        oldarray = NULL; /* gone with the realloc */
-    } else if (nasize == oldasize) {
-        na = oldarray;
-        oldarray = NULL;
-    } else if (nasize > 0) {
-        memcpy(na, oldarray, array_bytes(nasize));
-    }
-
-    /* From here on nothing allocates. */
-    node *oldnode = t->node;
-    uint32_t oldnsize = tab_sizenode(t);
-    t->array = na;
-    t->asize = nasize;
-    for (uint32_t i = oldasize; i < nasize; i++)
-        set_empty(&na[i]);
-    t->node = nn;
-    t->lsizenode = (uint8_t)lsize;
-    t->lastfree = nsize > 0 ? nn + nsize : NULL;
-
-    if (oldarray != NULL) { /* shrunk: move the tail to the hash part */
-        for (uint32_t i = nasize; i < oldasize; i++) {
-            if (is_nil(&oldarray[i]))
-                continue;
-            tvalue k;
-            set_int(&k, (rt_int)i + 1);
-            insert_key(L, t, &k)->val = oldarray[i];
-        }
-        gc_free(g, oldarray, array_bytes(oldasize));
-    }
-    for (uint32_t i = 0; i < oldnsize; i++) {
-        node *o = &oldnode[i];
-        if (is_nil(&o->val))
-            continue;
-        tvalue k;
-        tab_node_key(o, &k);
-        if (is_int(&k) && in_array(t, k.v.i))
-            t->array[k.v.i - 1] = o->val;
-        else
-            insert_key(L, t, &k)->val = o->val;
-    }
-    if (oldnsize > 0)
-        gc_free(g, oldnode, node_bytes(oldnsize));
-    gc_resized(g, obj2gc(t));
-    return TAB_OK;
-}
-
-/* The hash part is full and `key` is new: size both parts for every live
- * entry plus that key. */
-static int rehash(lua_State *L, table *t, const tvalue *key)
-{
-    int rc;
-    do {
-        uint32_t nums[TAB_MAXABITS + 1];
-        memset(nums, 0, sizeof nums);
-        uint32_t nint = count_array(t, nums);
-        uint32_t total = nint;
-        uint32_t nsize = tab_sizenode(t);
-        for (uint32_t i = 0; i < nsize; i++) {
-            const node *n = &t->node[i];
-            if (is_nil(&n->val))
-                continue;
-            total++;
-            if (n->key_tt == V_INT)
-                nint += count_int(n->key_val.i, nums);
-        }
-        total++;
-        if (is_int(key))
-            nint += count_int(key->v.i, nums);
-        uint32_t inarray;
-        uint32_t asize = best_array_size(nums, nint, &inarray);
-        uint32_t extra =
-            is_int(key) && (rt_uint)key->v.i - 1u < asize ? 0u : 1u;
-        rc = resize_parts(L, t, asize, total - inarray, extra);
-    } while (rc == TAB_AGAIN);
-    return rc;
-}
-
-int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize)
-{
-    int rc;
-    if (rom_case(t))
-        return TAB_OK; /* sizes are hints; a ROM table's flash part stays */
-    if (nasize > TAB_MAXASIZE)
-        return TAB_ERR_MEM;
-    do {
-        uint32_t need = hash_need(t, nasize);
-        rc = resize_parts(L, t, nasize, nhsize > need ? nhsize : need, 0);
-    } while (rc == TAB_AGAIN);
-    return rc;
+    return insert_key(L, t, key);
 }
 
 /* ---- Stores ------------------------------------------------------------- */
 
 static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val);
 
-/* The slot of an existing key (normalised), or NULL. */
+/* The slot of an existing key (normalised), or NULL: the lookups' order
+ * (a removed node is a slot too). */
 static tvalue *find_slot(table *t, const tvalue *k)
 {
-    if (is_int(k) && in_array(t, k->v.i))
-        return &t->array[k->v.i - 1];
+    if (is_int(k)) {
+        if (in_array(t, k->v.i))
+            return &t->array[k->v.i - 1];
+        if (moving_case(t))
+            return moving_int_slot(t, k->v.i);
+        node *n = find_int(t->node, t->lsizenode, k->v.i);
+        return n != NULL ? &n->val : NULL;
+    }
     node *n = find_node(t, k->tt, &k->v);
-    return n ? &n->val : NULL;
+    if (n != NULL)
+        return &n->val;
+    return moving_case(t) ? old_slot(t, k->tt, &k->v) : NULL;
 }
 
 /* k is normalised; val is a copy (a __gc run by an allocation here could
@@ -586,19 +431,32 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
                           const tvalue *val)
 {
     tvalue *slot;
+    int stepped = 0;
     for (;;) {
         slot = find_slot(t, k);
         if (slot != NULL)
             break;
         if (is_nil(val))
             return TAB_OK; /* removing an absent key */
+        if (t->mig != NULL && !stepped && tab_grow_due(t, k)) {
+            /* A new key: a big table's growth advances (the array's tail
+             * may reach an integer key: look again). */
+            stepped = 1;
+            tab_grow_step(L, t, k);
+            if (is_int(k) &&
+                (t->mig->amode == MIG_GROW || in_array(t, k->v.i)))
+                continue;
+        }
+        if (t->mig != NULL && t->mig->amode == MIG_GROW && is_int(k) &&
+            (slot = tab_claim_tail(L, t, k)) != NULL)
+            break;
         node *n = insert_key(L, t, k);
         if (n != NULL) {
             slot = &n->val;
             break;
         }
         /* The rehash counts k: the next round finds room for it. */
-        int rc = rehash(L, t, k);
+        int rc = tab_rehash(L, t, k);
         if (rc != TAB_OK)
             return rc;
     }
@@ -697,7 +555,7 @@ rt_uint tab_length(table *t)
         }
         return lo;
     }
-    if (is_dummy(t))
+    if (is_dummy(t) && !t->moving)
         return n;
     return hash_border(t, n);
 }
@@ -738,6 +596,80 @@ static int next_index(const table *t, const tvalue *key, uint32_t *idx)
     }
 }
 
+/* next_index for a table whose entries are moving: positions in
+ * tab_view's order (nothing moves during a traversal: it stores no new
+ * key).  An integer key in an array range is there, whatever removed
+ * node it left in a hash part. */
+static int moving_index(const table *t, const tabview *v, const tvalue *key,
+                        uint32_t *idx)
+{
+    tvalue k = *key;
+    rt_int i;
+    if (is_flt(&k) && flt_to_int(k.v.n, &i))
+        set_int(&k, i);
+    uint32_t base = 0;
+    for (int r = 0; r < TAB_VIEW_ARRAYS; r++) {
+        if (is_int(&k)) {
+            rt_uint j = (rt_uint)k.v.i - 1u - v->afirst[r];
+            if ((rt_uint)k.v.i - 1u >= v->afirst[r] && j < v->alen[r]) {
+                *idx = base + (uint32_t)j + 1u;
+                return 1;
+            }
+        }
+        base += v->alen[r];
+    }
+    for (int r = 0; r < TAB_VIEW_NODES; r++) {
+        if (v->nlen[r] > 0) {
+            const node *n = mainpos_in(
+                v->nodes[r], (uint8_t)ceil_log2(v->nlen[r]), k.tt, &k.v);
+            for (;;) {
+                if (key_equal(n, k.tt, &k.v) ||
+                    (n->key_tt == V_DEADKEY && is_collectable(&k) &&
+                     n->key_val.gc == k.v.gc)) {
+                    *idx = base + (uint32_t)(n - v->nodes[r]) + 1u;
+                    return 1;
+                }
+                if (n->next == 0)
+                    break;
+                n += n->next;
+            }
+        }
+        base += v->nlen[r];
+    }
+    (void)t;
+    return 0;
+}
+
+static int moving_next(table *t, tvalue *key, tvalue *val)
+{
+    tabview v;
+    tab_view(t, &v);
+    uint32_t p = 0, base = 0;
+    if (!is_nil(key) && !moving_index(t, &v, key, &p))
+        return -1;
+    for (int r = 0; r < TAB_VIEW_ARRAYS; r++) {
+        for (uint32_t i = p > base ? p - base : 0; i < v.alen[r]; i++)
+            if (!is_nil(&v.arr[r][i])) {
+                set_int(key, (rt_int)(v.afirst[r] + i) + 1);
+                set_obj(val, &v.arr[r][i]);
+                return 1;
+            }
+        base += v.alen[r];
+    }
+    for (int r = 0; r < TAB_VIEW_NODES; r++) {
+        for (uint32_t i = p > base ? p - base : 0; i < v.nlen[r]; i++) {
+            const node *n = &v.nodes[r][i];
+            if (!is_nil(&n->val)) {
+                tab_node_key(n, key);
+                set_obj(val, &n->val);
+                return 1;
+            }
+        }
+        base += v.nlen[r];
+    }
+    return 0;
+}
+
 static int rom_next(table *t, tvalue *key, tvalue *val);
 
 int tab_next(table *t, tvalue *key, tvalue *val)
@@ -745,6 +677,8 @@ int tab_next(table *t, tvalue *key, tvalue *val)
     uint32_t i;
     if (rom_case(t))
         return rom_next(t, key, val);
+    if (moving_case(t))
+        return moving_next(t, key, val);
     if (!next_index(t, key, &i))
         return -1;
     for (; i < t->asize; i++) {
@@ -786,24 +720,30 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash)
         nsize = 1u << lsize;
     }
     /* Parts first: an emergency collection in a later allocation cannot
-     * free raw parts, but it would free an unanchored new header. */
+     * free raw parts, but it would free an unanchored new header.  A big
+     * table's growth record is optional (without one it grows at once). */
     tvalue *array = NULL;
     node *nodes = DUMMY;
     table *t = NULL;
+    struct tabmig *rec = NULL;
     if (narray > 0 && (array = gc_alloc(L, array_bytes(narray))) == NULL)
         return NULL;
+    if (!tab_small(narray, nsize))
+        rec = tab_new_record(L);
     if (nsize == 0 || (nodes = gc_alloc(L, node_bytes(nsize))) != NULL)
         t = (table *)gc_newobj(L, V_TABLE, sizeof(table));
     if (t == NULL) {
         if (nsize > 0 && nodes != NULL)
             gc_free(g, nodes, node_bytes(nsize));
+        if (rec != NULL)
+            gc_free(g, rec, sizeof *rec);
         if (narray > 0)
             gc_free(g, array, array_bytes(narray));
         return NULL;
     }
     for (uint32_t i = 0; i < narray; i++)
         set_empty(&array[i]);
-    clear_nodes(nodes, nsize);
+    tab_clear_nodes(nodes, nsize);
     t->flags = 0;
     t->lsizenode = (uint8_t)lsize;
     t->weak = 0;
@@ -813,6 +753,8 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash)
     t->lastfree = nsize > 0 ? nodes + nsize : NULL;
     t->metatable = NULL;
     t->gclist = NULL;
+    t->moving = 0;
+    t->mig = rec;
     return t;
 }
 
@@ -829,15 +771,29 @@ size_t tab_objsize(const table *t)
 
 size_t tab_memsize(const table *t)
 {
-    return sizeof(table) + array_bytes(t->asize) + node_bytes(tab_sizenode(t));
+    const void *p[TAB_MAX_BLOCKS];
+    size_t n[TAB_MAX_BLOCKS], sum = sizeof(table);
+    int c = tab_owned(t, p, n);
+    for (int i = 0; i < c; i++)
+        sum += n[i];
+    return sum;
 }
 
 void tab_free(global_State *g, table *t)
 {
-    if (t->asize > 0)
-        gc_free(g, t->array, array_bytes(t->asize));
-    if (!is_dummy(t))
-        gc_free(g, t->node, node_bytes(tab_sizenode(t)));
+    if (t->mig == NULL) { /* a small table: its two parts at most */
+        if (t->asize > 0)
+            gc_free(g, t->array, array_bytes(t->asize));
+        if (!is_dummy(t))
+            gc_free(g, t->node, node_bytes(tab_sizenode(t)));
+        gc_free(g, t, sizeof(table));
+        return;
+    }
+    const void *p[TAB_MAX_BLOCKS];
+    size_t n[TAB_MAX_BLOCKS];
+    int c = tab_owned(t, p, n);
+    for (int i = 0; i < c; i++)
+        gc_free(g, (void *)p[i], n[i]);
     gc_free(g, t, sizeof(table));
 }
 

@@ -27,29 +27,100 @@
  *     as that integer, so t[1.0] and t[1] are one slot.  Nil and NaN are
  *     never keys.
  *   - Assigning to an existing key (nil included) and removing never move
- *     storage; only inserting a new key can (when the hash part is full).
+ *     storage; only inserting a new key can.
+ *
+ * Growth.  A small table (tab_small: asize + TAB_NODE_WEIGHT x sizenode
+ * at most TAB_SYNC_MAX) that runs out of room rehashes at once, as Lua
+ * does: every entry is counted,
+ * the array part gets the integer keys 1..n for the largest power of two
+ * n more than half used, the rest go to a new hash part.  A bigger table
+ * ("big": it has a growth record, t->mig) never does work proportional
+ * to its size in one operation.  Its parts grow incrementally, and every
+ * store of a new key pays a bounded share:
+ *   - Hash part.  When 3/4 of its nodes are in use, a part of twice the
+ *     size is allocated and made pristine TAB_CLEAR_NODES nodes per new
+ *     key (a part of at most TAB_CLEAR_ONCE nodes: at once, when the
+ *     current one is full); when it is ready it becomes t->node and the
+ *     old part is drained TAB_MOVE_NODES nodes per new key.  A new part has
+ * room for every old entry plus the new keys stored until the old part is
+ *     empty, so a drain never runs out of room.
+ *   - Array part.  Storing key asize + 1 while t[asize] is non-nil (and
+ *     the last census did not find the array sparse) doubles the array
+ *     block: in place when the arena allows
+ *     (arena_grow), else into a new block that the old one is copied to,
+ *     TAB_MOVE_SLOTS slots per new key (a block grown in place has its
+ *     old slots counted instead, TAB_CHEAP_SLOTS per new key).  The new
+ *     slots past the old size (the tail) are made valid in order, as many
+ *     per new key and at once for the key just past them (appending stays
+ *     O(1)); each takes its key out of the hash part if it was there
+ *     (TAB_CHEAP_SLOTS per new key when no hash part ever held an
+ *     integer key: they are only emptied).
+ *   - t->asize is always the valid prefix of the array block (the fast
+ *     paths need nothing else).  While entries move (t->moving: an old
+ *     node part drains, or an old array block is copied) every key lives
+ *     in exactly one place: the new parts, the old array block past the
+ *     copy cursor, the valid tail past the prefix, or the old node part
+ *     past the drain cursor.  A lookup that misses in the new parts looks
+ *     in the old ones; a new key always goes to the new parts.  Moved
+ *     entries get the barrier as if stored.  A block grown in place needs
+ *     no flag: its valid tail is the prefix, keys past it are in the hash
+ *     part as usual.
+ *   - Nothing moves while no new key is stored, so a traversal (which
+ *     stores none) sees a fixed order: valid array slots, new nodes, old
+ *     nodes (tab_view's order).  Only allocation can fail, and only when
+ *     a growth starts, before anything changes; a failed start is tried
+ *     again later or falls back to the at-once rehash.
+ *   - Sizes are chosen without counting the whole table: the hash part
+ *     doubles, the array part doubles on appends; a drain counts what it
+ *     moves and, when that fills less than about an eighth of the part,
+ *     readies one of a half or a quarter the size; a dense run of integer
+ *     keys it moved grows the array.  A grown array found at most a
+ *     quarter full (or a recount found at most half full) does not double
+ *     again until a recount, started by the next append, finds it more
+ *     than half full.
  *
  * Bounds (n = entries, N = asize + sizenode):
- *   tab_get*, tab_set* of an existing key     O(1) expected (chain walk)
- *   tab_set* of a new key                     O(1) expected; O(N) when it
- *                                             triggers a rehash (count the
- *                                             integer keys, reinsert all)
+ *   tab_get*, tab_set* of an existing key     O(1) expected (a chain walk
+ *                                             in the new, then the old part)
+ *   tab_set* of a new key                     O(1) expected, plus for a big
+ *                                             table TAB_CLEAR_NODES nodes
+ *                                             cleared, TAB_MOVE_NODES moved
+ *                                             and TAB_MOVE_SLOTS array
+ *                                             slots copied or validated (or
+ *                                             2 x TAB_CHEAP_SLOTS counted
+ *                                             or emptied);
+ *                                             for a small one, a rehash of
+ *                                             at most TAB_SYNC_MAX slot
+ *                                             units (a node: 4 units).
+ *                                             Finding a free node walks
+ *                                             `lastfree` down: amortised
+ *                                             O(1).  Under memory pressure
+ *                                             (a part that could not be
+ *                                             allocated early) the growth
+ *                                             is done at once: O(N)
  *   tab_length                                O(log asize) when the array
  *                                             part ends in nil, else
- *                                             O(log n) hash lookups
+ *                                             O(log n) lookups
  *   tab_next                                  O(1) to find the key plus a
  *                                             scan to the next used slot:
  *                                             O(N) per call worst case,
  *                                             O(N) for a whole traversal
- *   tab_resize                                O(N)
+ *   tab_resize                                O(N) (a no-op while moving)
  *   tab_new, tab_new_sized, tab_free          O(1) + clearing the parts
  *
  * Memory: parts come from gc_alloc/gc_realloc and go back through gc_free
- * with their exact sizes.  A rehash allocates the new parts before it
- * touches anything: on failure the table keeps all its contents.  The
- * table, key and value given to a call that may allocate (tab_set*,
- * tab_resize) must be reachable by the collector (e.g. on the stack),
- * since an emergency collection can run inside the allocation.
+ * with their exact sizes.  Old and new parts coexist only while entries
+ * move (and a hash part being readied, from 3/4 full to its switch): at
+ * most what a rehash at once holds at its peak, for longer.  A growth
+ * advances only when new keys are stored (neither lookups nor the
+ * collector move entries: slot pointers and traversals stay valid), so
+ * a table that stops growing midway keeps its old parts until its next
+ * new keys.  A
+ * growth allocates before it touches anything: on failure the table keeps
+ * all its contents.  The table, key and value given to a call that may
+ * allocate (tab_set*, tab_resize) must be reachable by the collector
+ * (e.g. on the stack), since an emergency collection can run inside the
+ * allocation.
  */
 #ifndef RTLUA_TAB_H
 #define RTLUA_TAB_H
@@ -89,6 +160,30 @@ enum {
 /* log2 of the largest hash part (nodes); bounds node bytes likewise. */
 #define TAB_MAXHBITS 25
 
+/* Small tables rehash at once: asize + TAB_NODE_WEIGHT x sizenode at
+ * most TAB_SYNC_MAX.  Bounds that rehash's work (on a 25 MHz Cortex-M3,
+ * about 100 us for 64 array slots or 16 nodes: a node is counted,
+ * hashed and linked, an array slot only copied).  Bigger tables grow
+ * incrementally and keep a growth record (about 120 bytes). */
+#define TAB_SYNC_MAX 64
+#define TAB_NODE_WEIGHT 4
+#define tab_small(asize, nsize)                                               \
+    ((uint64_t)(asize) + (uint64_t)TAB_NODE_WEIGHT * (nsize) <= TAB_SYNC_MAX)
+/* Per new key stored into a big table: nodes of a readied hash part made
+ * pristine, old nodes moved, array slots copied or made valid (taking
+ * their key out of the hash part), array slots only counted or emptied.
+ * Bound the store's extra work; TAB_MOVE_NODES also sets the room a new
+ * hash part must have for the keys stored while the old one drains. */
+#define TAB_CLEAR_NODES 16
+#define TAB_MOVE_NODES 8
+/* A big table's next hash part of at most this many nodes is made
+ * pristine at once when the current one is full (a clear that cheap is
+ * not worth holding the part early: that memory is scarce where tables
+ * are small).  Its entries still drain TAB_MOVE_NODES at a time. */
+#define TAB_CLEAR_ONCE 64
+#define TAB_MOVE_SLOTS 32
+#define TAB_CHEAP_SLOTS 128
+
 /* An empty table (shared dummy hash part, no array); NULL when out of
  * memory. */
 table *tab_new(lua_State *L);
@@ -108,6 +203,10 @@ const tvalue *tab_getstr(table *t, str *key); /* any string */
 /* What lookups of missing keys return (const: never written). */
 extern const tvalue tab_absent;
 
+/* The old parts' entry for a short string key (t->moving), else
+ * &tab_absent. */
+const tvalue *tab_movedshortstr_(const table *t, str *key);
+
 /* An interned short string in the table's own hash part (a ROM table's
  * flash part only).  Inline: field access and globals live on it. */
 static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
@@ -117,7 +216,8 @@ static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
         if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
             return &n->val;
         if (n->next == 0)
-            return &tab_absent;
+            return __builtin_expect(t->moving, 0) ? tab_movedshortstr_(t, key)
+                                                  : &tab_absent;
         n += n->next;
     }
 }
@@ -172,6 +272,33 @@ void tab_setmetatable(lua_State *L, table *t, table *mt);
 /* ROM slots (the collector): mark roots, and forget every overlay when
  * the state's objects are all freed. */
 void tab_romslots_reset(global_State *g);
+
+/* For the collector, traversal and tests: a table's storage as ranges.
+ * arr[r][i] is the value of integer key afirst[r] + i + 1; nodes[r] are
+ * hash nodes (old ones drained are empty).  Ranges in traversal order:
+ * the new array block's valid prefix, its valid tail, the old block's
+ * part not copied yet, the hash part, the old hash part.  Unused ranges
+ * have length 0.  The ranges change only when a new key is stored, and
+ * moving entries never shortens what lies before a slot that did not
+ * move: a chunked scan by position (gc.c) sees every unmoved slot once
+ * or more, and moved ones get the barrier. */
+#define TAB_VIEW_ARRAYS 3
+#define TAB_VIEW_NODES 2
+typedef struct tabview {
+    tvalue *arr[TAB_VIEW_ARRAYS];
+    uint32_t afirst[TAB_VIEW_ARRAYS];
+    uint32_t alen[TAB_VIEW_ARRAYS];
+    node *nodes[TAB_VIEW_NODES];
+    uint32_t nlen[TAB_VIEW_NODES];
+} tabview;
+void tab_view(const table *t, tabview *v);
+/* Slots of all ranges. */
+uint32_t tab_view_slots(const tabview *v);
+
+/* Blocks a table owns besides its header (array, nodes, growth record,
+ * old parts): at most TAB_MAX_BLOCKS written to out; returns the count. */
+#define TAB_MAX_BLOCKS 6
+int tab_blocks(const table *t, const void **out);
 
 /* For the collector: a node's key as a value.  Returns 0 for a pristine
  * node (out is nil), else 1; a dead key comes out with tt V_DEADKEY and

@@ -169,16 +169,23 @@ static int traversal_count(table *t)
 
 /* Every structural invariant of tab.h, plus: each live entry is found by
  * a lookup of its own key at its own slot, and `next` sees `expect`
- * entries (skip with -1).  Runs gc_check when `gc` is set. */
+ * entries (skip with -1).  While entries move, the old parts too (every
+ * range of tab_view).  Runs gc_check when `gc` is set. */
 static void check_table(lua_State *L, table *t, int expect, int gc)
 {
     int live = 0;
-    for (uint32_t i = 0; i < t->asize; i++) {
-        if (is_nil(&t->array[i]))
-            continue;
-        live++;
-        CHECK(tab_getint(t, (rt_int)i + 1) == &t->array[i]);
-    }
+    tabview tv;
+    tab_view(t, &tv);
+    if (!t->moving)
+        CHECK(tv.alen[1] == 0 && tv.alen[2] == 0 && tv.nlen[1] == 0);
+    for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
+        for (uint32_t i = 0; i < tv.alen[r]; i++) {
+            if (is_nil(&tv.arr[r][i]))
+                continue;
+            live++;
+            CHECK(tab_getint(t, (rt_int)(tv.afirst[r] + i) + 1) ==
+                  &tv.arr[r][i]);
+        }
     uint32_t ns = tab_sizenode(t);
     if (ns == 0) {
         CHECK(t->lastfree == NULL);
@@ -187,24 +194,29 @@ static void check_table(lua_State *L, table *t, int expect, int gc)
         CHECK(ns == 1u << t->lsizenode);
         CHECK(t->lastfree >= t->node && t->lastfree <= t->node + ns);
     }
-    for (uint32_t i = 0; i < ns; i++) {
-        const node *n = &t->node[i];
-        int64_t to = (int64_t)i + n->next;
-        CHECK(to >= 0 && to < (int64_t)ns);
-        if (n->key_tt == V_NIL) {
-            CHECK(n->next == 0);
-            CHECK(is_nil(&n->val));
+    CHECK_EQ(tv.nlen[0], ns);
+    for (int r = 0; r < TAB_VIEW_NODES; r++) {
+        uint32_t size = tv.nlen[r];
+        CHECK((size & (size - 1)) == 0);
+        for (uint32_t i = 0; i < size; i++) {
+            const node *n = &tv.nodes[r][i];
+            int64_t to = (int64_t)i + n->next;
+            CHECK(to >= 0 && to < (int64_t)size);
+            if (n->key_tt == V_NIL) {
+                CHECK(n->next == 0);
+                CHECK(is_nil(&n->val));
+            }
+            if (is_nil(&n->val))
+                continue;
+            tvalue k;
+            CHECK(tab_node_key(n, &k) == 1);
+            CHECK(k.tt != V_DEADKEY);
+            CHECK(!(is_int(&k) && (rt_uint)k.v.i - 1u < t->asize));
+            if (is_flt(&k))
+                CHECK((rt_num)(rt_int)k.v.n != k.v.n);
+            CHECK(tab_get(t, &k) == &n->val);
+            live++;
         }
-        if (is_nil(&n->val))
-            continue;
-        tvalue k;
-        CHECK(tab_node_key(n, &k) == 1);
-        CHECK(k.tt != V_DEADKEY);
-        CHECK(!(is_int(&k) && (rt_uint)k.v.i - 1u < t->asize));
-        if (is_flt(&k))
-            CHECK((rt_num)(rt_int)k.v.n != k.v.n);
-        CHECK(tab_get(t, &k) == &n->val);
-        live++;
     }
     CHECK_EQ(traversal_count(t), live);
     if (expect >= 0)
@@ -1012,6 +1024,597 @@ static void test_injected_failure_at_each_rehash_allocation(void)
     CALL(close_state());
 }
 
+/* ---- Incremental growth ------------------------------------------------- */
+
+/* Keys of the incremental-growth cases: past tab_small many times over
+ * (several growths of a big table), few enough for checks that look at
+ * every key after every store on a board. */
+#ifndef TEST_TAB_GROWKEYS
+#if defined(TEST_ARENA_BIG) && TEST_ARENA_BIG < 65536
+/* A board that runs none of them (growth_fits): no room for the arrays
+ * below either (microbit has 16 KiB of RAM). */
+#define TEST_TAB_GROWKEYS 16u
+#else
+#define TEST_TAB_GROWKEYS 1200u
+#endif
+#endif
+/* Entries one store into a big table may move: the array slots of a step,
+ * the drained nodes, and an intruder moved by each insertion (tab.h). */
+#define BIG_MOVES_MAX (TAB_MOVE_SLOTS + 2u * TAB_MOVE_NODES + 1u)
+/* Arena the incremental-growth cases need: a few hundred entries of big
+ * tables with collectable values, old and new parts at once.  Boards
+ * with less (microbit, lm3s6965evb) run the other cases only. */
+#define GROW_HEAP_MIN 98304u
+
+/* Does this arena fit the growth cases?  Says so when it does not. */
+static int growth_fits(void)
+{
+    if (heap_bytes >= GROW_HEAP_MIN)
+        return 1;
+    port_printf("  (a %u-byte arena is too small for this case)\n",
+                (unsigned)heap_bytes);
+    return 0;
+}
+
+/* Open a state for a growth case; NULL (closed again) when it does not
+ * fit. */
+static lua_State *open_growth_state(void)
+{
+    lua_State *L = open_state();
+    if (L != NULL && !growth_fits()) {
+        close_state();
+        return NULL;
+    }
+    return L;
+}
+
+/* Shapes of the growth cases. */
+enum {
+    GROW_APPEND,  /* t[i] = i: the array part doubles */
+    GROW_COPIED,  /* the same, a new object made after each store: the
+                     array block cannot grow in place and is copied */
+    GROW_HASHINT, /* t[-i]: integer keys that stay in the hash part */
+    GROW_STRINGS, /* string keys, long ones among them */
+    GROW_MIXED,   /* the four kinds of mixed_table, the array part fed
+                     out of order */
+    GROW_SHAPES
+};
+
+static const tvalue *slot_before[TEST_TAB_GROWKEYS];
+static unsigned char grow_seen[TEST_TAB_GROWKEYS];
+
+/* Key i of a shape; string keys are made once and kept in `keys`. */
+static tvalue grow_key(lua_State *L, int shape, table *keys, uint32_t i)
+{
+    switch (shape) {
+    case GROW_APPEND:
+    case GROW_COPIED:
+        return ival((rt_int)i + 1);
+    case GROW_HASHINT:
+        return ival(-(rt_int)i - 1);
+    case GROW_STRINGS: {
+        const tvalue *s = tab_getint(keys, (rt_int)i + 1);
+        if (!is_nil(s))
+            return *s;
+        tvalue k = sval(key_string(L, "g", i));
+        tab_setint(L, keys, (rt_int)i + 1, &k);
+        return k;
+    }
+    default:
+        switch (i % 4) {
+        case 0:
+            return ival((rt_int)(i / 4) % 2 ? (rt_int)i / 4 + 1
+                                            : (rt_int)i / 2 + 1);
+        case 1:
+            return ival((rt_int)i * 1009 + 100000);
+        case 2:
+            return fval((rt_num)i + (rt_num)0.5);
+        default:
+            return grow_key(L, GROW_STRINGS, keys, i);
+        }
+    }
+}
+
+/* *out: a table of `n` keys of `shape`, value i for key i, grown by
+ * tab_set; its key strings kept in a second anchored table.  *moved_max
+ * gets the most entries one store moved (their value's slot changed),
+ * checked against the bounds of tab.h at every store, as are every
+ * lookup, `#` and a traversal; *saw_moving whether entries were ever
+ * moving. */
+static void grow_checked(lua_State *L, int shape, uint32_t n, table **out,
+                         uint32_t *moved_max, int *saw_moving)
+{
+    table *keys = new_anchored(L, n, 0);
+    table *t = new_anchored(L, 0, 0);
+    *out = t;
+    CHECK(keys != NULL && t != NULL);
+    *moved_max = 0;
+    *saw_moving = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tvalue k = grow_key(L, shape, keys, i), v = ival((rt_int)i);
+        for (uint32_t j = 0; j < i; j++) {
+            tvalue kj = grow_key(L, shape, keys, j);
+            slot_before[j] = tab_get(t, &kj);
+        }
+        int big = t->mig != NULL;
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+        if (shape == GROW_COPIED) {
+            tvalue filler = sval(key_string(L, "filler", i));
+            tab_setint(L, keys, (rt_int)i + 1, &filler);
+        }
+        uint32_t moved = 0;
+        for (uint32_t j = 0; j <= i; j++) {
+            tvalue kj = grow_key(L, shape, keys, j);
+            const tvalue *s = tab_get(t, &kj);
+            CHECK(is_int(s) && s->v.i == (rt_int)j);
+            if (check_failed_now)
+                return;
+            moved += j < i && s != slot_before[j];
+        }
+        if (moved > *moved_max)
+            *moved_max = moved;
+        /* A small table rehashes at once: at most TAB_SYNC_MAX entries;
+         * a big one moves a bounded share. */
+        CHECK(moved <= (big ? BIG_MOVES_MAX : TAB_SYNC_MAX));
+        *saw_moving |= t->moving;
+        check_border(t);
+        CHECK_EQ(traversal_count(t), (int)i + 1);
+        if (check_failed_now)
+            return;
+    }
+}
+
+static void test_a_store_moves_a_bounded_number_of_entries(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    uint32_t n = scaled(TEST_TAB_GROWKEYS, 400);
+    int all_big = 1, all_moved = 1;
+    for (int shape = 0; shape < GROW_SHAPES; shape++) {
+        uint32_t moved_max = 0;
+        int saw_moving = 0;
+        table *t = NULL;
+        CALL(grow_checked(L, shape, n, &t, &moved_max, &saw_moving));
+        all_big &= t->mig != NULL;
+        if (shape == GROW_COPIED || shape == GROW_HASHINT ||
+            shape == GROW_STRINGS)
+            all_moved &= saw_moving && moved_max > 0;
+        CALL(check_table(L, t, (int)n, 1));
+        L->top = L->stack;
+        gc_fullgc(L);
+    }
+    /* The shapes did grow incrementally. */
+    CHECK(all_big && all_moved);
+    CALL(close_state());
+}
+
+/* Is an old node part draining (tab_view's last range)? */
+static int draining(const table *t)
+{
+    tabview tv;
+    tab_view(t, &tv);
+    return tv.nlen[1] > 0;
+}
+
+/* Store new keys into a big table until an old node part drains (it
+ * holds some of the entries); returns the keys stored, 0 if it never got
+ * there within `max`. */
+static uint32_t grow_until_moving(lua_State *L, table *t, table *keys,
+                                  uint32_t from, uint32_t max)
+{
+    for (uint32_t i = from; i < max; i++) {
+        tvalue k = grow_key(L, GROW_MIXED, keys, i), v = ival((rt_int)i);
+        if (tab_set(L, t, &k, &v) != TAB_OK)
+            return 0;
+        if (draining(t) && i > 64)
+            return i + 1;
+    }
+    return 0;
+}
+
+static void test_traversal_while_entries_move_sees_every_key_once(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    uint32_t max = scaled(TEST_TAB_GROWKEYS, 400);
+    table *keys = new_anchored(L, max, 0);
+    table *t = new_anchored(L, 0, 0);
+    CHECK(keys != NULL && t != NULL);
+    uint32_t n = grow_until_moving(L, t, keys, 0, max);
+    CHECK(n > 0);
+    tabview tv;
+    tab_view(t, &tv);
+    uint32_t inold = 0; /* entries still in the old node part */
+    for (uint32_t i = 0; i < tv.nlen[1]; i++)
+        inold += !is_nil(&tv.nodes[1][i].val);
+    CHECK(inold > 0);
+    size_t mem = tab_memsize(t);
+    memset(grow_seen, 0, sizeof grow_seen);
+    tvalue k = nilval(), v, nil = nilval();
+    int rc, removed = 0;
+    const rt_int bump = 100000;
+    uint32_t steps = 0;
+    while ((rc = tab_next(t, &k, &v)) == 1) {
+        CHECK(is_int(&v));
+        rt_int idx = v.v.i % bump;
+        CHECK(idx >= 0 && (uint32_t)idx < n);
+        CHECK(!grow_seen[idx]);
+        grow_seen[idx] = 1;
+        if (idx % 5 == 0) {
+            CHECK_EQ(tab_set(L, t, &k, &nil), TAB_OK);
+            removed++;
+        } else {
+            tvalue nv = ival(idx + bump);
+            CHECK_EQ(tab_set(L, t, &k, &nv), TAB_OK);
+        }
+        /* The collector may run between two calls of next. */
+        if (++steps % 16 == 0)
+            gc_step(L, 2000);
+        if (check_failed_now)
+            break;
+    }
+    CHECK_EQ(rc, 0);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK(grow_seen[i]);
+    CHECK_EQ(tab_memsize(t), mem); /* nothing moved */
+    CHECK(t->moving);
+    CALL(check_table(L, t, (int)n - removed, 1));
+    /* A resize is a hint while entries move: nothing changes. */
+    CHECK_EQ(tab_resize(L, t, 4 * (t->asize + 1), 0), TAB_OK);
+    CHECK_EQ(tab_memsize(t), mem);
+    CHECK(t->moving);
+    CALL(check_table(L, t, (int)n - removed, 1));
+    /* Storing new keys again finishes the growth. */
+    for (uint32_t i = 0; i < 4 * max && t->moving; i++) {
+        tvalue nk = ival(sparse_key(i)), nv = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &nk, &nv), TAB_OK);
+        n++;
+    }
+    CHECK(!t->moving);
+    CALL(check_table(L, t, (int)n - removed, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
+/* Every value of t (keys 0..n-1 of shape) is a live table holding its
+ * index at [1], and the heap is consistent. */
+static void check_values(lua_State *L, table *t, int shape, table *keys,
+                         uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        tvalue k = grow_key(L, shape, keys, i);
+        const tvalue *s = tab_get(t, &k);
+        CHECK(is_table(s));
+        if (check_failed_now)
+            return;
+        CHECK_EQ(tab_getint(gco2tab(gc_of(s)), 1)->v.i, (rt_int)i);
+    }
+    const char *why = "";
+    int rc = gc_check(L, &why);
+    if (rc != 0)
+        port_printf("  gc_check: %s\n", why);
+    CHECK_EQ(rc, 0);
+}
+
+static void test_the_collector_keeps_every_value_while_entries_move(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    uint32_t n = scaled(TEST_TAB_GROWKEYS, 600);
+    static const int shapes[] = {GROW_MIXED, GROW_COPIED, GROW_STRINGS};
+    for (int sh = 0; sh < 3; sh++) {
+        int shape = shapes[sh];
+        table *keys = new_anchored(L, n, 0);
+        table *t = new_anchored(L, 0, 0);
+        CHECK(keys != NULL && t != NULL);
+        int saw = 0, full = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            /* Each value is a new table, held by t alone. */
+            table *val = tab_new(L);
+            CHECK(val != NULL);
+            tvalue tv, one = ival((rt_int)i);
+            set_gc(&tv, val, V_TABLE);
+            anchor(L, &tv);
+            CHECK_EQ(tab_setint(L, val, 1, &one), TAB_OK);
+            tvalue k = grow_key(L, shape, keys, i);
+            CHECK_EQ(tab_set(L, t, &k, &tv), TAB_OK);
+            L->top--;
+            if (shape == GROW_COPIED) { /* blocks the array's growth */
+                tvalue filler = sval(key_string(L, "filler", i));
+                tab_setint(L, keys, (rt_int)i + 1, &filler);
+            }
+            /* Chunked traversals meet the moving parts... */
+            gc_step(L, 3000);
+            saw |= t->moving;
+            /* ...and whole cycles run while entries sit in old parts. */
+            if (t->moving && i > 100 && full < 3) {
+                gc_fullgc(L);
+                full++;
+                CALL(check_values(L, t, shape, keys, i + 1));
+            }
+            if (i % 16 == 0)
+                CALL(check_values(L, t, shape, keys, i + 1));
+        }
+        CHECK(saw && full > 0);
+        gc_fullgc(L);
+        CALL(check_values(L, t, shape, keys, n));
+        CALL(check_table(L, t, (int)n, 1));
+        L->top = L->stack;
+        gc_fullgc(L);
+    }
+    CALL(close_state());
+}
+
+/* A copied slot moves back by the tail's length in tab_view's order: with
+ * the collector's chunked scan of the table resumed inside the tail, the
+ * next copy moves unscanned values behind it.  The barrier must keep
+ * them (white-box: the scan position is g->travpos, slot 0 being the
+ * metatable). */
+static void test_a_value_copied_behind_the_scan_is_kept(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    global_State *g = G(L);
+    uint32_t n = scaled(1024, 180);
+    table *keys = new_anchored(L, 2 * n + 64, 0);
+    table *t = new_anchored(L, 0, 0);
+    CHECK(keys != NULL && t != NULL);
+    tabview tv;
+    uint32_t i = 0;
+    /* Append fresh tables until the array block is copied, and on until
+     * the tail holds a few slots. */
+    for (;; i++) {
+        CHECK(i < 2 * n);
+        table *val = tab_new(L);
+        CHECK(val != NULL);
+        tvalue v, one = ival((rt_int)i);
+        set_gc(&v, val, V_TABLE);
+        anchor(L, &v);
+        CHECK_EQ(tab_setint(L, val, 1, &one), TAB_OK);
+        CHECK_EQ(tab_setint(L, t, (rt_int)i + 1, &v), TAB_OK);
+        L->top--;
+        tvalue filler = sval(key_string(L, "filler", i));
+        tab_setint(L, keys, (rt_int)i + 1, &filler);
+        tab_view(t, &tv);
+        if (tv.alen[2] > TAB_MOVE_SLOTS && tv.alen[1] >= 12)
+            break;
+    }
+    /* A new cycle, stepped one unit at a time until the scan of t stops
+     * inside the tail. */
+    gc_fullgc(L);
+    g->gcestimate = 0; /* a cycle is due */
+    int inside = 0;
+    for (uint32_t units = 0; units < 1000000 && !inside; units++) {
+        gc_step(L, 1);
+        inside = g->trav == obj2gc(t) && g->travpos - 1 > tv.alen[0] &&
+                 g->travpos - 1 < tv.alen[0] + tv.alen[1];
+    }
+    CHECK(inside);
+    /* One more append copies TAB_MOVE_SLOTS slots past the scan. */
+    i++;
+    tvalue v = ival(-1);
+    CHECK_EQ(tab_setint(L, t, (rt_int)i + 1, &v), TAB_OK);
+    gc_fullgc(L);
+    for (uint32_t j = 0; j < i; j++) {
+        const tvalue *s = tab_getint(t, (rt_int)j + 1);
+        CHECK(is_table(s));
+        CHECK_EQ(tab_getint(gco2tab(gc_of(s)), 1)->v.i, (rt_int)j);
+    }
+    CALL(check_table(L, t, (int)i + 1, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
+static void test_weak_values_are_cleared_in_every_part(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    uint32_t max = scaled(TEST_TAB_GROWKEYS, 600);
+    table *keys = new_anchored(L, max, 0);
+    table *t = new_anchored(L, 0, 0);
+    table *mt = new_anchored(L, 0, 1);
+    table *kept = new_anchored(L, max, 0);
+    CHECK(keys != NULL && t != NULL && mt != NULL && kept != NULL);
+    tvalue mode = sval(str_newz(L, "v"));
+    CHECK_EQ(tab_setstr(L, mt, str_newz(L, "__mode"), &mode), TAB_OK);
+    tab_setmetatable(L, t, mt);
+    uint32_t n = 0, live = 0;
+    while (n < max && !(draining(t) && n > 64)) {
+        table *val = tab_new(L);
+        CHECK(val != NULL);
+        tvalue tv;
+        set_gc(&tv, val, V_TABLE);
+        anchor(L, &tv);
+        if (n % 3 == 0) { /* every third value stays reachable */
+            CHECK_EQ(tab_setint(L, kept, (rt_int)n + 1, &tv), TAB_OK);
+            live++;
+        }
+        tvalue k = grow_key(L, GROW_MIXED, keys, n);
+        CHECK_EQ(tab_set(L, t, &k, &tv), TAB_OK);
+        L->top--;
+        n++;
+    }
+    CHECK(t->moving && n < max);
+    CHECK(tab_new(L) != NULL); /* the newest object lives a cycle more */
+    gc_fullgc(L);              /* nothing moves: no new key is stored */
+    CHECK(t->moving);
+    CHECK_EQ(traversal_count(t), (int)live);
+    for (uint32_t i = 0; i < n; i++) {
+        tvalue k = grow_key(L, GROW_MIXED, keys, i);
+        CHECK_EQ(is_nil(tab_get(t, &k)), i % 3 != 0);
+    }
+    CALL(check_table(L, t, (int)live, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
+static void test_old_parts_are_freed_when_growth_ends(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    uint32_t n = scaled(TEST_TAB_GROWKEYS, 400);
+    table *keys = new_anchored(L, n, 0);
+    table *t = new_anchored(L, 0, 0);
+    CHECK(keys != NULL && t != NULL);
+    int ends = 0, was = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tvalue k = grow_key(L, GROW_MIXED, keys, i), v = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+        const void *b[TAB_MAX_BLOCKS];
+        int nb = tab_blocks(t, b);
+        /* A growth just ended: the array, the nodes and the growth
+         * record are all the table keeps (the old parts are gone). */
+        if (was && !t->moving) {
+            CHECK_EQ(nb, (t->asize > 0) + (tab_sizenode(t) > 0) + 1);
+            ends++;
+        }
+        was = t->moving;
+    }
+    CHECK(ends >= 2);
+    L->top = L->stack;
+    CALL(close_state());
+}
+
+/* A table used as a queue: new keys at one end, removals at the other,
+ * a few hundred live.  Removed keys keep their nodes until a rehash, so
+ * without the census each growth would double the hash part again; the
+ * part stays within a bounded multiple of what the live entries need. */
+static void test_a_queue_of_keys_keeps_its_hash_part_small(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    table *t = new_anchored(L, 0, 0);
+    CHECK(t != NULL);
+    const uint32_t live = 300, total = 200000;
+    uint32_t biggest = 0;
+    tvalue nil = nilval();
+    for (uint32_t i = 0; i < total; i++) {
+        tvalue k = ival(sparse_key(i)), v = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+        if (i >= live) {
+            tvalue old = ival(sparse_key(i - live));
+            CHECK_EQ(tab_set(L, t, &old, &nil), TAB_OK);
+        }
+        tabview tv;
+        tab_view(t, &tv);
+        uint32_t nodes = tv.nlen[0] + tv.nlen[1];
+        if (nodes > biggest)
+            biggest = nodes;
+    }
+    for (uint32_t i = total - live; i < total; i++)
+        CHECK_EQ(tab_getint(t, sparse_key(i))->v.i, (rt_int)i);
+    /* 300 live keys need 512 nodes; a drain of the part can add an
+     * eighth of it; the old part coexists while it drains. */
+    CHECK(biggest <= 8 * 512);
+    CALL(check_table(L, t, (int)live, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
+/* Fail each allocation in turn while a big table grows by many new keys:
+ * each store succeeds or fails whole, and nothing else is lost. */
+static void test_injected_failure_while_growing_loses_nothing(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    global_State *g = G(L);
+    uint32_t n = scaled(600, 800), base = n / 3;
+    for (uint32_t fail = 1; fail <= 48; fail++) {
+        table *keys = new_anchored(L, n, 0);
+        table *t = new_anchored(L, 0, 0);
+        CHECK(keys != NULL && t != NULL);
+        for (uint32_t i = 0; i < n; i++) /* strings made before */
+            (void)grow_key(L, GROW_MIXED, keys, i);
+        for (uint32_t i = 0; i < base; i++) {
+            tvalue k = grow_key(L, GROW_MIXED, keys, i), v = ival((rt_int)i);
+            CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+        }
+        gc_fullgc(L);
+        memset(grow_seen, 0, sizeof grow_seen);
+        int stored = (int)base, failed = 0;
+        g->failafter = fail;
+        for (uint32_t i = base; i < n; i++) {
+            tvalue k = grow_key(L, GROW_MIXED, keys, i), v = ival((rt_int)i);
+            size_t mem = tab_memsize(t);
+            int rc = tab_set(L, t, &k, &v);
+            if (rc == TAB_OK) {
+                grow_seen[i] = 1;
+                stored++;
+            } else {
+                CHECK_EQ(rc, TAB_ERR_MEM);
+                CHECK_EQ(tab_memsize(t), mem);
+                failed++;
+            }
+        }
+        g->failafter = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            tvalue k = grow_key(L, GROW_MIXED, keys, i);
+            const tvalue *s = tab_get(t, &k);
+            if (i < base || grow_seen[i])
+                CHECK(is_int(s) && s->v.i == (rt_int)i);
+            else
+                CHECK(is_nil(s));
+        }
+        CHECK(failed <= 1);
+        CALL(check_table(L, t, stored, 1));
+        L->top = L->stack;
+        gc_fullgc(L);
+    }
+    CALL(close_state());
+}
+
+/* No memory for the next hash part: the store that finds no room fails
+ * cleanly, and the table grows again once memory is back. */
+static void test_full_arena_stops_a_big_table_cleanly(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    table *t = new_anchored(L, 0, 0);
+    CHECK(t != NULL);
+    for (uint32_t i = 0; i < 300; i++) {
+        tvalue k = ival(sparse_key(i)), v = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+    }
+    CHECK(t->mig != NULL);
+    void *filler = fill_arena();
+    CHECK(filler != NULL);
+    uint32_t added = 300;
+    int rc = TAB_OK;
+    size_t mem = 0;
+    while (added < 100000) {
+        tvalue k = ival(sparse_key(added)), v = ival((rt_int)added);
+        mem = tab_memsize(t);
+        rc = tab_set(L, t, &k, &v);
+        if (rc != TAB_OK)
+            break;
+        added++;
+    }
+    CHECK_EQ(rc, TAB_ERR_MEM);
+    CHECK_EQ(tab_memsize(t), mem);
+    tvalue failed = ival(sparse_key(added));
+    CHECK(is_nil(tab_get(t, &failed)));
+    for (uint32_t i = 0; i < added; i++)
+        CHECK_EQ(tab_getint(t, sparse_key(i))->v.i, (rt_int)i);
+    CALL(check_table(L, t, (int)added, 0));
+    free_filler(filler);
+    for (uint32_t i = added; i < added + 300; i++) {
+        tvalue k = ival(sparse_key(i)), v = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+    }
+    CALL(check_table(L, t, (int)added + 300, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
 static void test_closing_the_state_returns_every_byte(void)
 {
     lua_State *L = open_state();
@@ -1061,6 +1664,15 @@ static const struct check_case cases[] = {
     CASE(test_resize_keeps_every_entry),
     CASE(test_rehash_failure_keeps_the_table_intact),
     CASE(test_injected_failure_at_each_rehash_allocation),
+    CASE(test_a_store_moves_a_bounded_number_of_entries),
+    CASE(test_traversal_while_entries_move_sees_every_key_once),
+    CASE(test_the_collector_keeps_every_value_while_entries_move),
+    CASE(test_a_value_copied_behind_the_scan_is_kept),
+    CASE(test_weak_values_are_cleared_in_every_part),
+    CASE(test_old_parts_are_freed_when_growth_ends),
+    CASE(test_a_queue_of_keys_keeps_its_hash_part_small),
+    CASE(test_injected_failure_while_growing_loses_nothing),
+    CASE(test_full_arena_stops_a_big_table_cleanly),
     CASE(test_closing_the_state_returns_every_byte),
     CASE(test_node_key_reads_live_dead_and_pristine_nodes),
 };
