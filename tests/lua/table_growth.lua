@@ -1,3 +1,4 @@
+--! big
 -- Tables growing well past the size from which they grow incrementally
 -- (vm/tab.h: more than TAB_SYNC_MAX slots): while entries move between
 -- old and new parts, every key stays findable, `#` stays a border, a
