@@ -67,8 +67,6 @@ elseif W == "weakv" then
   churn(300)
 elseif W == "ephchain" then
   local e = setmetatable({}, {__mode = "k"})
-  local k = {}
-  local first = k
   -- inserted so that each value is reached only after many passes
   local chain = {}
   for i = 1, N do chain[i] = {} end
