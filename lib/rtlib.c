@@ -8,7 +8,10 @@
  *                                        (fn(late_us) each period)
  *   rt.budget(fraction) | rt.budget{cycles=, reserve=}
  *                        -> fraction, cycles, reserve (after the change)
- *   rt.stats() -> table of the collector's and the event ring's figures
+ *   rt.stats() -> table of the collector's and the event ring's figures,
+ *                 and `clock`: what rt.cycles counts ("systick" or "dwt"
+ *                 on a board, "host": wall-clock nanoseconds, which a
+ *                 loaded host makes noisy)
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -217,7 +220,7 @@ static int rt_stats(lua_State *L)
     rt_post_stats p;
     rtlua_gcstats(L, &s);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 25);
+    lua_createtable(L, 0, 26);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -255,6 +258,8 @@ static int rt_stats(lua_State *L)
     setint(L, "events_unhandled", clampi(p.unhandled));
     setint(L, "handler_errors", clampi(p.errors));
     setint(L, "ring_size", RT_POST_RING);
+    lua_pushstring(L, port_cycle_source());
+    lua_setfield(L, -2, "clock");
     return 1;
 }
 

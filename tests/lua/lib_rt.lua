@@ -7,6 +7,10 @@ local c0 = rt.cycles()
 local x = 0
 for i = 1, 1000 do x = x + i end
 assert(rt.cycles() - c0 > 0 and math.type(rt.ticks()) == "integer")
+-- what rt.cycles counts: the host's clock there, a board's counter else
+local clock = rt.stats().clock
+assert(clock == "host" or clock == "systick" or clock == "dwt", clock)
+assert((clock == "host") == (hz == 1000000000), clock)
 
 -- events: in order, value and event number passed, delivered at the next
 -- safe point (a call here)
