@@ -10,8 +10,14 @@
  * one mid-traversal then meets the forward barrier, so the part already
  * scanned stays correct; a resize restarts the scan (gc_resized).
  * Threads are never black: they go to grayagain and their stacks are
- * scanned again in atomic when they ran.  Weak tables stay gray too and are
- * traversed again in atomic, where they are cleared.
+ * scanned again in atomic when they ran.  Weak tables are traversed in
+ * chunks and painted black like the others (their strong slots marked;
+ * what is stored into them later meets the forward barrier), and wait on
+ * the list of their kind to be cleared in atomic.  An ephemeron entry whose
+ * key and value are white flags its key (MARK_EPHKEY); the key's own
+ * traversal, if it is marked later, looks it up in each ephemeron table of
+ * the cycle and marks the value, so ephemerons converge in one traversal
+ * plus a lookup per flagged key and table.
  */
 #include "gc/gc.h"
 #include "port/port.h"
@@ -26,7 +32,8 @@
 #define GC_BUDGET_MAX 0x7FFFFFFFu
 
 #define makewhite(g, o)                                                       \
-    ((o)->marked = (uint8_t)(((o)->marked & ~MARK_COLOR) | (g)->currentwhite))
+    ((o)->marked = (uint8_t)(((o)->marked & ~(MARK_COLOR | MARK_EPHKEY)) |    \
+                             (g)->currentwhite))
 #define set2gray(o) ((o)->marked &= (uint8_t)~MARK_COLOR)
 #define set2black(o)                                                          \
     ((o)->marked = (uint8_t)(((o)->marked & ~MARK_WHITES) | MARK_BLACK))
@@ -226,7 +233,10 @@ static void reallymark(global_State *g, gcobj *o)
     }
     case V_UDATA: {
         udata *u = gco2ud(o);
-        if (u->metatable == NULL && u->nuvalue == 0) {
+        /* (A flagged ephemeron key goes through the gray list all the
+         * same: its traversal looks up its values.) */
+        if (u->metatable == NULL && u->nuvalue == 0 &&
+            !(o->marked & MARK_EPHKEY)) {
             set2black(o);
             break;
         }
@@ -412,55 +422,80 @@ static uint32_t table_slots(table *t)
     return t->asize + tab_sizenode(t);
 }
 
-/* One node of a weak table; nonzero when an ephemeron's value got
- * marked. */
-static int traverseweaknode(global_State *g, node *n, uint8_t w)
+/* One node of a weak table: its strong parts are marked.  An ephemeron
+ * entry whose key is white and whose value is white flags the key
+ * (MARK_EPHKEY): if the key is marked later, its traversal looks it up in
+ * every ephemeron table of the cycle and marks the value (ephkey_unit), so
+ * no pass over the table is ever repeated. */
+static void traverseweaknode(global_State *g, node *n, uint8_t w)
 {
+    g->weakslots++;
     if (is_nil(&n->val)) {
         clearkey(n);
-        return 0;
+        return;
     }
     if (!(w & TAB_WEAK_KEYS))
         markkey(g, n);
     if (w & TAB_WEAK_VALUES)
-        return 0;
+        return;
     if (!(w & TAB_WEAK_KEYS)) {
         markvalue(g, &n->val);
-        return 0;
+        return;
     }
     /* Ephemeron: the value lives only if the key does.  A string key is
      * a value, never weak: it lives, and so does its value. */
-    int keyalive = 1;
-    if (n->key_tt & BIT_COLLECTABLE) {
-        if (ttype(n->key_tt) == T_STRING)
-            markkey(g, n);
-        keyalive = !is_white(n->key_val.gc);
-    }
-    if (keyalive && is_collectable(&n->val) && is_white(gc_of(&n->val))) {
+    if ((n->key_tt & BIT_COLLECTABLE) && ttype(n->key_tt) == T_STRING)
+        markkey(g, n);
+    if (!is_collectable(&n->val) || !is_white(gc_of(&n->val)))
+        return;
+    if ((n->key_tt & BIT_COLLECTABLE) && is_white(n->key_val.gc))
+        n->key_val.gc->marked |= MARK_EPHKEY;
+    else
         reallymark(g, gc_of(&n->val));
-        return 1;
-    }
-    return 0;
 }
 
-/* Weak tables: whole traversal (done in propagate for the strong part and
- * again in atomic), every part of a table whose entries are moving.
- * Returns nonzero when marking changed something. */
-static int traverseweak(global_State *g, table *t, uint8_t w)
+/* Slots [from, to) of a weak table, in tab_view's order (as scanmoving):
+ * array values are marked unless values are weak, nodes as above. */
+static void scanweak(global_State *g, table *t, uint32_t from, uint32_t to)
 {
-    int marked = 0;
+    uint8_t w = t->weak;
     tabview v;
     tab_view(t, &v);
-    if (!(w & TAB_WEAK_VALUES))
-        for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
-            for (uint32_t i = 0; i < v.alen[r]; i++)
-                markvalue(g, &v.arr[r][i]);
-    for (int r = 0; r < TAB_VIEW_NODES; r++)
-        for (uint32_t i = 0; i < v.nlen[r]; i++) {
-            node *n = &v.nodes[r][i];
-            marked |= traverseweaknode(g, n, w);
+    uint32_t base = 0;
+    for (int r = 0; r < TAB_VIEW_ARRAYS; r++) {
+        /* Weak values: nothing to mark, the range is skipped at once. */
+        if ((w & TAB_WEAK_VALUES) && from < to && from - base < v.alen[r])
+            from = base + v.alen[r] < to ? base + v.alen[r] : to;
+        for (; from < to && from - base < v.alen[r]; from++) {
+            g->weakslots++;
+            markvalue(g, &v.arr[r][from - base]);
         }
-    return marked;
+        base += v.alen[r];
+    }
+    for (int r = 0; r < TAB_VIEW_NODES; r++) {
+        for (; from < to && from - base < v.nlen[r]; from++)
+            traverseweaknode(g, &v.nodes[r][from - base], w);
+        base += v.nlen[r];
+    }
+}
+
+/* One unit of the lookups of a flagged ephemeron key that got marked: in
+ * at most GC_TRAVERSE_CHUNK of the cycle's ephemeron tables (those whose
+ * traversal started before; a table started later sees the key marked).
+ * The lookup finds the entry wherever it is, old parts included. */
+static void ephkey_unit(global_State *g)
+{
+    gcobj *k = g->ephkey;
+    tvalue key;
+    set_gc(&key, k, k->tt);
+    for (int i = 0; i < GC_TRAVERSE_CHUNK && g->ephnext != NULL; i++) {
+        table *t = gco2tab(g->ephnext);
+        g->ephnext = t->gclist;
+        g->ephlookups++;
+        markvalue(g, tab_get(t, &key));
+    }
+    if (g->ephnext == NULL)
+        g->ephkey = NULL;
 }
 
 static gcobj **weaklist(global_State *g, uint8_t w)
@@ -539,8 +574,12 @@ static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
             markobj(g, t->metatable);
             from = 1;
         }
-        if (to > from)
-            scantable(g, t, from - 1, to - 1);
+        if (to > from) {
+            if (t->weak)
+                scanweak(g, t, from - 1, to - 1);
+            else
+                scantable(g, t, from - 1, to - 1);
+        }
         break;
     }
     case V_LCL: {
@@ -605,28 +644,29 @@ static void finish(global_State *g, gcobj *o)
     }
 }
 
-/* Start traversing the head of the gray list.  Weak tables are handled in
- * one go (their strong part) and kept gray for atomic: on grayagain while
- * the mutator runs, which may still store into them; straight on the list
- * of their kind when first reached inside atomic (from a resurrected
- * object, a re-marked root), so that atomic converges and clears them
- * like the others. */
+/* Start traversing the head of the gray list.  A weak table is traversed
+ * in chunks like a strong one (black, so stores into it meet the forward
+ * barrier) and goes on the list of its kind at once: atomic clears it,
+ * and a flagged ephemeron key is looked up in it.  A flagged key itself
+ * (MARK_EPHKEY) first has its lookups done (ephkey_unit). */
 static void start_traversal(global_State *g)
 {
     gcobj *o = g->gray;
     g->gray = *gclist_of(o);
     g->remarkfound = 1;
+    if (o->marked & MARK_EPHKEY) {
+        o->marked &= (uint8_t)~MARK_EPHKEY;
+        if (g->ephemeron != NULL) {
+            g->ephkey = o;
+            g->ephnext = g->ephemeron;
+        }
+    }
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
         uint8_t w = weakmode(g, t);
         t->weak = w;
-        if (w) {
-            markobj(g, t->metatable);
-            traverseweak(g, t, w);
-            linkgray(o,
-                     g->gcphase == GC_ATOMIC ? weaklist(g, w) : &g->grayagain);
-            return;
-        }
+        if (w)
+            linkgray(o, weaklist(g, w));
     }
     if (o->tt != V_THREAD)
         set2black(o);
@@ -638,6 +678,10 @@ static void start_traversal(global_State *g)
  * there was nothing gray. */
 static int propagate_unit(global_State *g)
 {
+    if (g->ephkey != NULL) {
+        ephkey_unit(g);
+        return 1;
+    }
     if (g->trav == NULL) {
         if (g->gray == NULL)
             return 0;
@@ -691,8 +735,8 @@ static void remarkupvals(global_State *g)
 /* ---- Atomic
  * ------------------------------------------------------------------------ */
 
-/* Revisit grayagain: threads that ran are scanned whole; weak tables are
- * traversed again.  Everything goes back to the right list. */
+/* Revisit grayagain: threads that ran are scanned whole.  (Weak tables
+ * are black once traversed, as strong ones: never traversed again.) */
 static void revisit_grayagain(global_State *g)
 {
     gcobj *o = g->grayagain;
@@ -710,10 +754,6 @@ static void revisit_grayagain(global_State *g)
                 th->dirty = 0;
             }
             linkgray(o, &g->grayagain);
-        } else if (o->tt == V_TABLE) {
-            table *t = gco2tab(o);
-            traverseweak(g, t, t->weak);
-            linkgray(o, weaklist(g, t->weak));
         }
         o = next;
     }
@@ -732,18 +772,6 @@ static void clear_dead_stacks(global_State *g)
             for (tvalue *s = th->top; s < th->stack + th->stacksize; s++)
                 set_nil(s);
     }
-}
-
-static void converge_ephemerons(global_State *g)
-{
-    int changed;
-    do {
-        changed = 0;
-        for (gcobj *o = g->ephemeron; o; o = gco2tab(o)->gclist)
-            if (traverseweak(g, gco2tab(o), gco2tab(o)->weak))
-                changed = 1;
-        propagateall(g);
-    } while (changed);
 }
 
 /* A value is cleared from a weak table when it is a white object.  Strings
@@ -838,8 +866,9 @@ static void atomic(global_State *g)
     remarkupvals(g);
     propagateall(g);
     revisit_grayagain(g);
+    /* Ephemerons converge in the propagation: a key marked after its
+     * entry was traversed had its value looked up (ephkey_unit). */
     propagateall(g);
-    converge_ephemerons(g);
     /* Every object the program can reach is marked: clear weak values
      * before the finalizers' objects come back, so a finalizer sees no
      * entry that died. */
@@ -849,7 +878,6 @@ static void atomic(global_State *g)
     separate_tobefnz(g, 0);
     mark_tobefnz(g);
     propagateall(g);
-    converge_ephemerons(g);
     clearkeys(g, g->ephemeron);
     clearkeys(g, g->allweak);
     /* The weak tables first reached from the resurrected objects. */
@@ -993,6 +1021,7 @@ static void start_cycle(global_State *g)
     g->gray = g->grayagain = NULL;
     g->weak = g->ephemeron = g->allweak = NULL;
     g->trav = NULL;
+    g->ephkey = g->ephnext = NULL;
     g->remarks = 0;
     g->remarking = g->remarkpass = g->remarkclean = 0;
     g->remarknext = NULL;
@@ -1254,6 +1283,7 @@ void gc_freeall(lua_State *L)
     while (g->tobefnz)
         call_one_finalizer(L);
     g->gray = g->grayagain = g->trav = NULL;
+    g->ephkey = NULL;
     free_list(L, &g->allgc);
     free_list(L, &g->finobj);
     free_list(L, &g->tobefnz);
@@ -1317,8 +1347,10 @@ static int check_alive(struct checker *c, gcobj *child)
     return 0;
 }
 
-/* The invariant as it holds in this phase, for parent -> child. */
-static void check_ref(struct checker *c, gcobj *parent, gcobj *child)
+/* The invariant as it holds in this phase, for parent -> child; a weak
+ * reference (`weak`) may be white under a black parent. */
+static void check_ref_(struct checker *c, gcobj *parent, gcobj *child,
+                       int weak)
 {
     global_State *g = c->g;
     /* A dead object the sweep has not reached yet may point to ones it has
@@ -1334,7 +1366,7 @@ static void check_ref(struct checker *c, gcobj *parent, gcobj *child)
      * only its scanned part is bound by the invariant (barriers keep that
      * part right); the rest is still to be scanned. */
     if (gc_keepinvariant(g) && g->gcphase != GC_PAUSE && is_black(parent) &&
-        is_white(child) && parent != g->trav) {
+        is_white(child) && parent != g->trav && !weak) {
         static char buf[64];
         port_snprintf(buf, sizeof buf,
                       "black %02x points to white %02x (trav %d)", parent->tt,
@@ -1345,11 +1377,15 @@ static void check_ref(struct checker *c, gcobj *parent, gcobj *child)
         fail(c, GC_CHECK_DEAD, "live object points to a dead one");
 }
 
-static void check_val(struct checker *c, gcobj *parent, const tvalue *v)
+#define check_ref(c, parent, child) check_ref_(c, parent, child, 0)
+
+static void check_val_(struct checker *c, gcobj *parent, const tvalue *v,
+                       int weak)
 {
     if (is_collectable(v) && v->tt != V_DEADKEY)
-        check_ref(c, parent, gc_of(v));
+        check_ref_(c, parent, gc_of(v), weak);
 }
+#define check_val(c, parent, v) check_val_(c, parent, v, 0)
 
 /* Between atomic and the end of the sweep, a weak table the cycle kept
  * holds no dead object in a weak slot (atomic cleared them all, before the
@@ -1415,19 +1451,28 @@ static void check_object(struct checker *c, gcobj *o)
         check_ref(c, o, obj2gc(t->metatable));
         if (t->weak != 0)
             check_weak(c, t);
+        /* A black weak table (traversed this cycle) may hold white objects
+         * in its weak slots, and an ephemeron a white value under a key
+         * not yet traversed (its lookup is still to come). */
+        uint8_t w = is_black(o) ? t->weak : 0;
+        int wk = (w & TAB_WEAK_KEYS) != 0, wv = (w & TAB_WEAK_VALUES) != 0;
         tabview v;
         tab_view(t, &v);
         for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
             for (uint32_t i = 0; i < v.alen[r]; i++)
-                check_val(c, o, &v.arr[r][i]);
+                check_val_(c, o, &v.arr[r][i], wv);
         for (int r = 0; r < TAB_VIEW_NODES; r++)
             for (uint32_t i = 0; i < v.nlen[r]; i++) {
                 node *n = &v.nodes[r][i];
                 if (is_nil(&n->val))
                     continue;
-                check_val(c, o, &n->val);
+                int objkey = (n->key_tt & BIT_COLLECTABLE) &&
+                             n->key_tt != V_DEADKEY &&
+                             ttype(n->key_tt) != T_STRING;
+                check_val_(c, o, &n->val,
+                           wv || (wk && objkey && !is_black(n->key_val.gc)));
                 if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
-                    check_ref(c, o, n->key_val.gc);
+                    check_ref_(c, o, n->key_val.gc, wk && objkey);
             }
         break;
     }

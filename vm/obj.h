@@ -19,6 +19,9 @@
  *   ROM             lives in flash: header const, on no list, never
  *                   written; always also BLACK and FIXED
  *   SUPER           the static main state: never collected, freed last
+ *   EPHKEY          while marking: a white object seen as the key of an
+ *                   ephemeron entry whose value was white; its traversal
+ *                   looks it up in the cycle's ephemeron tables (gc.c)
  * Invariant (during propagate and atomic): a black object never points to
  * a white one.  ROM objects point only to ROM objects.
  */
@@ -144,6 +147,7 @@ struct gcobj {
 #define MARK_FIXED (1u << 4)
 #define MARK_ROM (1u << 5)
 #define MARK_SUPER (1u << 6)
+#define MARK_EPHKEY (1u << 7)
 #define MARK_WHITES (MARK_WHITE0 | MARK_WHITE1)
 #define MARK_COLOR (MARK_WHITES | MARK_BLACK)
 /* The header ROM objects are built with. */

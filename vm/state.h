@@ -156,6 +156,10 @@ typedef struct global_State {
     gcobj *allweak;       /* weak keys and values */
     gcobj *trav;          /* the object a chunked traversal is inside */
     uint32_t travpos;     /* where in it the traversal resumes */
+    gcobj *ephkey;        /* a flagged ephemeron key being looked up */
+    gcobj *ephnext;       /* the next ephemeron table to look it up in */
+    uint32_t ephlookups;  /* ephemeron lookups made (tests) */
+    uint32_t weakslots;   /* weak-table slots traversed (tests) */
     lua_State *twups;     /* threads with open upvalues */
     gcobj *newest;        /* the last object made: an emergency collection
                              keeps it, it may not be anchored yet */

@@ -862,6 +862,141 @@ static void test_weak_tables_reached_only_in_atomic(void)
     CHECK(close_state_empty());
 }
 
+/* A chain of n ephemerons in one weak-key table, each value the next
+ * key, only its first key anchored (at slot 2): every link lives.  The
+ * chain goes through hold (slot 3) while it is built. */
+static int ephemeron_chain(table *e, uint32_t n, table **first)
+{
+    table *hold = tab_new(L);
+    if (hold == NULL || !anchor(3, obj2gc(hold), V_TABLE))
+        return 0;
+    for (uint32_t i = 1; i <= n; i++) {
+        table *c = tagged_table((rt_int)i);
+        tvalue v;
+        if (c == NULL)
+            return 0;
+        set_gc(&v, c, V_TABLE);
+        if (tab_setint(L, hold, (rt_int)i, &v) != TAB_OK)
+            return 0;
+    }
+    for (uint32_t i = n; i >= 2; i--)
+        if (tab_set(L, e, tab_getint(hold, (rt_int)i - 1),
+                    tab_getint(hold, (rt_int)i)) != TAB_OK)
+            return 0;
+    *first = gco2tab(gc_of(tab_getint(hold, 1)));
+    if (!anchor(2, obj2gc(*first), V_TABLE))
+        return 0;
+    unanchor(3);
+    return 1;
+}
+
+/* The work of one whole cycle, in weak-table slots traversed and
+ * ephemeron lookups made. */
+static uint32_t cycle_work(void)
+{
+    global_State *g = G(L);
+    finish_the_cycle();
+    g->weakslots = g->ephlookups = 0;
+    gc_fullgc(L);
+    return g->weakslots + g->ephlookups;
+}
+
+/* An ephemeron chain converges in work linear in its length: each key is
+ * looked up once when it is marked, not found by another pass over the
+ * table (a pass per link would be n * n slots). */
+static void test_ephemeron_chain_converges_in_linear_work(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    uint32_t n = (uint32_t)(membytes / 4 / 160);
+    if (n > 2000)
+        n = 2000;
+    table *e = weak_table(1, "k");
+    table *first = NULL;
+    CHECK(e && ephemeron_chain(e, n, &first));
+    release_newest();
+    tabview view; /* a table still growing holds old and new parts */
+    tab_view(e, &view);
+    uint32_t slots = tab_view_slots(&view);
+    uint32_t work = cycle_work();
+    CHECK(checked());
+    /* Every link lived: walk the chain. */
+    tvalue k;
+    set_gc(&k, first, V_TABLE);
+    uint32_t links = 1;
+    for (const tvalue *v = tab_get(e, &k); is_table(v); v = tab_get(e, &k)) {
+        CHECK_EQ(tag_of(gco2tab(gc_of(v))), (rt_int)links + 1);
+        links++;
+        k = *v;
+    }
+    CHECK_EQ(links, n);
+    /* One traversal of the table's slots plus at most one lookup per key
+     * (a pass per link was about n * slots / 2). */
+    CHECK(slots <= 8u * n);
+    CHECK(work <= slots + n + 16u);
+    /* Let the chain go: it all dies. */
+    unanchor(2);
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(!still_there(obj2gc(first), 1));
+    CHECK(close_state_empty());
+}
+
+/* Weak tables, of each mode, are traversed in propagate in units of at
+ * most GC_TRAVERSE_CHUNK slots, like strong ones. */
+static void test_weak_tables_are_traversed_in_bounded_chunks(void)
+{
+    static const char *const modes[] = {"k", "v", "kv"};
+    for (int m = 0; m < 3; m++) {
+        CHECK(open_state());
+        CHECK(make_root());
+        uint32_t n = (uint32_t)(membytes / 8 / 64);
+        if (n > BIG_CAP / 10)
+            n = BIG_CAP / 10;
+        table *w = weak_table(1, modes[m]);
+        table *keep = tab_new(L);
+        CHECK(w && keep && anchor(2, obj2gc(keep), V_TABLE));
+        for (uint32_t i = 1; i <= n; i++) {
+            table *o = tagged_table((rt_int)i);
+            CHECK(o);
+            tvalue v, k;
+            set_gc(&v, o, V_TABLE);
+            CHECK(tab_setint(L, keep, (rt_int)i, &v) == TAB_OK);
+            set_int(&k, (rt_int)i);
+            /* an array of values and a hash part keyed by objects */
+            CHECK(tab_set(L, w, &k, &v) == TAB_OK);
+            CHECK(tab_set(L, w, &v, &k) == TAB_OK);
+        }
+        global_State *g = G(L);
+        finish_the_cycle();
+        g->gcestimate = 0; /* a cycle is due */
+        int seen = 0;
+        uint32_t lastpos = 0, steps = 0;
+        do {
+            gc_step(L, 1); /* one unit per step */
+            steps++;
+            if (g->trav == obj2gc(w)) {
+                CHECK(g->travpos <= lastpos + GC_TRAVERSE_CHUNK ||
+                      lastpos == 0);
+                lastpos = g->travpos;
+                seen++;
+            }
+            if (steps % 97 == 0)
+                CHECK(checked());
+        } while (g->gcphase != GC_PAUSE && steps < 100u * n);
+        CHECK(g->gcphase == GC_PAUSE);
+        CHECK((uint32_t)seen + 1 >= n / GC_TRAVERSE_CHUNK);
+        CHECK(checked());
+        /* Everything was kept by `keep`. */
+        tvalue k;
+        set_int(&k, 1);
+        CHECK(is_table(tab_get(w, &k)));
+        CHECK(close_state_empty());
+    }
+}
+
 /* gc_check reports a reference to a block that was freed, without
  * reading the freed memory as an object. */
 static void test_check_reports_a_reference_to_a_freed_block(void)
@@ -1247,6 +1382,8 @@ static const struct check_case cases[] = {
     CASE(test_ephemeron_entry_dies_with_its_key),
     CASE(test_ephemeron_keeps_values_of_string_and_number_keys),
     CASE(test_weak_tables_reached_only_in_atomic),
+    CASE(test_ephemeron_chain_converges_in_linear_work),
+    CASE(test_weak_tables_are_traversed_in_bounded_chunks),
     CASE(test_check_reports_a_reference_to_a_freed_block),
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
     CASE(test_allocation_failure_loses_nothing),
