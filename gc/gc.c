@@ -303,8 +303,11 @@ void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
 
 void gc_resized(global_State *g, gcobj *o)
 {
-    if (g->trav == o)
+    if (g->trav == o) {
         g->travpos = 0;
+        if (o->tt == V_TABLE) /* its weak slots are counted again */
+            gco2tab(o)->weakwhite = 0;
+    }
 }
 
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
@@ -422,30 +425,53 @@ static uint32_t table_slots(table *t)
     return t->asize + tab_sizenode(t);
 }
 
-/* One node of a weak table: its strong parts are marked.  An ephemeron
- * entry whose key is white and whose value is white flags the key
+/* A weak slot of t held a white object when it was traversed: atomic
+ * must look at t (saturates: then it always does). */
+static void note_white(table *t)
+{
+    if (t->weakwhite < UINT16_MAX)
+        t->weakwhite++;
+}
+
+/* A weak slot's value or key `o`, of tag tt: a string is a value, never
+ * weak, and is marked; a white object is counted. */
+static void weakslot(global_State *g, table *t, uint8_t tt, gcobj *o)
+{
+    if (!(tt & BIT_COLLECTABLE) || tt == V_DEADKEY || !is_white(o))
+        return;
+    if (ttype(tt) == T_STRING)
+        reallymark(g, o);
+    else
+        note_white(t);
+}
+
+/* One node of a weak table: its strong parts are marked, strings marked
+ * (they are values), white objects in weak slots counted (t->weakwhite).
+ * An ephemeron entry whose key and value are white flags its key
  * (MARK_EPHKEY): if the key is marked later, its traversal looks it up in
  * every ephemeron table of the cycle and marks the value (ephkey_unit), so
  * no pass over the table is ever repeated. */
-static void traverseweaknode(global_State *g, node *n, uint8_t w)
+static void traverseweaknode(global_State *g, table *t, node *n, uint8_t w)
 {
     g->weakslots++;
     if (is_nil(&n->val)) {
         clearkey(n);
         return;
     }
-    if (!(w & TAB_WEAK_KEYS))
+    if (w & TAB_WEAK_KEYS)
+        weakslot(g, t, n->key_tt, n->key_val.gc);
+    else
         markkey(g, n);
-    if (w & TAB_WEAK_VALUES)
+    if (w & TAB_WEAK_VALUES) {
+        weakslot(g, t, n->val.tt, n->val.v.gc);
         return;
+    }
     if (!(w & TAB_WEAK_KEYS)) {
         markvalue(g, &n->val);
         return;
     }
-    /* Ephemeron: the value lives only if the key does.  A string key is
-     * a value, never weak: it lives, and so does its value. */
-    if ((n->key_tt & BIT_COLLECTABLE) && ttype(n->key_tt) == T_STRING)
-        markkey(g, n);
+    /* Ephemeron: the value lives only if the key does (a string key is
+     * marked above: it lives, and so does its value). */
     if (!is_collectable(&n->val) || !is_white(gc_of(&n->val)))
         return;
     if ((n->key_tt & BIT_COLLECTABLE) && is_white(n->key_val.gc))
@@ -455,7 +481,8 @@ static void traverseweaknode(global_State *g, node *n, uint8_t w)
 }
 
 /* Slots [from, to) of a weak table, in tab_view's order (as scanmoving):
- * array values are marked unless values are weak, nodes as above. */
+ * array values are marked, or with weak values handled as weak slots;
+ * nodes as above. */
 static void scanweak(global_State *g, table *t, uint32_t from, uint32_t to)
 {
     uint8_t w = t->weak;
@@ -463,18 +490,19 @@ static void scanweak(global_State *g, table *t, uint32_t from, uint32_t to)
     tab_view(t, &v);
     uint32_t base = 0;
     for (int r = 0; r < TAB_VIEW_ARRAYS; r++) {
-        /* Weak values: nothing to mark, the range is skipped at once. */
-        if ((w & TAB_WEAK_VALUES) && from < to && from - base < v.alen[r])
-            from = base + v.alen[r] < to ? base + v.alen[r] : to;
         for (; from < to && from - base < v.alen[r]; from++) {
+            tvalue *s = &v.arr[r][from - base];
             g->weakslots++;
-            markvalue(g, &v.arr[r][from - base]);
+            if (w & TAB_WEAK_VALUES)
+                weakslot(g, t, s->tt, s->v.gc);
+            else
+                markvalue(g, s);
         }
         base += v.alen[r];
     }
     for (int r = 0; r < TAB_VIEW_NODES; r++) {
         for (; from < to && from - base < v.nlen[r]; from++)
-            traverseweaknode(g, &v.nodes[r][from - base], w);
+            traverseweaknode(g, t, &v.nodes[r][from - base], w);
         base += v.nlen[r];
     }
 }
@@ -482,7 +510,12 @@ static void scanweak(global_State *g, table *t, uint32_t from, uint32_t to)
 /* One unit of the lookups of a flagged ephemeron key that got marked: in
  * at most GC_TRAVERSE_CHUNK of the cycle's ephemeron tables (those whose
  * traversal started before; a table started later sees the key marked).
- * The lookup finds the entry wherever it is, old parts included. */
+ * The lookup finds the entry wherever it is, old parts included.  Every
+ * table on the list has finished its traversal (a lookup runs only
+ * between traversals), so an entry whose value is still white was
+ * counted when traversed with its key white (a store since, or a move,
+ * met the barrier, which marks the value): its key is marked now, and
+ * it no longer counts. */
 static void ephkey_unit(global_State *g)
 {
     gcobj *k = g->ephkey;
@@ -492,7 +525,14 @@ static void ephkey_unit(global_State *g)
         table *t = gco2tab(g->ephnext);
         g->ephnext = t->gclist;
         g->ephlookups++;
-        markvalue(g, tab_get(t, &key));
+        const tvalue *v = tab_get(t, &key);
+        if (is_collectable(v) && is_white(gc_of(v))) {
+            if (t->weakwhite == 0) /* not expected: clear it anyway */
+                t->weakwhite = UINT16_MAX;
+            else if (t->weakwhite < UINT16_MAX)
+                t->weakwhite--;
+            reallymark(g, gc_of(v));
+        }
     }
     if (g->ephnext == NULL)
         g->ephkey = NULL;
@@ -644,16 +684,24 @@ static void finish(global_State *g, gcobj *o)
     }
 }
 
-/* Start traversing the head of the gray list.  A weak table is traversed
- * in chunks like a strong one (black, so stores into it meet the forward
- * barrier) and goes on the list of its kind at once: atomic clears it,
- * and a flagged ephemeron key is looked up in it.  A flagged key itself
- * (MARK_EPHKEY) first has its lookups done (ephkey_unit). */
-static void start_traversal(global_State *g)
+/* Start traversing the head of `list` (gray, or weakwait once gray is
+ * empty).  A weak table first reached waits on weakwait, still gray, until
+ * gray runs out: traversed after what else is reachable, it finds its
+ * weak slots marked as far as can be, and atomic need not clear it.  Then
+ * it is traversed in chunks like a strong one (black, so stores into it
+ * meet the forward barrier) and goes on the list of its kind: atomic
+ * clears it if it counted white objects, and a flagged ephemeron key is
+ * looked up in it.  A flagged key itself (MARK_EPHKEY) first has its
+ * lookups done (ephkey_unit). */
+static void start_traversal(global_State *g, gcobj **list)
 {
-    gcobj *o = g->gray;
-    g->gray = *gclist_of(o);
+    gcobj *o = *list;
+    *list = *gclist_of(o);
     g->remarkfound = 1;
+    if (list == &g->gray && o->tt == V_TABLE && weakmode(g, gco2tab(o))) {
+        linkgray(o, &g->weakwait);
+        return;
+    }
     if (o->marked & MARK_EPHKEY) {
         o->marked &= (uint8_t)~MARK_EPHKEY;
         if (g->ephemeron != NULL) {
@@ -665,8 +713,10 @@ static void start_traversal(global_State *g)
         table *t = gco2tab(o);
         uint8_t w = weakmode(g, t);
         t->weak = w;
-        if (w)
+        if (w) {
+            t->weakwhite = 0;
             linkgray(o, weaklist(g, w));
+        }
     }
     if (o->tt != V_THREAD)
         set2black(o);
@@ -683,9 +733,12 @@ static int propagate_unit(global_State *g)
         return 1;
     }
     if (g->trav == NULL) {
-        if (g->gray == NULL)
+        if (g->gray != NULL)
+            start_traversal(g, &g->gray);
+        else if (g->weakwait != NULL)
+            start_traversal(g, &g->weakwait);
+        else
             return 0;
-        start_traversal(g);
         if (g->trav == NULL)
             return 1;
     }
@@ -789,10 +842,16 @@ static int iscleared(global_State *g, uint8_t tt, gcobj *o)
 
 /* Clear the dead values of the tables of `list` up to (not including)
  * `stop`: new tables go on the front of a list, so a second pass can
- * visit only the ones added since the first. */
+ * visit only the ones added since the first.  A table that counted no
+ * white object in a weak slot (t->weakwhite) has none to clear: each of
+ * its weak slots was marked when traversed, or written since (the
+ * barrier marked it), and strings were marked. */
 static void clearvalues(global_State *g, gcobj *list, gcobj *stop)
 {
     for (gcobj *o = list; o != stop; o = gco2tab(o)->gclist) {
+        if (gco2tab(o)->weakwhite == 0)
+            continue;
+        g->weakslots += table_slots(gco2tab(o));
         tabview v;
         tab_view(gco2tab(o), &v);
         for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
@@ -815,6 +874,9 @@ static void clearvalues(global_State *g, gcobj *list, gcobj *stop)
 static void clearkeys(global_State *g, gcobj *list)
 {
     for (gcobj *o = list; o; o = gco2tab(o)->gclist) {
+        if (gco2tab(o)->weakwhite == 0)
+            continue;
+        g->weakslots += table_slots(gco2tab(o));
         tabview v;
         tab_view(gco2tab(o), &v);
         for (int r = 0; r < TAB_VIEW_NODES; r++)
@@ -1021,7 +1083,7 @@ static void start_cycle(global_State *g)
     g->gray = g->grayagain = NULL;
     g->weak = g->ephemeron = g->allweak = NULL;
     g->trav = NULL;
-    g->ephkey = g->ephnext = NULL;
+    g->ephkey = g->ephnext = g->weakwait = NULL;
     g->remarks = 0;
     g->remarking = g->remarkpass = g->remarkclean = 0;
     g->remarknext = NULL;

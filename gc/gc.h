@@ -5,16 +5,20 @@
  * Phases (a visible state machine in gc.c, each unit bounded by a named
  * constant):
  *   PAUSE         mark the roots (registry, main thread, basic metatables)
- *   PROPAGATE     traverse gray objects; a big table, stack or prototype is
- *                 traversed GC_TRAVERSE_CHUNK slots at a time and resumed;
+ *   PROPAGATE     traverse gray objects; a big table (weak ones too), stack
+ *                 or prototype is traversed GC_TRAVERSE_CHUNK slots at a
+ *                 time and resumed; weak tables wait until gray runs out;
+ *                 a flagged ephemeron key, once marked, is looked up in
+ *                 GC_TRAVERSE_CHUNK ephemeron tables a unit;
  *                 when gray runs out, the registry and the main thread's
  *                 stack are re-marked (the stack as a chunked traversal)
  *                 until a re-mark finds nothing new, so that atomic finds
  *                 little left (GC_REMARK_MAX is a fuse)
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
  *                 they were scanned and what the barriers queued, clear
- *                 weak tables, separate unreachable finalizable objects and
- *                 mark them, flip the current white
+ *                 the weak tables that counted white objects, separate
+ *                 unreachable finalizable objects and mark them, flip the
+ *                 current white
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj)
  *   FINALIZE      GC_FINALIZE_MAX __gc calls per step
@@ -24,17 +28,38 @@
  * for tables too, so a big table is never traversed twice in one cycle
  * and the atomic phase never re-traverses one.  During the sweep the
  * invariant is relaxed: a black object that is stored into turns white
- * (it would be painted white by the sweep anyway).
+ * (it would be painted white by the sweep anyway).  The weak slots of a
+ * black weak table are exempt (a weak value, a weak key, an ephemeron's
+ * value while its key is not black): what is stored into the table after
+ * its traversal meets the barrier like any store, so it is never
+ * traversed again.
+ *
+ * Weak tables.  A weak table reached while marking waits (gray, on
+ * weakwait) until gray runs out, so that it is traversed after everything
+ * else reachable; its traversal marks its strong slots and strings and
+ * counts its weak slots holding a white object (t->weakwhite).  An
+ * ephemeron entry with a white key and a white value flags the key
+ * (MARK_EPHKEY); when such a key is marked, its traversal looks it up in
+ * each ephemeron table of the cycle, marks the value and uncounts the
+ * entry.  So ephemerons converge in one traversal of each table plus, per
+ * flagged key, one lookup per ephemeron table of the cycle (not a pass
+ * per link: a chain of n links is O(n)).  Atomic clears, whole, only the
+ * weak tables whose count is not zero: those where a weak slot held an
+ * object not reachable (as far as marking had got) other than through
+ * weak references, or an ephemeron key reached only after its table's
+ * traversal through something other than an ephemeron value.
  *
  * The atomic phase's cost is bounded by configuration, not by heap size:
  * the main thread's stack and the stacks of coroutines that ran since
  * they were scanned (each at most STATE_STACK_MAX slots), their open
  * upvalues, what the barriers queued since the last step (GC_REMARK_MAX
  * root re-marks before atomic leave only that), and, where a program uses
- * them, the sizes of its weak tables (traversed and cleared whole in
- * atomic, ephemerons until they converge) and of the object graphs that
- * finalizable objects resurrect.  A program without weak tables and
- * finalizers has an atomic phase bounded by its stack sizes.
+ * them, one step per weak table of the cycle plus the sizes of the weak
+ * tables that must be cleared (above: those whose weak slots held objects
+ * found dead or not yet marked when traversed), and the object graphs
+ * that finalizable objects resurrect.  A program without weak tables and
+ * finalizers has an atomic phase bounded by its stack sizes; one whose
+ * weakly held objects all live clears nothing.
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk

@@ -156,6 +156,7 @@ typedef struct global_State {
     gcobj *allweak;       /* weak keys and values */
     gcobj *trav;          /* the object a chunked traversal is inside */
     uint32_t travpos;     /* where in it the traversal resumes */
+    gcobj *weakwait;      /* weak tables waiting for gray to run out */
     gcobj *ephkey;        /* a flagged ephemeron key being looked up */
     gcobj *ephnext;       /* the next ephemeron table to look it up in */
     uint32_t ephlookups;  /* ephemeron lookups made (tests) */

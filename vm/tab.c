@@ -747,6 +747,7 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash)
     t->flags = 0;
     t->lsizenode = (uint8_t)lsize;
     t->weak = 0;
+    t->weakwhite = 0;
     t->asize = narray;
     t->array = array;
     t->node = nodes;
