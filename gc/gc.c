@@ -98,11 +98,10 @@ void *gc_alloc(lua_State *L, size_t n)
         return NULL;
     void *p = obtain(L, NULL, n);
     if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n)) {
-        /* Inside an allocation no __gc may run: the caller is mid-way. */
+        /* No __gc runs here: steps never call finalizers (gc_finalize
+         * does, at safe points), and the caller is mid-way. */
         g->stats.assists++;
-        g->gcnofin = 1;
         gc_step(L, g->stepbudget ? g->stepbudget : GC_BUDGET_MAX);
-        g->gcnofin = 0;
     }
     return p;
 }
@@ -1049,13 +1048,6 @@ static int unit(lua_State *L, int force)
     global_State *g = G(L);
     switch (g->gcphase) {
     case GC_PAUSE:
-        /* An emergency collection (or a full one inside an allocation)
-         * ends with its finalizers still pending: the next step runs them,
-         * not the next cycle, which may be far off. */
-        if (!force && g->tobefnz != NULL && !g->gcemergency && !g->gcnofin) {
-            call_one_finalizer(L);
-            return 1;
-        }
         if (!force && !gc_cycle_due(g))
             return 0;
         start_cycle(g);
@@ -1099,26 +1091,16 @@ static int unit(lua_State *L, int force)
             } else if (g->sweeplist == 2) {
                 g->sweepgc = &g->tobefnz;
             } else {
+                /* The cycle ends; what it queued on tobefnz waits for
+                 * gc_finalize at the next safe points. */
                 g->sweepgc = NULL;
-                g->gcphase = GC_FINALIZE;
+                g->gcphase = GC_PAUSE;
+                g->gcestimate = arena_in_use(g->arena);
+                g->stats.cycles_completed++;
+                return 0;
             }
         }
         return 1;
-    case GC_FINALIZE:
-        if (g->tobefnz != NULL && (g->gcemergency || g->gcnofin)) {
-            if (force) /* a full collection inside an allocation */
-                goto done;
-            return 0; /* finalizers wait for a step at a safe point */
-        }
-        if (g->tobefnz != NULL) {
-            call_one_finalizer(L);
-            return 1;
-        }
-    done:
-        g->gcphase = GC_PAUSE;
-        g->gcestimate = arena_in_use(g->arena);
-        g->stats.cycles_completed++;
-        return 0;
     default:
         return 0;
     }
@@ -1209,6 +1191,29 @@ void gc_fullgc(lua_State *L)
             str_migrate(g);
         str_shrink_start(g); /* a growth was still migrating at the sweep */
     }
+    /* As 5.4's full collection does: every pending finalizer, now. */
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+}
+
+int gc_finalize(lua_State *L, int max)
+{
+    global_State *g = G(L);
+    if (g->tobefnz == NULL || g->gcemergency || g->gcfinalizing ||
+        g->gcclosing || max <= 0)
+        return 0;
+    uint32_t start = port_cycles();
+    int n = 0;
+    while (n < max && g->tobefnz != NULL) {
+        call_one_finalizer(L);
+        n++;
+    }
+    /* A pause of the program, not of the collector: counted apart. */
+    uint32_t used = port_cycles() - start;
+    g->stats.finalizers += (uint32_t)n;
+    if (used > g->stats.worst_finalizer_cycles)
+        g->stats.worst_finalizer_cycles = used;
+    return n;
 }
 
 static void emergency(lua_State *L)
