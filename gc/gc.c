@@ -317,6 +317,12 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
     o->marked |= MARK_FINALIZED;
     if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
         makewhite(g, o); /* finobj may already be swept */
+    else if (g->gcphase == GC_PROPAGATE && is_white(o))
+        /* The program holds it: alive this cycle.  (Between the cycle's
+         * separation and its atomic phase a white object here may be one
+         * only a weak key reached; marked, it is finalized next cycle
+         * rather than freed without its __gc.) */
+        reallymark(g, o);
 }
 
 /* ---- Traversal
@@ -801,37 +807,44 @@ static void clearkeys(global_State *g, gcobj *list)
 
 /* Move unreached objects with finalizers to the end of tobefnz (in the
  * order they were given __gc: finobj is newest-first) and mark them. */
+static void append_tobefnz(global_State *g, gcobj *o)
+{
+    if (g->tobefnz == NULL)
+        g->fnztail = &g->tobefnz;
+    o->next = NULL;
+    *g->fnztail = o;
+    g->fnztail = &o->next;
+    if (g->fnzstage != FNZ_NONE && g->fnzbatch == NULL)
+        g->fnzbatch = o;
+}
+
+/* Look at the finobj object *pp: an unreached one moves to the end of
+ * tobefnz (finobj is newest-first, most recently marked for finalization
+ * first, and the manual calls finalizers in the reverse order of marking:
+ * tobefnz keeps finobj's order).  Returns the next link to look at. */
+static gcobj **separate_one(global_State *g, gcobj **pp, int all)
+{
+    gcobj *o = *pp;
+    if (all || is_white(o)) {
+        *pp = o->next;
+        append_tobefnz(g, o);
+        return pp;
+    }
+    return &o->next;
+}
+
 static void separate_tobefnz(global_State *g, int all)
 {
-    gcobj **lastnext = &g->tobefnz;
-    while (*lastnext)
-        lastnext = &(*lastnext)->next;
     gcobj **pp = &g->finobj;
-    gcobj *o;
-    /* finobj is newest-first (most recently marked for finalization
-     * first), and the manual calls finalizers in the reverse order of
-     * marking: keep finobj's order. */
-    while ((o = *pp) != NULL) {
-        if (all || is_white(o)) {
-            *pp = o->next;
-            o->next = NULL;
-            *lastnext = o;
-            lastnext = &o->next;
-        } else {
-            pp = &o->next;
-        }
-    }
+    while (*pp != NULL)
+        pp = separate_one(g, pp, all);
 }
 
-static void mark_tobefnz(global_State *g)
+/* What both atomic points of a cycle do first: mark what the program
+ * can reach, from the roots, the stacks that ran and what the barriers
+ * queued, and converge the ephemerons. */
+static void atomic_mark(global_State *g)
 {
-    for (gcobj *o = g->tobefnz; o; o = o->next)
-        markobj(g, o);
-}
-
-static void atomic(global_State *g)
-{
-    g->gcphase = GC_ATOMIC;
     markroots(g);
     propagateall(g);
     remarkupvals(g);
@@ -839,24 +852,96 @@ static void atomic(global_State *g)
     revisit_grayagain(g);
     propagateall(g);
     converge_ephemerons(g);
-    /* Every object the program can reach is marked: clear weak values
-     * before the finalizers' objects come back, so a finalizer sees no
-     * entry that died. */
+}
+
+static void relink_grayagain(global_State *g, gcobj **list)
+{
+    gcobj *o = *list;
+    *list = NULL;
+    while (o != NULL) {
+        gcobj *next = *gclist_of(o);
+        linkgray(o, &g->grayagain);
+        o = next;
+    }
+}
+
+/* The first atomic point of a cycle with finalizable objects (finobj or
+ * tobefnz not empty).  Every object the program can reach is marked, so
+ * a white object on finobj is unreachable: the stages that follow,
+ * while the program runs, move those to tobefnz (FNZ_SEPARATE,
+ * GC_SWEEP_MAX objects a unit) and mark all of tobefnz and what it
+ * reaches (FNZ_RESURRECT, GC_TRAVERSE_CHUNK objects a unit, then the
+ * usual propagation and re-marks), so that neither walk is in an atomic
+ * step.  Weak values are cleared here, before the finalizers' objects are
+ * marked (5.4's rule: a resurrected object leaves weak values first);
+ * weak keys only in the cycle's atomic, so that a finalizer still finds
+ * its object as a weak key.
+ *
+ * While the stages run, the program may take a white object out of a
+ * weak key (next) and keep it: a barrier or the stacks' rescan in atomic
+ * marks it, as in the propagate phase.  The invariant and allocation
+ * rules of the propagate phase hold throughout (gcphase stays
+ * GC_PROPAGATE). */
+static void atomic_separate_start(global_State *g)
+{
+    g->gcphase = GC_ATOMIC;
+    atomic_mark(g);
     clearvalues(g, g->weak, NULL);
     clearvalues(g, g->allweak, NULL);
-    gcobj *weak0 = g->weak, *allweak0 = g->allweak;
-    separate_tobefnz(g, 0);
-    mark_tobefnz(g);
-    propagateall(g);
-    converge_ephemerons(g);
+    /* The weak tables wait on grayagain again, to be traversed in atomic
+     * for what is stored into them meanwhile. */
+    relink_grayagain(g, &g->weak);
+    relink_grayagain(g, &g->ephemeron);
+    relink_grayagain(g, &g->allweak);
+    g->gcphase = GC_PROPAGATE;
+    g->fnzstage = FNZ_SEPARATE;
+    g->fnzsep = &g->finobj;
+    g->fnzbatch = NULL;
+    g->remarks = 0;
+    g->remarkpass = g->remarkclean = 0;
+    g->remarknext = NULL;
+}
+
+/* One unit of the finalizer stages; 0 when there is none to do. */
+static int fnz_unit(global_State *g)
+{
+    if (g->fnzstage == FNZ_SEPARATE) {
+        for (int i = 0; i < GC_SWEEP_MAX && *g->fnzsep != NULL; i++)
+            g->fnzsep = separate_one(g, g->fnzsep, 0);
+        if (*g->fnzsep == NULL) {
+            g->fnzstage = FNZ_RESURRECT;
+            g->fnzmark = g->tobefnz;
+        }
+        return 1;
+    }
+    if (g->fnzmark == NULL)
+        return 0;
+    for (int i = 0; i < GC_TRAVERSE_CHUNK && g->fnzmark != NULL; i++) {
+        gcobj *o = g->fnzmark;
+        g->fnzmark = o->next;
+        markobj(g, o);
+    }
+    return 1;
+}
+
+/* The cycle's atomic phase.  With finalizable objects, the stages have
+ * separated and marked them: what is left is the marking of what the
+ * program reached since, and the clearing. */
+static void atomic(global_State *g)
+{
+    g->gcphase = GC_ATOMIC;
+    atomic_mark(g);
+    /* Every object the program can reach, and every object a finalizer
+     * will see, is marked. */
+    clearvalues(g, g->weak, NULL);
+    clearvalues(g, g->allweak, NULL);
     clearkeys(g, g->ephemeron);
     clearkeys(g, g->allweak);
-    /* The weak tables first reached from the resurrected objects. */
-    clearvalues(g, g->weak, weak0);
-    clearvalues(g, g->allweak, allweak0);
     g->weak = g->ephemeron = g->allweak = NULL;
     clear_dead_stacks(g);
     g->grayagain = NULL; /* threads: gray, but the list is rebuilt */
+    g->fnzstage = FNZ_NONE;
+    g->fnzbatch = NULL;
     g->currentwhite = gc_otherwhite(g);
 }
 
@@ -967,6 +1052,8 @@ static void call_one_finalizer(lua_State *L)
 {
     global_State *g = G(L);
     gcobj *o = g->tobefnz;
+    if (g->fnzmark == o) /* RESURRECT had not marked it yet */
+        g->fnzmark = o->next;
     g->tobefnz = o->next;
     o->next = g->allgc;
     g->allgc = o;
@@ -995,6 +1082,8 @@ static void start_cycle(global_State *g)
     g->remarks = 0;
     g->remarking = g->remarkpass = g->remarkclean = 0;
     g->remarknext = NULL;
+    g->fnzstage = FNZ_NONE;
+    g->fnzmark = g->fnzbatch = NULL;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
     markroots(g);
@@ -1054,6 +1143,8 @@ static int unit(lua_State *L, int force)
         return 1;
     case GC_PROPAGATE:
         str_migrate(g);
+        if (fnz_unit(g))
+            return 1;
         if (propagate_unit(g))
             return 1;
         /* Gray ran out: re-mark the roots (the main thread's stack as a
@@ -1063,6 +1154,11 @@ static int unit(lua_State *L, int force)
          * GC_REMARK_MAX is a fuse, not the rule). */
         if (!g->remarkclean && g->remarks < GC_REMARK_MAX) {
             remark_unit(g);
+            return 1;
+        }
+        if (g->fnzstage == FNZ_NONE &&
+            (g->finobj != NULL || g->tobefnz != NULL)) {
+            atomic_separate_start(g);
             return 1;
         }
         atomic(g);
@@ -1204,7 +1300,10 @@ int gc_finalize(lua_State *L, int max)
         return 0;
     uint32_t start = port_cycles();
     int n = 0;
-    while (n < max && g->tobefnz != NULL) {
+    /* What this cycle separated waits for the cycle's atomic phase, when
+     * all it reaches is marked and the weak tables are cleared. */
+    while (n < max && g->tobefnz != NULL &&
+           !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch)) {
         call_one_finalizer(L);
         n++;
     }
@@ -1255,6 +1354,8 @@ void gc_freeall(lua_State *L)
      * their number: from here on no object gets a finalizer (as in 5.4,
      * what a finalizer creates or marks now is just freed). */
     g->gcclosing = 1;
+    g->fnzstage = FNZ_NONE;
+    g->fnzmark = g->fnzbatch = NULL;
     separate_tobefnz(g, 1);
     while (g->tobefnz)
         call_one_finalizer(L);

@@ -10,11 +10,17 @@
  *                 when gray runs out, the registry and the main thread's
  *                 stack are re-marked (the stack as a chunked traversal)
  *                 until a re-mark finds nothing new, so that atomic finds
- *                 little left (GC_REMARK_MAX is a fuse)
+ *                 little left (GC_REMARK_MAX is a fuse).  With finalizable
+ *                 objects (finobj or tobefnz not empty), a first atomic
+ *                 point (the marking half of ATOMIC, and the clearing of
+ *                 weak values) is followed, still in PROPAGATE, by two
+ *                 stages while the program runs: FNZ_SEPARATE moves the
+ *                 unreached finobj objects to tobefnz, GC_SWEEP_MAX a
+ *                 unit; FNZ_RESURRECT marks tobefnz, GC_TRAVERSE_CHUNK
+ *                 objects a unit, and propagates and re-marks as before
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
- *                 they were scanned and what the barriers queued, clear
- *                 weak tables, separate unreachable finalizable objects and
- *                 mark them, flip the current white
+ *                 they were scanned and what the barriers queued, converge
+ *                 the ephemerons, clear weak tables, flip the current white
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj);
  *                 the cycle ends with the sweep
@@ -39,9 +45,10 @@
  * upvalues, what the barriers queued since the last step (GC_REMARK_MAX
  * root re-marks before atomic leave only that), and, where a program uses
  * them, the sizes of its weak tables (traversed and cleared whole in
- * atomic, ephemerons until they converge) and of the object graphs that
- * finalizable objects resurrect.  A program without weak tables and
- * finalizers has an atomic phase bounded by its stack sizes.
+ * atomic, ephemerons until they converge).  Finalizable objects add no
+ * walk to it: their separation and the marking of what they resurrect
+ * are units of the propagate phase.  A program with finalizers has two
+ * atomic points a cycle, each bounded so.
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk

@@ -29,6 +29,13 @@ enum gc_phase {
     GC_SWEEP_OBJ,    /* sweeping allgc, then finobj, some objects per unit */
 };
 
+/* Where a cycle's mark phase is in its finalizer stages (gc/gc.c). */
+enum gc_fnzstage {
+    FNZ_NONE,      /* marking (or no finalizable object this cycle) */
+    FNZ_SEPARATE,  /* moving unreached finobj objects to tobefnz */
+    FNZ_RESURRECT, /* marking tobefnz and what it reaches */
+};
+
 /* Step-length histogram: bucket i counts steps of [2^i, 2^(i+1)) cycles. */
 #define GC_HIST_BUCKETS 24
 
@@ -147,6 +154,14 @@ typedef struct global_State {
     gcobj *allgc;         /* every collectable RAM object without __gc */
     gcobj *finobj;        /* objects with a __gc metamethod */
     gcobj *tobefnz;       /* dead objects waiting for their __gc */
+    gcobj **fnztail;      /* tobefnz's last link (valid while it is not
+                             empty) */
+    /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
+    uint8_t fnzstage;     /* FNZ_NONE, FNZ_SEPARATE or FNZ_RESURRECT */
+    gcobj **fnzsep;       /* SEPARATE: the next finobj link to look at */
+    gcobj *fnzmark;       /* RESURRECT: the next tobefnz object to mark */
+    gcobj *fnzbatch;      /* the first object this cycle separated: its
+                             __gc waits for the cycle's atomic */
     gcobj **sweepgc;      /* the sweep's position in the current list */
     uint8_t sweeplist;    /* 0 allgc, 1 finobj, 2 tobefnz */
     uint32_t sweepstr;    /* the string sweep's next bucket */
