@@ -105,11 +105,10 @@ void *gc_alloc(lua_State *L, size_t n)
         return NULL;
     void *p = obtain(L, NULL, n);
     if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n)) {
-        /* Inside an allocation no __gc may run: the caller is mid-way. */
+        /* No __gc runs here: steps never call finalizers (gc_finalize
+         * does, at safe points), and the caller is mid-way. */
         g->stats.assists++;
-        g->gcnofin = 1;
         gc_step(L, g->stepbudget ? g->stepbudget : GC_BUDGET_MAX);
-        g->gcnofin = 0;
     }
     return p;
 }
@@ -331,6 +330,12 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
     o->marked |= MARK_FINALIZED;
     if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
         makewhite(g, o); /* finobj may already be swept */
+    else if (g->gcphase == GC_PROPAGATE && is_white(o))
+        /* The program holds it: alive this cycle.  (Between the cycle's
+         * separation and its atomic phase a white object here may be one
+         * only a weak key reached; marked, it is finalized next cycle
+         * rather than freed without its __gc.) */
+        reallymark(g, o);
 }
 
 /* ---- Traversal
@@ -890,39 +895,44 @@ static void clearkeys(global_State *g, gcobj *list)
     }
 }
 
-/* Move unreached objects with finalizers to the end of tobefnz (in the
- * order they were given __gc: finobj is newest-first) and mark them. */
+static void append_tobefnz(global_State *g, gcobj *o)
+{
+    if (g->tobefnz == NULL)
+        g->fnztail = &g->tobefnz;
+    o->next = NULL;
+    *g->fnztail = o;
+    g->fnztail = &o->next;
+    if (g->fnzstage != FNZ_NONE && g->fnzbatch == NULL)
+        g->fnzbatch = o;
+}
+
+/* Look at the finobj object *pp: an unreached one moves to the end of
+ * tobefnz (finobj is newest-first, most recently marked for finalization
+ * first, and the manual calls finalizers in the reverse order of marking:
+ * tobefnz keeps finobj's order).  Returns the next link to look at. */
+static gcobj **separate_one(global_State *g, gcobj **pp, int all)
+{
+    gcobj *o = *pp;
+    if (all || is_white(o)) {
+        *pp = o->next;
+        append_tobefnz(g, o);
+        return pp;
+    }
+    return &o->next;
+}
+
 static void separate_tobefnz(global_State *g, int all)
 {
-    gcobj **lastnext = &g->tobefnz;
-    while (*lastnext)
-        lastnext = &(*lastnext)->next;
     gcobj **pp = &g->finobj;
-    gcobj *o;
-    /* finobj is newest-first (most recently marked for finalization
-     * first), and the manual calls finalizers in the reverse order of
-     * marking: keep finobj's order. */
-    while ((o = *pp) != NULL) {
-        if (all || is_white(o)) {
-            *pp = o->next;
-            o->next = NULL;
-            *lastnext = o;
-            lastnext = &o->next;
-        } else {
-            pp = &o->next;
-        }
-    }
+    while (*pp != NULL)
+        pp = separate_one(g, pp, all);
 }
 
-static void mark_tobefnz(global_State *g)
+/* What both atomic points of a cycle do first: mark what the program
+ * can reach, from the roots, the stacks that ran and what the barriers
+ * queued; the ephemerons converge in the propagation. */
+static void atomic_mark(global_State *g)
 {
-    for (gcobj *o = g->tobefnz; o; o = o->next)
-        markobj(g, o);
-}
-
-static void atomic(global_State *g)
-{
-    g->gcphase = GC_ATOMIC;
     markroots(g);
     propagateall(g);
     remarkupvals(g);
@@ -931,23 +941,83 @@ static void atomic(global_State *g)
     /* Ephemerons converge in the propagation: a key marked after its
      * entry was traversed had its value looked up (ephkey_unit). */
     propagateall(g);
-    /* Every object the program can reach is marked: clear weak values
-     * before the finalizers' objects come back, so a finalizer sees no
-     * entry that died. */
+}
+
+/* The first atomic point of a cycle with finalizable objects (finobj or
+ * tobefnz not empty).  Every object the program can reach is marked, so
+ * a white object on finobj is unreachable: the stages that follow,
+ * while the program runs, move those to tobefnz (FNZ_SEPARATE,
+ * GC_SWEEP_MAX objects a unit) and mark all of tobefnz and what it
+ * reaches (FNZ_RESURRECT, GC_TRAVERSE_CHUNK objects a unit, then the
+ * usual propagation and re-marks), so that neither walk is in an atomic
+ * step.  Weak values are cleared here, before the finalizers' objects are
+ * marked (5.4's rule: a resurrected object leaves weak values first);
+ * weak keys only in the cycle's atomic, so that a finalizer still finds
+ * its object as a weak key.  The weak tables stay on their lists, black:
+ * what is stored into them meanwhile meets the barrier, and a flagged
+ * ephemeron key marked by the stages is looked up in them.
+ *
+ * While the stages run, the program may take a white object out of a
+ * weak key (next) and keep it: a barrier or the stacks' rescan in atomic
+ * marks it, as in the propagate phase.  The invariant and allocation
+ * rules of the propagate phase hold throughout (gcphase stays
+ * GC_PROPAGATE). */
+static void atomic_separate_start(global_State *g)
+{
+    g->gcphase = GC_ATOMIC;
+    atomic_mark(g);
     clearvalues(g, g->weak, NULL);
     clearvalues(g, g->allweak, NULL);
-    gcobj *weak0 = g->weak, *allweak0 = g->allweak;
-    separate_tobefnz(g, 0);
-    mark_tobefnz(g);
-    propagateall(g);
+    g->gcphase = GC_PROPAGATE;
+    g->fnzstage = FNZ_SEPARATE;
+    g->fnzsep = &g->finobj;
+    g->fnzbatch = NULL;
+    g->remarks = 0;
+    g->remarkpass = g->remarkclean = 0;
+    g->remarknext = NULL;
+}
+
+/* One unit of the finalizer stages; 0 when there is none to do. */
+static int fnz_unit(global_State *g)
+{
+    if (g->fnzstage == FNZ_SEPARATE) {
+        for (int i = 0; i < GC_SWEEP_MAX && *g->fnzsep != NULL; i++)
+            g->fnzsep = separate_one(g, g->fnzsep, 0);
+        if (*g->fnzsep == NULL) {
+            g->fnzstage = FNZ_RESURRECT;
+            g->fnzmark = g->tobefnz;
+        }
+        return 1;
+    }
+    if (g->fnzmark == NULL)
+        return 0;
+    for (int i = 0; i < GC_TRAVERSE_CHUNK && g->fnzmark != NULL; i++) {
+        gcobj *o = g->fnzmark;
+        g->fnzmark = o->next;
+        markobj(g, o);
+    }
+    return 1;
+}
+
+/* The cycle's atomic phase.  With finalizable objects, the stages have
+ * separated and marked them: what is left is the marking of what the
+ * program reached since, and the clearing. */
+static void atomic(global_State *g)
+{
+    g->gcphase = GC_ATOMIC;
+    atomic_mark(g);
+    /* Every object the program can reach, and every object a finalizer
+     * will see, is marked (the weak tables first reached from resurrected
+     * objects are on the lists too). */
+    clearvalues(g, g->weak, NULL);
+    clearvalues(g, g->allweak, NULL);
     clearkeys(g, g->ephemeron);
     clearkeys(g, g->allweak);
-    /* The weak tables first reached from the resurrected objects. */
-    clearvalues(g, g->weak, weak0);
-    clearvalues(g, g->allweak, allweak0);
     g->weak = g->ephemeron = g->allweak = NULL;
     clear_dead_stacks(g);
     g->grayagain = NULL; /* threads: gray, but the list is rebuilt */
+    g->fnzstage = FNZ_NONE;
+    g->fnzbatch = NULL;
     g->currentwhite = gc_otherwhite(g);
 }
 
@@ -1058,6 +1128,8 @@ static void call_one_finalizer(lua_State *L)
 {
     global_State *g = G(L);
     gcobj *o = g->tobefnz;
+    if (g->fnzmark == o) /* RESURRECT had not marked it yet */
+        g->fnzmark = o->next;
     g->tobefnz = o->next;
     o->next = g->allgc;
     g->allgc = o;
@@ -1087,6 +1159,8 @@ static void start_cycle(global_State *g)
     g->remarks = 0;
     g->remarking = g->remarkpass = g->remarkclean = 0;
     g->remarknext = NULL;
+    g->fnzstage = FNZ_NONE;
+    g->fnzmark = g->fnzbatch = NULL;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
     markroots(g);
@@ -1140,19 +1214,14 @@ static int unit(lua_State *L, int force)
     global_State *g = G(L);
     switch (g->gcphase) {
     case GC_PAUSE:
-        /* An emergency collection (or a full one inside an allocation)
-         * ends with its finalizers still pending: the next step runs them,
-         * not the next cycle, which may be far off. */
-        if (!force && g->tobefnz != NULL && !g->gcemergency && !g->gcnofin) {
-            call_one_finalizer(L);
-            return 1;
-        }
         if (!force && !gc_cycle_due(g))
             return 0;
         start_cycle(g);
         return 1;
     case GC_PROPAGATE:
         str_migrate(g);
+        if (fnz_unit(g))
+            return 1;
         if (propagate_unit(g))
             return 1;
         /* Gray ran out: re-mark the roots (the main thread's stack as a
@@ -1162,6 +1231,11 @@ static int unit(lua_State *L, int force)
          * GC_REMARK_MAX is a fuse, not the rule). */
         if (!g->remarkclean && g->remarks < GC_REMARK_MAX) {
             remark_unit(g);
+            return 1;
+        }
+        if (g->fnzstage == FNZ_NONE &&
+            (g->finobj != NULL || g->tobefnz != NULL)) {
+            atomic_separate_start(g);
             return 1;
         }
         atomic(g);
@@ -1190,26 +1264,16 @@ static int unit(lua_State *L, int force)
             } else if (g->sweeplist == 2) {
                 g->sweepgc = &g->tobefnz;
             } else {
+                /* The cycle ends; what it queued on tobefnz waits for
+                 * gc_finalize at the next safe points. */
                 g->sweepgc = NULL;
-                g->gcphase = GC_FINALIZE;
+                g->gcphase = GC_PAUSE;
+                g->gcestimate = arena_in_use(g->arena);
+                g->stats.cycles_completed++;
+                return 0;
             }
         }
         return 1;
-    case GC_FINALIZE:
-        if (g->tobefnz != NULL && (g->gcemergency || g->gcnofin)) {
-            if (force) /* a full collection inside an allocation */
-                goto done;
-            return 0; /* finalizers wait for a step at a safe point */
-        }
-        if (g->tobefnz != NULL) {
-            call_one_finalizer(L);
-            return 1;
-        }
-    done:
-        g->gcphase = GC_PAUSE;
-        g->gcestimate = arena_in_use(g->arena);
-        g->stats.cycles_completed++;
-        return 0;
     default:
         return 0;
     }
@@ -1300,6 +1364,32 @@ void gc_fullgc(lua_State *L)
             str_migrate(g);
         str_shrink_start(g); /* a growth was still migrating at the sweep */
     }
+    /* As 5.4's full collection does: every pending finalizer, now. */
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+}
+
+int gc_finalize(lua_State *L, int max)
+{
+    global_State *g = G(L);
+    if (g->tobefnz == NULL || g->gcemergency || g->gcfinalizing ||
+        g->gcclosing || max <= 0)
+        return 0;
+    uint32_t start = port_cycles();
+    int n = 0;
+    /* What this cycle separated waits for the cycle's atomic phase, when
+     * all it reaches is marked and the weak tables are cleared. */
+    while (n < max && g->tobefnz != NULL &&
+           !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch)) {
+        call_one_finalizer(L);
+        n++;
+    }
+    /* A pause of the program, not of the collector: counted apart. */
+    uint32_t used = port_cycles() - start;
+    g->stats.finalizers += (uint32_t)n;
+    if (used > g->stats.worst_finalizer_cycles)
+        g->stats.worst_finalizer_cycles = used;
+    return n;
 }
 
 static void emergency(lua_State *L)
@@ -1341,6 +1431,8 @@ void gc_freeall(lua_State *L)
      * their number: from here on no object gets a finalizer (as in 5.4,
      * what a finalizer creates or marks now is just freed). */
     g->gcclosing = 1;
+    g->fnzstage = FNZ_NONE;
+    g->fnzmark = g->fnzbatch = NULL;
     separate_tobefnz(g, 1);
     while (g->tobefnz)
         call_one_finalizer(L);

@@ -13,15 +13,28 @@
  *                 when gray runs out, the registry and the main thread's
  *                 stack are re-marked (the stack as a chunked traversal)
  *                 until a re-mark finds nothing new, so that atomic finds
- *                 little left (GC_REMARK_MAX is a fuse)
+ *                 little left (GC_REMARK_MAX is a fuse).  With finalizable
+ *                 objects (finobj or tobefnz not empty), a first atomic
+ *                 point (the marking half of ATOMIC, and the clearing of
+ *                 weak values) is followed, still in PROPAGATE, by two
+ *                 stages while the program runs: FNZ_SEPARATE moves the
+ *                 unreached finobj objects to tobefnz, GC_SWEEP_MAX a
+ *                 unit; FNZ_RESURRECT marks tobefnz, GC_TRAVERSE_CHUNK
+ *                 objects a unit, and propagates and re-marks as before
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
  *                 they were scanned and what the barriers queued, clear
- *                 the weak tables that counted white objects, separate
- *                 unreachable finalizable objects and mark them, flip the
+ *                 the weak tables that counted white objects, flip the
  *                 current white
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
- *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj)
- *   FINALIZE      GC_FINALIZE_MAX __gc calls per step
+ *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj);
+ *                 the cycle ends with the sweep
+ *
+ * Finalizers are not collector work: a step never calls __gc (a slow one
+ * would be a unit of unbounded length).  The objects atomic separated wait
+ * on tobefnz, and gc_finalize calls at most GC_FINALIZE_MAX of them after
+ * each paced, idle or explicit step, at a safe point, outside an rt.loop
+ * body, charged to the collector's credit (gc/pace.c); never inside an
+ * allocation.  A full collection (collectgarbage()) calls them all.
  *
  * Invariant: while marking (PROPAGATE, ATOMIC) no black object points to a
  * white one.  Barriers are forward everywhere (the white value is marked):
@@ -56,10 +69,12 @@
  * root re-marks before atomic leave only that), and, where a program uses
  * them, one step per weak table of the cycle plus the sizes of the weak
  * tables that must be cleared (above: those whose weak slots held objects
- * found dead or not yet marked when traversed), and the object graphs
- * that finalizable objects resurrect.  A program without weak tables and
- * finalizers has an atomic phase bounded by its stack sizes; one whose
- * weakly held objects all live clears nothing.
+ * found dead or not yet marked when traversed).  Finalizable objects add
+ * no walk to it: their separation and the marking of what they resurrect
+ * are units of the propagate phase; a program with finalizers has two
+ * atomic points a cycle, each bounded so.  A program without weak tables
+ * has an atomic phase bounded by its stack sizes; one whose weakly held
+ * objects all live clears nothing.
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk
@@ -100,7 +115,7 @@
 #define GC_SWEEP_MAX 2
 /* String-table buckets per unit of the string sweep. */
 #define GC_SWEEP_STR_MAX 2
-/* __gc calls per step. */
+/* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
 /* Under the reserve, one assist step per (free bytes / this) allocated. */
 #define GC_ASSIST_DIV 64
@@ -166,8 +181,14 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
  * ------------------------------------------------------ */
 /* One step of at most `budget` cycles (port_cycles); returns cycles used. */
 uint32_t gc_step(lua_State *L, uint32_t budget);
-/* Finish the current cycle and run a whole one (plus finalizers). */
+/* Finish the current cycle and run a whole one, then every pending
+ * finalizer. */
 void gc_fullgc(lua_State *L);
+/* Call at most `max` pending __gc (tobefnz, oldest separation first);
+ * none inside an emergency collection, a finalizer or lua_close's own
+ * loop.  Returns how many ran.  Only at safe points: the caller's frame
+ * must be consistent, as for any Lua call. */
+int gc_finalize(lua_State *L, int max);
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
 /* A new cycle is due: use grew pausepct over the last estimate, or free

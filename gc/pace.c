@@ -96,7 +96,15 @@ void gc_safepoint_(lua_State *L)
         if (budget > g->stepbudget)
             budget = g->stepbudget;
         g->stats.paced++;
-        spend(g, gc_step(L, budget));
+        uint32_t used = gc_step(L, budget);
+        /* Then the finalizers, a few, on the same credit (outside the
+         * step: __gc is the program's code, of any length). */
+        if (g->tobefnz != NULL) {
+            uint32_t t0 = port_cycles();
+            gc_finalize(L, GC_FINALIZE_MAX);
+            used += port_cycles() - t0;
+        }
+        spend(g, used);
     }
     if (pace_safepoint_hook != NULL)
         pace_safepoint_hook(L);
@@ -105,7 +113,7 @@ void gc_safepoint_(lua_State *L)
 int pace_has_work(lua_State *L)
 {
     global_State *g = G(L);
-    return g->gcphase != GC_PAUSE || gc_cycle_due(g);
+    return g->gcphase != GC_PAUSE || g->tobefnz != NULL || gc_cycle_due(g);
 }
 
 /* Would sleeping until the next interrupt be safe?  Only when the
@@ -129,7 +137,10 @@ uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
             uint32_t b = (uint32_t)left;
             if (b > g->stepbudget)
                 b = g->stepbudget;
-            spent += gc_step(L, b);
+            uint32_t t0 = port_cycles();
+            gc_step(L, b);
+            gc_finalize(L, GC_FINALIZE_MAX);
+            spent += port_cycles() - t0;
         } else if (may_sleep((uint32_t)left)) {
             port_idle();
         }

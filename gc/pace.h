@@ -10,6 +10,8 @@
  * goes to the collector instead).  Below the reserve of free bytes, allocation
  * adds assist steps (gc.c), so memory cannot run out because utilisation was
  * set low. rt_idle_until() gives a control loop's slack to the collector.
+ * After a paced or idle step, at most GC_FINALIZE_MAX pending __gc run on
+ * the same credit (gc_finalize), so they too wait while g->gchold is set.
  *
  * Bound: a paced step runs at most stepbudget cycles plus one work unit
  * (gc.h lists the units' bounds).

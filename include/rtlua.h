@@ -43,6 +43,11 @@ typedef struct rtlua_GCStats {
     uint32_t p999_step_cycles;
     int quantiles_sampled;
     uint32_t worst_emergency_cycles; /* longest emergency (not a step) */
+    /* __gc calls run outside the steps, at most GC_FINALIZE_MAX after
+     * each step (gc/gc.h): their number, and the longest such batch in
+     * port cycles (a pause of the program, apart from the steps). */
+    uint32_t finalizers;
+    uint32_t worst_finalizer_cycles;
 } rtlua_GCStats;
 
 /* Copy the collector's statistics of L's state into *out. */

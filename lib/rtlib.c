@@ -220,7 +220,7 @@ static int rt_stats(lua_State *L)
     rt_post_stats p;
     rtlua_gcstats(L, &s);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 26);
+    lua_createtable(L, 0, 28);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -238,6 +238,9 @@ static int rt_stats(lua_State *L)
     lua_setfield(L, -2, "quantiles_sampled");
     lua_pushnumber(L, cycles_to_us(s.worst_emergency_cycles));
     lua_setfield(L, -2, "worst_emergency_us");
+    lua_pushnumber(L, cycles_to_us(s.worst_finalizer_cycles));
+    lua_setfield(L, -2, "worst_finalizer_us");
+    setint(L, "finalizers", clampi(s.finalizers));
     setint(L, "steps", clampi(s.steps));
     setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
     lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));

@@ -1069,6 +1069,7 @@ static int explicit_step(lua_State *L, int kib)
         if (g->gcphase == GC_PAUSE)
             g->gcestimate = 0; /* "due": the next unit starts a cycle */
         gc_step(L, step_budget(g));
+        gc_finalize(L, GC_FINALIZE_MAX);
     }
     return g->stats.cycles_completed != done;
 }
@@ -1282,6 +1283,8 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->capacity = arena_capacity(g->arena);
     out->peak_in_use = arena_peak(g->arena);
     out->worst_emergency_cycles = s->worst_emergency_cycles;
+    out->finalizers = s->finalizers;
+    out->worst_finalizer_cycles = s->worst_finalizer_cycles;
     /* Quantiles from the samples, sorted in a copy (insertion sort of at
      * most GC_STEP_SAMPLES words). */
     uint32_t v[GC_STEP_SAMPLES];

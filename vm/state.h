@@ -27,7 +27,13 @@ enum gc_phase {
     GC_ATOMIC,       /* one indivisible step: dirty stacks, weak, finalizers */
     GC_SWEEP_STRING, /* sweeping the string table, some buckets per unit */
     GC_SWEEP_OBJ,    /* sweeping allgc, then finobj, some objects per unit */
-    GC_FINALIZE,     /* calling queued __gc, a few per step */
+};
+
+/* Where a cycle's mark phase is in its finalizer stages (gc/gc.c). */
+enum gc_fnzstage {
+    FNZ_NONE,      /* marking (or no finalizable object this cycle) */
+    FNZ_SEPARATE,  /* moving unreached finobj objects to tobefnz */
+    FNZ_RESURRECT, /* marking tobefnz and what it reaches */
 };
 
 /* Step-length histogram: bucket i counts steps of [2^i, 2^(i+1)) cycles. */
@@ -46,6 +52,9 @@ typedef struct gc_stats {
     uint32_t sample[GC_STEP_SAMPLES]; /* step lengths, a uniform sample */
     uint32_t samplerng;               /* the reservoir's generator state */
     uint32_t worst_emergency_cycles;  /* longest emergency collection */
+    uint32_t worst_finalizer_cycles;  /* longest gc_finalize batch (not a
+                                         step: __gc is the program's code) */
+    uint32_t finalizers;              /* __gc calls made by gc_finalize */
     uint32_t cycles_completed;        /* full collection cycles finished */
     uint32_t emergencies;             /* emergency collections on alloc failure
                                          (not steps: apart from steps' figures) */
@@ -131,7 +140,6 @@ typedef struct global_State {
     uint8_t gcrunning;    /* paced and assist steps allowed */
     uint8_t gcemergency;  /* inside an emergency collection */
     uint8_t gcfinalizing; /* a __gc call is running */
-    uint8_t gcnofin;      /* an assist step: no __gc may run now */
     uint8_t gcclosing;    /* lua_close runs the finalizers: no new ones */
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
@@ -146,6 +154,14 @@ typedef struct global_State {
     gcobj *allgc;         /* every collectable RAM object without __gc */
     gcobj *finobj;        /* objects with a __gc metamethod */
     gcobj *tobefnz;       /* dead objects waiting for their __gc */
+    gcobj **fnztail;      /* tobefnz's last link (valid while it is not
+                             empty) */
+    /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
+    uint8_t fnzstage;     /* FNZ_NONE, FNZ_SEPARATE or FNZ_RESURRECT */
+    gcobj **fnzsep;       /* SEPARATE: the next finobj link to look at */
+    gcobj *fnzmark;       /* RESURRECT: the next tobefnz object to mark */
+    gcobj *fnzbatch;      /* the first object this cycle separated: its
+                             __gc waits for the cycle's atomic */
     gcobj **sweepgc;      /* the sweep's position in the current list */
     uint8_t sweeplist;    /* 0 allgc, 1 finobj, 2 tobefnz */
     uint32_t sweepstr;    /* the string sweep's next bucket */

@@ -109,6 +109,15 @@ assert(type(s.quantiles_sampled) == "boolean" and s.worst_emergency_us >= 0)
 assert(s.quantiles_sampled == (s.steps > 128) or s.quantiles_sampled == (s.steps > 16))
 assert(s.median_step_us <= s.p999_step_us)
 assert(s.p999_step_us <= s.worst_step_us)
+-- __gc calls are counted apart from the steps, with their longest batch
+do
+  local f0, ran = s.finalizers, 0
+  for _ = 1, 5 do setmetatable({}, {__gc = function() ran = ran + 1 end}) end
+  collectgarbage()
+  local s2 = rt.stats()
+  assert(ran == 5 and s2.finalizers - f0 == 5, s2.finalizers - f0)
+  assert(type(s2.worst_finalizer_us) == "number" and s2.worst_finalizer_us >= 0)
+end
 
 -- an rt.loop body is not interrupted by paced collector steps (only
 -- assists, when memory is short, may run in it): a body that makes

@@ -522,6 +522,115 @@ static void test_finalizers_run_once_each_in_reverse_marking_order(void)
     CHECK_EQ(fin_calls[7], 1); /* close runs the pending ones */
 }
 
+/* Finalizers are not collector work: steps run a whole cycle without a
+ * __gc call, and gc_finalize then calls at most the number it is given,
+ * oldest separation first, counted in the statistics. */
+static void test_finalizers_run_outside_steps_a_bounded_few_at_a_time(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    memset(fin_calls, 0, sizeof fin_calls);
+    fin_n = 0;
+    resurrect_id = -1;
+    global_State *g = G(L);
+    g->finalizer = test_finalizer;
+    table *mt = gc_metatable();
+    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    for (int i = 0; i < 10; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    CHECK(g->stats.cycles_completed == done + 1 && g->gcphase == GC_PAUSE);
+    CHECK_EQ(fin_n, 0); /* the whole cycle: no __gc inside a step */
+    int queued = 0;
+    for (gcobj *o = g->tobefnz; o; o = o->next)
+        queued++;
+#ifndef RTLUA_TORTURE
+    CHECK_EQ(queued, 10);
+#endif
+    uint32_t f0 = g->stats.finalizers;
+    CHECK_EQ(gc_finalize(L, 3), queued < 3 ? queued : 3);
+    CHECK_EQ(fin_n, queued < 3 ? queued : 3);
+    CHECK_EQ(g->stats.finalizers - f0, (uint32_t)fin_n);
+    for (int i = 0; i < fin_n; i++)
+        CHECK_EQ(fin_calls[fin_order[i]], 1);
+    CHECK_EQ(gc_finalize(L, 0), 0);
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    CHECK(g->tobefnz == NULL);
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    for (int i = 0; i < 10; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+
+static int count_list(gcobj *o, int marked_only)
+{
+    int n = 0;
+    for (; o != NULL; o = o->next)
+        n += !marked_only || !is_white(o);
+    return n;
+}
+
+/* Separating the unreachable finalizable objects and marking them for
+ * their finalizers are bounded units, not a walk of finobj inside the
+ * atomic step: stepped one unit at a time, tobefnz gains at most
+ * GC_SWEEP_MAX objects and GC_TRAVERSE_CHUNK marked ones per unit. */
+static void test_finalizable_objects_are_separated_in_bounded_units(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    memset(fin_calls, 0, sizeof fin_calls);
+    fin_n = 0;
+    resurrect_id = -1;
+    global_State *g = G(L);
+    g->finalizer = test_finalizer;
+    table *mt = gc_metatable();
+    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    enum { N = 200 };
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, 100 + i) != NULL);
+    udata *kept = finalizable(mt, 15);
+    CHECK(kept && anchor(2, obj2gc(kept), V_UDATA));
+    release_newest();
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0;
+    int queued = count_list(g->tobefnz, 0), marked = 0, most = 0, mostm = 0;
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++) {
+        gc_step(L, 1);
+        int q = count_list(g->tobefnz, 0);
+        if (q - queued > most)
+            most = q - queued;
+        queued = q;
+        if (g->gcphase == GC_PROPAGATE) {
+            int m = count_list(g->tobefnz, 1);
+            if (m - marked > mostm)
+                mostm = m - marked;
+            marked = m;
+        }
+    }
+    CHECK(most <= GC_SWEEP_MAX && mostm <= GC_TRAVERSE_CHUNK);
+#ifndef RTLUA_TORTURE
+    /* (The torture builds collect at each allocation: every object was
+     * finalized on its own while they were made.) */
+    CHECK(most > 0 && mostm > 0);
+    CHECK_EQ(queued, N);
+#endif
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    CHECK(checked());
+    CHECK(g->tobefnz == NULL);
+    CHECK_EQ(fin_calls[15], 0); /* the anchored one lives */
+    CHECK(close_state_empty());
+}
+
 static void test_resurrected_object_survives_then_is_freed(void)
 {
     CHECK(open_state());
@@ -693,6 +802,9 @@ static void finish_the_cycle(void)
     g->newest = NULL; /* everything here is anchored or garbage */
     for (int guard = 0; g->gcphase != GC_PAUSE && guard < 1000000; guard++)
         gc_step(L, 1);
+    /* What the cycle queued (steps never call __gc). */
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
 }
 
 /* A new cycle, stepped to just after its atomic phase; gc_check there. */
@@ -1398,6 +1510,8 @@ static const struct check_case cases[] = {
     CASE(test_big_table_is_traversed_in_bounded_chunks),
     CASE(test_random_mutator_keeps_the_invariant),
     CASE(test_finalizers_run_once_each_in_reverse_marking_order),
+    CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
+    CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_resurrected_object_survives_then_is_freed),
     CASE(test_finalizer_error_is_a_warning_and_loses_nothing),
     CASE(test_weak_values_are_cleared_strings_kept),
