@@ -113,7 +113,8 @@ assert(s.p999_step_us <= s.worst_step_us)
 -- an rt.loop body is not interrupted by paced collector steps while it
 -- is within its period (only assists, when memory is short, may run in
 -- it): a body that makes garbage for 5 ms, over several ticks, of a 1 s
--- period (far from its end, even on a loaded host) runs no paced step, while the same work outside the loop does.
+-- period (far from its end, even on a loaded host) runs no paced step,
+-- while the same work outside the loop does.
 -- A body that overruns its whole period has missed its next release
 -- anyway: from then on paced steps run in it, so that a loop that
 -- overruns every period does not starve the collector.
