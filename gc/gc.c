@@ -50,22 +50,112 @@ static int injected_failure(global_State *g)
     return g->failafter != 0 && --g->failafter == 0;
 }
 
-/* Under the reserve, allocation pays for collection: one assist step per
- * free/GC_ASSIST_DIV bytes allocated, so assists grow denser as memory
- * runs out instead of all arriving at once. */
+/* Units the cycle still needs, as far as can be known: the last cycle's
+ * units scaled by the bytes in use now over those at its start (a heap
+ * that grew takes longer), less what this cycle has done, but at least a
+ * GC_ASSIST_TAIL_DIV-th of that (this cycle may be longer still); before a
+ * cycle has finished, one unit per GC_UNIT_BYTES in use. */
+static uint32_t remaining_units(global_State *g)
+{
+    size_t inuse = arena_in_use(g->arena);
+    uint64_t est = inuse / GC_UNIT_BYTES;
+    if (g->lastunits != 0 && g->lastbytes != 0)
+        est = (uint64_t)g->lastunits * inuse / g->lastbytes;
+    uint32_t last = est > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)est;
+    uint32_t floor = last / GC_ASSIST_TAIL_DIV + GC_ASSIST_MIN_UNITS;
+    uint32_t rem = last > g->cycleunits ? last - g->cycleunits : 0;
+    return rem > floor ? rem : floor;
+}
+
+/* Under the reserve, allocation pays for collection in work: at every
+ * free/GC_ASSIST_DIV bytes allocated (so checks grow denser as memory
+ * runs out) the bytes since the last check are charged as units, at the
+ * rate that ends the cycle when free memory has fallen to the goal
+ * (reserve / GC_ASSIST_GOAL_DIV): remaining units / (free - goal) per
+ * byte; at or under the goal, all of it.  The units owed accumulate in
+ * g->assistowed; every unit any step does pays one.  Returns 1 when an
+ * assist step is due. */
 static int assist_due(global_State *g, size_t n)
 {
     size_t free = arena_free_bytes(g->arena);
     if (free >= g->reserve) {
         g->assistdebt = 0;
+        g->assistowed = 0;
         return 0;
     }
     g->assistdebt += n + ARENA_HEADER_SIZE;
-    size_t every = free / GC_ASSIST_DIV;
-    if (g->assistdebt < every)
+    if (g->assistdebt < free / GC_ASSIST_DIV)
         return 0;
+    uint32_t rem = remaining_units(g);
+    size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
+    uint64_t owed = rem;
+    if (free > goal) {
+        owed = (uint64_t)g->assistdebt * rem / (free - goal);
+        if (owed > rem)
+            owed = rem;
+    }
     g->assistdebt = 0;
+    owed += g->assistowed;
+    if (owed < GC_ASSIST_MIN_UNITS)
+        owed = GC_ASSIST_MIN_UNITS;
+    if (owed > rem)
+        owed = rem;
+    g->assistowed = (uint32_t)owed;
     return 1;
+}
+
+/* Cycles of assists an rt.loop body may spend (gchold). */
+static uint32_t body_cap(global_State *g)
+{
+    return g->assistcap ? g->assistcap : g->stepbudget;
+}
+
+/* What is left of the running body's cap (GC_BUDGET_MAX outside one).
+ * A body that has run past its period has lost its next release anyway:
+ * from then on its cap is the collector's utilisation share of its time
+ * so far, if that is more, so that a loop that cannot keep its schedule
+ * does not also run out of memory. */
+static uint32_t body_left(global_State *g)
+{
+    if (!g->gchold)
+        return GC_BUDGET_MAX;
+    uint32_t cap = body_cap(g);
+    uint32_t ran = port_cycles() - g->bodystart;
+    if (g->bodyperiod != 0 && ran > g->bodyperiod) {
+        uint32_t share =
+            (uint32_t)((uint64_t)ran * g->utilisation_pct / 100u);
+        if (share > cap)
+            cap = share;
+    }
+    return g->bodyassistcycles >= cap ? 0 : cap - g->bodyassistcycles;
+}
+
+static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits);
+
+/* An assist step: the units owed, within one step budget and what is
+ * left of the rt.loop body's cap; what it could not do stays owed, for
+ * the next assist or any step to pay. */
+static void assist(lua_State *L)
+{
+    global_State *g = G(L);
+    uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
+    uint32_t left = body_left(g);
+    if (left == 0) {
+        g->stats.assists_deferred++;
+        return;
+    }
+    if (left < budget)
+        budget = left;
+    g->stats.assists++;
+    /* Inside an allocation: no emergency nested in it, and its units count
+     * as assist work. */
+    g->gcinassist = 1;
+    uint32_t used = step_(L, budget, g->assistowed);
+    g->gcinassist = 0;
+    if (g->gchold) {
+        g->bodyassists++;
+        g->bodyassistcycles += used;
+    }
 }
 
 static void *arena_try(global_State *g, void *old, size_t n)
@@ -74,14 +164,15 @@ static void *arena_try(global_State *g, void *old, size_t n)
 }
 
 /* Allocate (old == NULL) or resize `old` to n bytes: the torture builds'
- * collections, then one arena attempt, then on failure one emergency
- * collection and a second attempt.  NULL leaves `old` as it was. */
+ * collections, then one arena attempt, then on failure the emergency
+ * (gc.h: a whole collection, or inside an rt.loop body a bounded
+ * catch-up) and a second attempt.  NULL leaves `old` as it was. */
 static void *obtain(lua_State *L, void *old, size_t n)
 {
     global_State *g = G(L);
     if (injected_failure(g))
         return NULL;
-    int collect = g->gcrunning && !g->gcemergency;
+    int collect = g->gcrunning && !g->gcemergency && !g->gcinassist;
 #ifdef RTLUA_GC_HARD
     if (collect)
         emergency(L);
@@ -94,6 +185,8 @@ static void *obtain(lua_State *L, void *old, size_t n)
     if (p == NULL && collect) {
         emergency(L);
         p = arena_try(g, old, n);
+        if (p == NULL)
+            g->stats.emergencies_failed++;
     }
     return p;
 }
@@ -104,12 +197,10 @@ void *gc_alloc(lua_State *L, size_t n)
     if (n == 0)
         return NULL;
     void *p = obtain(L, NULL, n);
-    if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n)) {
-        /* No __gc runs here: steps never call finalizers (gc_finalize
-         * does, at safe points), and the caller is mid-way. */
-        g->stats.assists++;
-        gc_step(L, g->stepbudget ? g->stepbudget : GC_BUDGET_MAX);
-    }
+    /* No __gc runs here: steps never call finalizers (gc_finalize does,
+     * at safe points), and the caller is mid-way. */
+    if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n))
+        assist(L);
     return p;
 }
 
@@ -1303,23 +1394,49 @@ static void record_step(global_State *g, uint32_t used)
     }
 }
 
-uint32_t gc_step(lua_State *L, uint32_t budget)
+/* One unit, counted: the cycle's units, and one unit of what allocation
+ * owes; the end of a cycle keeps its count for the next one's estimate
+ * and clears what was owed. */
+static int work(lua_State *L, int force)
 {
     global_State *g = G(L);
-    if (g->gcemergency || g->gcfinalizing)
-        return 0;
+    uint8_t phase = g->gcphase;
+    int r = unit(L, force);
+    if (phase == GC_PAUSE && g->gcphase != GC_PAUSE)
+        g->cyclebytes = arena_in_use(g->arena);
+    if (r) {
+        g->cycleunits++;
+        if (g->assistowed)
+            g->assistowed--;
+    }
+    if (phase != GC_PAUSE && g->gcphase == GC_PAUSE) {
+        g->lastunits = g->cycleunits;
+        g->lastbytes = g->cyclebytes;
+        g->cycleunits = 0;
+        g->assistowed = 0;
+        g->assistdebt = 0;
+    }
+    return r;
+}
+
+/* A step of at most `budget` cycles and `maxunits` units (0: no limit
+ * but the budget). */
+static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
+{
+    global_State *g = G(L);
     /* The step stops before a unit that would likely end past the budget
      * (one as long as the longest of this step), so it overruns only by
      * what a unit costs beyond its predecessors. */
-    uint32_t start = port_cycles(), now = start, longest = 0;
-    int worked = 0;
+    uint32_t start = port_cycles(), now = start, longest = 0, units = 0;
     g->stepno++;
     for (;;) {
-        if (worked && now - start + longest >= budget)
+        if (units && now - start + longest >= budget)
             break;
-        if (!unit(L, 0))
+        if (maxunits && units >= maxunits)
             break;
-        worked = 1;
+        if (!work(L, 0))
+            break;
+        units++;
         uint32_t t = port_cycles();
         if (t - now > longest)
             longest = t - now;
@@ -1330,12 +1447,22 @@ uint32_t gc_step(lua_State *L, uint32_t budget)
      * the interpreter's marks). */
     gc_thread_ran(L);
     uint32_t used = port_cycles() - start;
-    if (worked) {
+    if (units) {
+        if (g->gcinassist)
+            g->stats.assist_units += units;
         record_step(g, used);
         if (g->stephook)
             g->stephook(start, used);
     }
     return used;
+}
+
+uint32_t gc_step(lua_State *L, uint32_t budget)
+{
+    global_State *g = G(L);
+    if (g->gcemergency || g->gcfinalizing)
+        return 0;
+    return step_(L, budget, 0);
 }
 
 /* Run units until the collector is back in PAUSE. */
@@ -1344,7 +1471,7 @@ static void finish_cycle(lua_State *L)
     global_State *g = G(L);
     g->stepno++; /* the mutator may have run since the last step */
     while (g->gcphase != GC_PAUSE)
-        unit(L, 1);
+        work(L, 1);
 }
 
 void gc_fullgc(lua_State *L)
@@ -1355,7 +1482,7 @@ void gc_fullgc(lua_State *L)
     /* A cycle in its mark phase may hold objects that died since they
      * were marked: finish it, then run a whole new one. */
     finish_cycle(L);
-    unit(L, 1); /* start */
+    work(L, 1); /* start */
     finish_cycle(L);
     /* A full collection is not bounded anyway: end a string-table
      * shrink it started, so the memory comes back now. */
@@ -1400,16 +1527,29 @@ static void emergency(lua_State *L)
     g->gcemergency = 1;
     g->stats.emergencies++;
     uint32_t start = port_cycles();
-    /* markroots keeps g->newest, which may not be anchored yet. */
-    finish_cycle(L);
-    unit(L, 1);
-    finish_cycle(L);
-    /* An emergency collection is a pause the program sees (the step hook
-     * gets it), counted apart from the steps' figures. */
+    if (g->gchold) {
+        /* Inside an rt.loop body: a catch-up of what is left of the
+         * body's assist cap, as paced units (the step stops on time),
+         * never a whole collection; what it cannot free makes the
+         * allocation fail, a "not enough memory" the body may catch. */
+        uint32_t left = body_left(g);
+        if (left > 0) {
+            uint32_t used = step_(L, left, 0);
+            g->bodyassistcycles += used;
+        }
+    } else {
+        /* markroots keeps g->newest, which may not be anchored yet. */
+        finish_cycle(L);
+        work(L, 1);
+        finish_cycle(L);
+    }
+    /* An emergency is a pause the program sees (the step hook gets a
+     * whole collection; a catch-up is recorded as the step it is too),
+     * counted apart from the steps' figures. */
     uint32_t used = port_cycles() - start;
     if (used > g->stats.worst_emergency_cycles)
         g->stats.worst_emergency_cycles = used;
-    if (g->stephook)
+    if (g->stephook && !g->gchold)
         g->stephook(start, used);
     g->gcemergency = 0;
 }

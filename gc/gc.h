@@ -117,8 +117,33 @@
 #define GC_SWEEP_STR_MAX 2
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
-/* Under the reserve, one assist step per (free bytes / this) allocated. */
+/* ---- Assists: allocation pays in work -------------------------------------
+ * The measure of collector work is the unit (one call of the state
+ * machine, bounded above).  Under the reserve of free bytes, allocation
+ * owes the cycle units in proportion to the bytes it takes: at the rate
+ * remaining / (free - goal), the remaining units estimated from the last
+ * cycle's count, so that the cycle ends when free memory has fallen to the
+ * goal whatever the pace of the CPU.  An assist step pays what is owed,
+ * capped in time by the step budget (and inside an rt.loop body by what
+ * is left of the body's assist cap, g->assistcap, default one step
+ * budget; a body past its period may spend the utilisation share of its
+ * time instead, if more); what it could not pay stays owed, and every unit of any step
+ * (paced, idle, assist) pays one. */
+/* Under the reserve, what is owed is charged and an assist step run at
+ * every (free bytes / this) allocated. */
 #define GC_ASSIST_DIV 64
+/* The goal: the cycle should end before free bytes fall to reserve / this. */
+#define GC_ASSIST_GOAL_DIV 4
+/* A cycle longer than the last still owes at least this part of the
+ * last one's units (1/this), so the rate never falls to zero. */
+#define GC_ASSIST_TAIL_DIV 8
+/* An assist step pays at least this many units (its fixed cost is not
+ * worth less). */
+#define GC_ASSIST_MIN_UNITS 8
+/* Before any cycle has finished, a cycle is estimated at one unit per
+ * this many bytes in use (a table of a few slots takes about one unit to
+ * mark and half a unit to sweep). */
+#define GC_UNIT_BYTES 32
 /* Root re-marks in one propagate phase before atomic is entered anyway: a
  * fuse (a re-mark finds only objects older than the cycle, so they end
  * when one finds nothing new). */
@@ -135,10 +160,23 @@
 
 /* ---- Allocation
  * -------------------------------------------------------------- Every byte of
- * the runtime passes through these, so the debt is exact. On failure they run
- * one emergency full collection and retry; if that fails too they return NULL
- * and nothing has changed.  Shrinking with gc_realloc (n <= oldn) never
- * fails and never collects: callers may rely on it. */
+ * the runtime passes through these, so the debt is exact.  On failure they
+ * run the emergency and retry once; if that fails too they return NULL and
+ * nothing has changed (the caller raises "not enough memory", which pcall
+ * catches).  The emergency:
+ *   - inside an rt.loop body (g->gchold): a bounded catch-up, one step of
+ *     at most what is left of the body's assist cap (cycles, default one
+ *     step budget; 0 left: no work at all), stopped between units like any
+ *     step (so bounded by that plus one unit).  Never a whole collection:
+ *     a control loop sees at most its assist cap and one unit, then the
+ *     error.
+ *   - elsewhere: a whole collection (finish the cycle, run a new one),
+ *     O(heap), so that an ordinary program runs out of memory only when
+ *     it truly has (the torture builds RTLUA_GC_HARD and RTLUA_GC_EMERGENCY
+ *     run one at every allocation).
+ * No __gc runs in either; pending ones wait for a step at a safe point.
+ * Shrinking with gc_realloc (n <= oldn) never fails and never collects:
+ * callers may rely on it. */
 void *gc_alloc(lua_State *L, size_t n);
 void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n);
 void gc_free(global_State *g, void *p, size_t n);

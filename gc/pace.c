@@ -59,6 +59,11 @@ void pace_set_utilisation(lua_State *L, uint32_t pct)
     recompute(g);
 }
 
+void pace_set_assistcap(lua_State *L, uint32_t cycles)
+{
+    G(L)->assistcap = cycles;
+}
+
 void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve)
 {
     global_State *g = G(L);
@@ -86,11 +91,18 @@ static void spend(global_State *g, uint32_t used)
     port_critical_exit(s);
 }
 
+int pace_held(global_State *g)
+{
+    if (!g->gchold)
+        return 0;
+    return g->bodyperiod == 0 || port_cycles() - g->bodystart <= g->bodyperiod;
+}
+
 void gc_safepoint_(lua_State *L)
 {
     global_State *g = G(L);
     uint32_t budget = g->credit;
-    if (!g->gcrunning || budget == 0 || g->gchold) {
+    if (!g->gcrunning || budget == 0 || pace_held(g)) {
         g->stepflag = 0;
     } else {
         if (budget > g->stepbudget)

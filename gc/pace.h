@@ -7,9 +7,12 @@
  * call, backward jump) test the flag with one load and a branch and then run
  * one step of min(credit, stepbudget) cycles; a step never starts inside
  * the interrupt, nor while g->gchold is set (an rt.loop body, whose slack
- * goes to the collector instead).  Below the reserve of free bytes, allocation
+ * goes to the collector instead) unless the body overran its period.  Below the reserve of free bytes, allocation
  * adds assist steps (gc.c), so memory cannot run out because utilisation was
- * set low. rt_idle_until() gives a control loop's slack to the collector.
+ * set low; they are sized in work units, not time (gc.h), and inside an
+ * rt.loop body capped by g->assistcap cycles in all (what they leave owed
+ * is paid by the next steps, in the loop's slack).  rt_idle_until() gives
+ * a control loop's slack to the collector.
  * After a paced or idle step, at most GC_FINALIZE_MAX pending __gc run on
  * the same credit (gc_finalize), so they too wait while g->gchold is set.
  *
@@ -35,6 +38,15 @@ void pace_set_utilisation(lua_State *L, uint32_t pct);
 /* Cycles per step, and the free-byte reserve under which allocation
  * assists (0 leaves a value unchanged). */
 void pace_set_budget(lua_State *L, uint32_t cycles, size_t reserve);
+/* Cycles of assist steps (and emergency catch-up) an rt.loop body may
+ * spend; 0: one step budget, whatever it is then. */
+void pace_set_assistcap(lua_State *L, uint32_t cycles);
+
+/* Are paced steps held?  While an rt.loop body runs (g->gchold), but
+ * for a body that has run past its whole period: it has missed its next
+ * release anyway, and a loop that overruns every period would otherwise
+ * starve the collector until memory ran short. */
+int pace_held(global_State *g);
 
 void gc_safepoint_(lua_State *L);
 /* When set, gc_safepoint_ calls it last, after clearing the flag (so a

@@ -48,6 +48,13 @@ typedef struct rtlua_GCStats {
      * port cycles (a pause of the program, apart from the steps). */
     uint32_t finalizers;
     uint32_t worst_finalizer_cycles;
+    uint32_t emergencies_failed; /* emergencies after which the allocation
+                                    failed ("not enough memory") */
+    uint32_t assists_deferred;   /* assists skipped: an rt.loop body had
+                                    spent its assist cap */
+    uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
+    uint32_t worst_body_assist_cycles; /* most assist cycles in one body */
+    uint64_t assist_units;       /* collector work units done by assists */
 } rtlua_GCStats;
 
 /* Copy the collector's statistics of L's state into *out. */

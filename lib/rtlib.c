@@ -4,14 +4,22 @@
  *
  *   rt.ticks()  rt.cycles()  rt.hz()
  *   rt.loop(period_ms, fn [, count]) -> {iterations=, misses=,
- *                                        worst_late_us=}
+ *                                        worst_late_us=, assists=,
+ *                                        worst_body_assists=,
+ *                                        worst_body_assist_us=}
  *                                        (fn(late_us) each period)
- *   rt.budget(fraction) | rt.budget{cycles=, reserve=}
- *                        -> fraction, cycles, reserve (after the change)
+ *   rt.budget(fraction) | rt.budget{cycles=, reserve=, assist=}
+ *                        -> fraction, cycles, reserve, assist (after the
+ *                           change; assist 0: one step's cycles)
  *   rt.stats() -> table of the collector's and the event ring's figures,
  *                 and `clock`: what rt.cycles counts ("systick" or "dwt"
  *                 on a board, "host": wall-clock nanoseconds, which a
- *                 loaded host makes noisy)
+ *                 loaded host makes noisy).  Among them: assists (assist
+ *                 steps), assists_deferred (skipped: a body had spent its
+ *                 cap), assist_units (their work), worst_body_assists and
+ *                 worst_body_assist_us (the most in one rt.loop body, of
+ *                 any loop), emergencies and emergencies_failed (those
+ *                 that ended in "not enough memory")
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -26,7 +34,17 @@
  * until the schedule is caught up.  fn returning false ends the loop.
  * fn itself runs without paced collector steps (g->gchold): a control
  * loop's own work is not interrupted, but by the assist steps that
- * allocation runs when free memory is under the reserve.
+ * allocation runs when free memory is under the reserve, and those are
+ * capped per body: at most rt.budget's `assist` cycles in all (default
+ * one step budget, 100 us), assists and an emergency's catch-up together
+ * (gc.h), plus one work unit; a body that has overrun its whole period
+ * has missed anyway, and from then on may spend the collector's
+ * utilisation share of its time.  What the cap leaves owed is paid in the
+ * slack.  An allocation the catch-up cannot serve raises "not enough
+ * memory" in fn (pcall catches it); no whole collection runs in a body.
+ * The result counts the bodies' assist steps (assists), the most in one
+ * body (worst_body_assists) and the most time they took in one body
+ * (worst_body_assist_us, catch-up included).
  */
 #include "build/gen/romtab.h"
 #include "gc/pace.h"
@@ -124,8 +142,9 @@ static int rt_loop(lua_State *L)
                   "period out of range");
     uint32_t period = (uint32_t)cyc;
     uint32_t release = port_cycles();
-    uint32_t worst = 0;
-    lua_Integer iterations = 0, misses = 0;
+    uint32_t worst = 0, worst_assist_cycles = 0, worst_assists = 0;
+    lua_Integer iterations = 0, misses = 0, assists = 0;
+    global_State *g = G(L);
     while (count < 0 || iterations < count) {
         LOOP_CHARGE(L);
         idle_until(L, release);
@@ -142,10 +161,22 @@ static int rt_loop(lua_State *L)
         /* The body runs without paced steps (assists still run when
          * memory is short); its slack goes to the collector instead.  An
          * error unwinding it restores the hold (vm_pcall). */
-        uint8_t hold = G(L)->gchold;
-        G(L)->gchold = 1;
+        uint8_t hold = g->gchold;
+        g->gchold = 1;
+        g->bodyassists = g->bodyassistcycles = 0;
+        g->bodystart = port_cycles();
+        g->bodyperiod = period;
         lua_call(L, 1, 1);
-        G(L)->gchold = hold;
+        g->gchold = hold;
+        assists += g->bodyassists;
+        if (g->bodyassists > worst_assists)
+            worst_assists = g->bodyassists;
+        if (g->bodyassistcycles > worst_assist_cycles)
+            worst_assist_cycles = g->bodyassistcycles;
+        if (g->bodyassists > g->stats.worst_body_assists)
+            g->stats.worst_body_assists = g->bodyassists;
+        if (g->bodyassistcycles > g->stats.worst_body_assist_cycles)
+            g->stats.worst_body_assist_cycles = g->bodyassistcycles;
         int stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
         lua_pop(L, 1);
         iterations++;
@@ -153,13 +184,19 @@ static int rt_loop(lua_State *L)
         if (stop)
             break;
     }
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 6);
     lua_pushinteger(L, iterations);
     lua_setfield(L, -2, "iterations");
     lua_pushinteger(L, misses);
     lua_setfield(L, -2, "misses");
     lua_pushnumber(L, cycles_to_us(worst));
     lua_setfield(L, -2, "worst_late_us");
+    lua_pushinteger(L, assists);
+    lua_setfield(L, -2, "assists");
+    lua_pushinteger(L, (lua_Integer)worst_assists);
+    lua_setfield(L, -2, "worst_body_assists");
+    lua_pushnumber(L, cycles_to_us(worst_assist_cycles));
+    lua_setfield(L, -2, "worst_body_assist_us");
     return 1;
 }
 
@@ -180,14 +217,19 @@ static lua_Integer opt_field(lua_State *L, const char *name)
 }
 
 /* rt.budget(fraction) sets the share of each tick the collector gets;
- * rt.budget{cycles=, reserve=} the cycles per step and the free-byte
- * reserve (absent fields unchanged).  Both return the settings. */
+ * rt.budget{cycles=, reserve=, assist=} the cycles per step, the free-byte
+ * reserve and the cycles of assists per rt.loop body (absent fields
+ * unchanged; assist=0 makes it one step's cycles again).  Both return the
+ * settings. */
 static int rt_budget(lua_State *L)
 {
     global_State *g = G(L);
     if (lua_istable(L, 1)) {
         lua_Integer cycles = opt_field(L, "cycles");
         lua_Integer reserve = opt_field(L, "reserve");
+        if (lua_getfield(L, 1, "assist") != LUA_TNIL)
+            pace_set_assistcap(L, (uint32_t)opt_field(L, "assist"));
+        lua_pop(L, 1);
         pace_set_budget(L, (uint32_t)cycles, (size_t)reserve);
     } else if (!lua_isnoneornil(L, 1)) {
         lua_Number f = luaL_checknumber(L, 1);
@@ -197,7 +239,8 @@ static int rt_budget(lua_State *L)
     lua_pushnumber(L, (lua_Number)g->utilisation_pct / 100);
     lua_pushinteger(L, (lua_Integer)g->stepbudget);
     lua_pushinteger(L, (lua_Integer)g->reserve);
-    return 3;
+    lua_pushinteger(L, (lua_Integer)g->assistcap);
+    return 4;
 }
 
 static void setint(lua_State *L, const char *k, lua_Integer v)
@@ -220,7 +263,7 @@ static int rt_stats(lua_State *L)
     rt_post_stats p;
     rtlua_gcstats(L, &s);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 28);
+    lua_createtable(L, 0, 33);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -248,6 +291,12 @@ static int rt_stats(lua_State *L)
     setint(L, "cycles_completed", clampi(s.cycles_completed));
     setint(L, "emergencies", clampi(s.emergencies));
     setint(L, "assists", clampi(s.assists));
+    setint(L, "assists_deferred", clampi(s.assists_deferred));
+    setint(L, "assist_units", clampi(s.assist_units));
+    setint(L, "worst_body_assists", clampi(s.worst_body_assists));
+    lua_pushnumber(L, cycles_to_us(s.worst_body_assist_cycles));
+    lua_setfield(L, -2, "worst_body_assist_us");
+    setint(L, "emergencies_failed", clampi(s.emergencies_failed));
     setint(L, "paced_steps", clampi(s.paced));
     setint(L, "bytes_freed", clampi(s.bytes_freed));
     setint(L, "step_cycles_total", clampi(s.step_cycles_total));

@@ -1285,6 +1285,11 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->worst_emergency_cycles = s->worst_emergency_cycles;
     out->finalizers = s->finalizers;
     out->worst_finalizer_cycles = s->worst_finalizer_cycles;
+    out->emergencies_failed = s->emergencies_failed;
+    out->assists_deferred = s->assists_deferred;
+    out->worst_body_assists = s->worst_body_assists;
+    out->worst_body_assist_cycles = s->worst_body_assist_cycles;
+    out->assist_units = s->assist_units;
     /* Quantiles from the samples, sorted in a copy (insertion sort of at
      * most GC_STEP_SAMPLES words). */
     uint32_t v[GC_STEP_SAMPLES];

@@ -59,6 +59,14 @@ typedef struct gc_stats {
     uint32_t emergencies;             /* emergency collections on alloc failure
                                          (not steps: apart from steps' figures) */
     uint32_t assists;           /* steps forced by the low-memory reserve */
+    uint32_t assists_deferred;  /* assists left to the slack: the rt.loop
+                                   body had spent its assist cap */
+    uint32_t emergencies_failed; /* emergencies that ended in "not enough
+                                    memory" (the catch-up was not enough) */
+    uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
+    uint32_t worst_body_assist_cycles; /* most assist (and catch-up) cycles
+                                          in one rt.loop body */
+    uint64_t assist_units;      /* work units done by assist steps */
     uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */
     uint64_t step_cycles_total; /* sum of all step lengths */
@@ -140,6 +148,7 @@ typedef struct global_State {
     uint8_t gcrunning;    /* paced and assist steps allowed */
     uint8_t gcemergency;  /* inside an emergency collection */
     uint8_t gcfinalizing; /* a __gc call is running */
+    uint8_t gcinassist;   /* an assist step runs (inside an allocation) */
     uint8_t gcclosing;    /* lua_close runs the finalizers: no new ones */
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
@@ -186,6 +195,18 @@ typedef struct global_State {
     size_t reserve;       /* assist steps below this many free bytes */
     size_t assistdebt;    /* bytes allocated under the reserve since the last
                              assist step */
+    uint32_t assistowed;  /* work units allocation owes the cycle: paid by
+                             assist steps and by any other step's units */
+    uint32_t cycleunits;  /* work units done in this cycle so far */
+    uint32_t lastunits;   /* work units the last finished cycle took */
+    size_t cyclebytes;    /* bytes in use when this cycle started */
+    size_t lastbytes;     /* the same for the last finished cycle */
+    uint32_t assistcap;   /* cycles of assists (and emergency catch-up)
+                             per rt.loop body */
+    uint32_t bodyassists; /* assist steps in the running rt.loop body */
+    uint32_t bodystart;   /* port_cycles when it started */
+    uint32_t bodyperiod;  /* its loop's period, in cycles */
+    uint32_t bodyassistcycles; /* their cycles, and the catch-up's */
     uint32_t stepbudget;  /* cycles per paced step */
     volatile uint32_t credit;  /* cycles accrued by the tick */
     volatile uint8_t stepflag; /* the tick asks for a step */

@@ -119,10 +119,14 @@ do
   assert(type(s2.worst_finalizer_us) == "number" and s2.worst_finalizer_us >= 0)
 end
 
--- an rt.loop body is not interrupted by paced collector steps (only
--- assists, when memory is short, may run in it): a body that makes
--- garbage for 5 ms, over several ticks, runs no paced step, while the
--- same work outside the loop does
+-- an rt.loop body is not interrupted by paced collector steps while it
+-- is within its period (only assists, when memory is short, may run in
+-- it): a body that makes garbage for 5 ms, over several ticks, of a 1 s
+-- period (far from its end, even on a loaded host) runs no paced step,
+-- while the same work outside the loop does.
+-- A body that overruns its whole period has missed its next release
+-- anyway: from then on paced steps run in it, so that a loop that
+-- overruns every period does not starve the collector.
 collectgarbage("collect")
 local function busy()
   local s0 = rt.stats().paced_steps
@@ -130,10 +134,12 @@ local function busy()
   while rt.cycles() - stop < 0 do local g = {} end
   return rt.stats().paced_steps - s0
 end
-local inside
-rt.loop(1, function() inside = busy() end, 1)
+local inside, overrun
+rt.loop(1000, function() inside = busy() end, 1)
 assert(inside == 0, inside)
 assert(busy() > 0)
+rt.loop(1, function() overrun = busy() end, 1)
+assert(overrun > 0, overrun)
 
 -- the board's timer: bursts of events posted from its interrupt arrive in
 -- order, none lost

@@ -1180,6 +1180,129 @@ static void test_emergency_collection_frees_garbage_to_satisfy(void)
     CHECK(close_state_empty());
 }
 
+#ifndef RTLUA_TORTURE /* there every allocation collects all */
+/* The pacing tests: a small arena, so that a step of the assists' spacing
+ * (free / GC_ASSIST_DIV) is a few dozen tables. */
+#define PACING_ARENA (512u << 10)
+static int open_small_state(void)
+{
+    if (L != NULL)
+        state_close(L);
+    port_heap(&mem, &membytes);
+    if (membytes > PACING_ARENA)
+        membytes = PACING_ARENA;
+    L = state_open_in(mem, membytes);
+    return L != NULL;
+}
+
+/* Assists pay in work, not time: under the reserve, with a step budget
+ * no cycle could fill, the first assist does a part of the cycle in
+ * proportion to the bytes allocated (not the whole cycle, as a step sized
+ * by time would), and assists keep paying until cycles end, with no
+ * emergency. */
+static void test_assist_pays_work_owed_not_its_whole_budget(void)
+{
+    CHECK(open_small_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    for (rt_int i = 1; i <= 200; i++) {
+        table *t = tagged_table(i);
+        CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
+    }
+    gc_fullgc(L); /* a cycle to estimate the next one by */
+    CHECK(g->lastunits > 0);
+    g->reserve = arena_capacity(g->arena); /* always under it */
+    g->stepbudget = 0x7FFFFFFFu;
+    uint32_t cycles0 = g->stats.cycles_completed;
+    uint32_t assists0 = g->stats.assists, em0 = g->stats.emergencies;
+    uint64_t units0 = g->stats.assist_units;
+    while (g->stats.assists == assists0)
+        CHECK(tagged_table(-1) != NULL);
+    uint64_t first = g->stats.assist_units - units0;
+    CHECK(first > 0);
+    CHECK(first < g->lastunits);
+    CHECK(g->stats.cycles_completed == cycles0);
+    for (int i = 0; i < 20000 && g->stats.cycles_completed < cycles0 + 2; i++)
+        CHECK(tagged_table(-1) != NULL);
+    CHECK(g->stats.cycles_completed >= cycles0 + 2);
+    CHECK(g->stats.assists > assists0 + 1);
+    CHECK(g->stats.emergencies == em0);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* Inside an rt.loop body (gchold) whose assist cap is spent, allocation
+ * runs no assist: it is deferred and the work stays owed, to be paid by
+ * the next assist outside the body. */
+static void test_assists_in_a_body_stop_at_its_cap(void)
+{
+    CHECK(open_small_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->reserve = arena_capacity(g->arena);
+    g->gchold = 1;
+    g->bodyperiod = 0;
+    g->assistcap = 1000;
+    g->bodyassists = 0;
+    g->bodyassistcycles = 1000; /* spent */
+    uint32_t assists0 = g->stats.assists;
+    for (int i = 0; i < 2000; i++)
+        CHECK(tagged_table(-1) != NULL);
+    CHECK(g->stats.assists == assists0);
+    CHECK(g->bodyassists == 0);
+    CHECK(g->stats.assists_deferred > 0);
+    CHECK(g->assistowed > 0);
+    g->gchold = 0;
+    uint32_t owed = g->assistowed;
+    while (g->stats.assists == assists0)
+        CHECK(tagged_table(-1) != NULL);
+    CHECK(g->assistowed < owed || g->stats.cycles_completed > 0);
+    g->assistcap = 0;
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* Inside an rt.loop body an allocation that fails gets a catch-up of at
+ * most what is left of the body's assist cap, never a whole collection:
+ * with the cap spent it fails (the caller raises "not enough memory"),
+ * and no cycle was finished for it; outside a body the same allocation
+ * is served by a whole collection. */
+static void test_emergency_in_a_body_is_bounded_then_fails(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->gcrunning = 0; /* garbage piles up, uncollected */
+    uint32_t made = 0;
+    while (arena_free_bytes(g->arena) > membytes / 8 && tagged_table(-1))
+        made++;
+    CHECK(made > 10);
+    g->gcrunning = 1;
+    g->reserve = 0;
+    g->gchold = 1;
+    g->bodyperiod = 0;
+    g->assistcap = 1000;
+    g->bodyassistcycles = 1000; /* spent: no catch-up at all */
+    uint32_t em0 = g->stats.emergencies, failed0 = g->stats.emergencies_failed;
+    uint32_t cycles0 = g->stats.cycles_completed;
+    size_t big = arena_largest_free(g->arena) + 64;
+    CHECK(gc_alloc(L, big) == NULL);
+    CHECK(g->stats.emergencies == em0 + 1);
+    CHECK(g->stats.emergencies_failed == failed0 + 1);
+    CHECK(g->stats.cycles_completed == cycles0);
+    CHECK(checked());
+    g->gchold = 0;
+    g->assistcap = 0;
+    void *p = gc_alloc(L, big);
+    CHECK(p != NULL);
+    CHECK(g->stats.emergencies == em0 + 2);
+    CHECK(g->stats.emergencies_failed == failed0 + 1);
+    gc_free(g, p, big);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+#endif
+
 static void test_allocation_failure_loses_nothing(void)
 {
     CHECK(open_state());
@@ -1522,6 +1645,11 @@ static const struct check_case cases[] = {
     CASE(test_weak_tables_are_traversed_in_bounded_chunks),
     CASE(test_check_reports_a_reference_to_a_freed_block),
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
+#ifndef RTLUA_TORTURE
+    CASE(test_assist_pays_work_owed_not_its_whole_budget),
+    CASE(test_assists_in_a_body_stop_at_its_cap),
+    CASE(test_emergency_in_a_body_is_bounded_then_fails),
+#endif
     CASE(test_allocation_failure_loses_nothing),
     CASE(test_fault_injection_at_every_allocation),
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
