@@ -155,6 +155,12 @@ static void assist(lua_State *L)
     if (g->gchold) {
         g->bodyassists++;
         g->bodyassistcycles += used;
+    } else if (g->tobefnz != NULL) {
+        /* Finalizable garbage is freed only once its __gc has run: the
+         * next safe point runs a batch, credit or not, so that finalizers
+         * keep pace with allocation as the marking does. */
+        g->fnzdue = 1;
+        g->stepflag = 1;
     }
 }
 

@@ -102,6 +102,10 @@ void gc_safepoint_(lua_State *L)
 {
     global_State *g = G(L);
     uint32_t budget = g->credit;
+    if (g->fnzdue && !g->gchold) { /* an assist's share of the __gc calls */
+        g->fnzdue = 0;
+        gc_finalize(L, GC_FINALIZE_MAX);
+    }
     if (!g->gcrunning || budget == 0 || pace_held(g)) {
         g->stepflag = 0;
     } else {

@@ -149,6 +149,7 @@ typedef struct global_State {
     uint8_t gcemergency;  /* inside an emergency collection */
     uint8_t gcfinalizing; /* a __gc call is running */
     uint8_t gcinassist;   /* an assist step runs (inside an allocation) */
+    uint8_t fnzdue;       /* an assist asks the next safe point for __gc */
     uint8_t gcclosing;    /* lua_close runs the finalizers: no new ones */
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */

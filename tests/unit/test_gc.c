@@ -358,10 +358,16 @@ static void test_random_mutator_keeps_the_invariant(void)
             char buf[24];
             port_snprintf(buf, sizeof buf, "s%u", (unsigned)(rnd() % 500));
             str *s = str_newz(L, buf);
-            if (is_table(a) && s) {
+            if (is_table(a) && s && L->top < L->stack + L->stacksize) {
+                /* An interned string may be an old one, found: not the
+                 * newest object, it must be anchored (here on the stack)
+                 * before the store allocates, for an assist step there
+                 * may run atomic. */
                 tvalue v;
                 set_gc(&v, s, s->tt);
+                *L->top++ = v;
                 tab_setint(L, gco2tab(gc_of(a)), 20 + rnd() % 4, &v);
+                L->top--;
             }
         } else if (r < 68) { /* closure with a closed upvalue (barrier) */
             lclosure *cl = fn_newlclosure(L, 1);
