@@ -200,7 +200,7 @@ void gc_newthread(lua_State *L, lua_State *th)
     global_State *g = G(L);
     if (g->gcphase == GC_PROPAGATE && is_white(obj2gc(th))) {
         set2gray(obj2gc(th));
-        th->dirty = 1;
+        gc_thread_ran(th);
         linkgray(obj2gc(th), &g->grayagain);
     }
 }
@@ -584,19 +584,34 @@ static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
 }
 
 /* Open upvalues live while they are open: the thread holds them (the list
- * is no longer than the stack). */
-static void mark_openupvals(global_State *g, lua_State *th)
+ * is no longer than the stack).  Those of slots at or above `from` (the
+ * list is highest first): below a thread's lowmark they were marked when
+ * its last scan ended, or born black since. */
+static void mark_openupvals(global_State *g, lua_State *th, const tvalue *from)
 {
-    for (upval *uv = th->openupval; uv; uv = uv->u.open.next)
+    for (upval *uv = th->openupval; uv && uv->v >= from; uv = uv->u.open.next)
         markobj(g, uv);
 }
 
-/* Finish an object whose scan is complete. */
+/* A scan of th's stack begins: what changes from now on is at or above
+ * the running frame's function, or lowers the mark (gc_stack_lower). */
+static void thread_scanstart(lua_State *th)
+{
+    th->dirty &= (uint8_t)~GC_RAN_SCAN;
+    th->lowmark = th->ci != NULL ? th->ci->func : th->stack;
+}
+
+/* Finish an object whose scan is complete.  A thread gives back the
+ * stack and records it no longer uses (vm_shrinkthread, bounded), except
+ * inside an allocation (an assist or emergency step), whose caller may
+ * have checked for room that no frame records yet. */
 static void finish(global_State *g, gcobj *o)
 {
     if (o->tt == V_THREAD) {
-        mark_openupvals(g, gco2th(o));
-        gco2th(o)->dirty = 0;
+        lua_State *th = gco2th(o);
+        mark_openupvals(g, th, th->stack);
+        if (!g->gcemergency && !g->gcnofin)
+            vm_shrinkthread(th);
         if (g->remarking) { /* a re-mark: it is on grayagain already */
             g->remarking = 0;
             return;
@@ -630,6 +645,8 @@ static void start_traversal(global_State *g)
     }
     if (o->tt != V_THREAD)
         set2black(o);
+    else
+        thread_scanstart(gco2th(o));
     g->trav = o;
     g->travpos = 0;
 }
@@ -691,8 +708,32 @@ static void remarkupvals(global_State *g)
 /* ---- Atomic
  * ------------------------------------------------------------------------ */
 
-/* Revisit grayagain: threads that ran are scanned whole; weak tables are
- * traversed again.  Everything goes back to the right list. */
+/* Does th need a scan again: it ran since its last scan began (the main
+ * thread always counts as having run: the host's C code may change it)? */
+static int thread_ran(global_State *g, lua_State *th)
+{
+    return (th->dirty & GC_RAN_SCAN) || th == &g->mainthread;
+}
+
+/* Atomic's re-scan of a thread that ran: only [lowmark, top), and the open
+ * upvalues of that part; the rest is as its last scan saw it. */
+static void rescan_thread(global_State *g, lua_State *th)
+{
+    if (th->stack == NULL)
+        return;
+    uint32_t from = (uint32_t)(th->lowmark - th->stack);
+    uint32_t to = (uint32_t)(th->top - th->stack);
+    if (from < to) {
+        scan(g, obj2gc(th), from, to);
+        g->atomicscan += to - from;
+    }
+    mark_openupvals(g, th, th->lowmark);
+    thread_scanstart(th);
+}
+
+/* Revisit grayagain: threads that ran are scanned again from their
+ * lowmark; weak tables are traversed again.  Everything goes back to the
+ * right list. */
 static void revisit_grayagain(global_State *g)
 {
     gcobj *o = g->grayagain;
@@ -701,14 +742,8 @@ static void revisit_grayagain(global_State *g)
         gcobj *next = *gclist_of(o);
         if (o->tt == V_THREAD) {
             lua_State *th = gco2th(o);
-            /* The main thread always ran, unless its re-mark ended in this
-             * very step, with gray empty since: then it is scanned. */
-            int fresh = g->remarkclean && g->remarkstep == g->stepno;
-            if ((th->dirty || th == &g->mainthread) && !fresh) {
-                scan(g, o, 0, object_slots(o));
-                mark_openupvals(g, th);
-                th->dirty = 0;
-            }
+            if (thread_ran(g, th))
+                rescan_thread(g, th);
             linkgray(o, &g->grayagain);
         } else if (o->tt == V_TABLE) {
             table *t = gco2tab(o);
@@ -719,18 +754,32 @@ static void revisit_grayagain(global_State *g)
     }
 }
 
-/* Clear the dead part of every marked thread's stack, above its top: it
+/* Clear the dead part of the marked threads' stacks, above their top: it
  * was not marked (C05: a dead register must not keep garbage alive), so
  * the sweep may free what it held, and a stale slot must not be read
  * after that.  At the end of atomic grayagain holds every marked thread,
- * including those first reached inside atomic. */
+ * including those first reached inside atomic.  Only what may have been
+ * written since the last clear: up to stacklimit for a thread that ran
+ * (no frame reached above it, vm/do.c), and for one that did not, the
+ * slots its top left since (the C API pops values off any thread). */
 static void clear_dead_stacks(global_State *g)
 {
     for (gcobj *o = g->grayagain; o != NULL; o = *gclist_of(o)) {
         lua_State *th = gco2th(o);
-        if (th->stack)
-            for (tvalue *s = th->top; s < th->stack + th->stacksize; s++)
-                set_nil(s);
+        if (th->stack == NULL)
+            continue;
+        uint32_t top = (uint32_t)(th->top - th->stack);
+        uint32_t end = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread
+                           ? th->stacklimit
+                           : th->deadfrom;
+        if (end > th->stacksize)
+            end = th->stacksize;
+        for (uint32_t i = top; i < end; i++)
+            set_nil(&th->stack[i]);
+        if (end > top)
+            g->atomicclear += end - top;
+        th->dirty &= (uint8_t)~GC_RAN_CLEAR;
+        th->deadfrom = top;
     }
 }
 
@@ -833,6 +882,7 @@ static void mark_tobefnz(global_State *g)
 static void atomic(global_State *g)
 {
     g->gcphase = GC_ATOMIC;
+    g->atomicscan = g->atomicclear = 0;
     markroots(g);
     propagateall(g);
     remarkupvals(g);
@@ -1010,10 +1060,11 @@ int gc_cycle_due(global_State *g)
 }
 
 /* One unit of a re-mark pass: the registry, then each thread on
- * grayagain that ran since its scan (the main thread always), one list
- * entry or one chunked thread traversal at a time.  A pass that ends
- * having found no gray object is clean: atomic may follow at once, and in
- * the same step (no mutator in between) scans no stack again. */
+ * grayagain that ran since its scan began (the main thread always), one
+ * list entry or one chunked traversal of [lowmark, top) at a time.  A
+ * pass that ends having found no gray object is clean: atomic may follow
+ * at once, and re-scans of each thread only what changed since its
+ * re-mark began. */
 static void remark_unit(global_State *g)
 {
     if (!g->remarkpass) {
@@ -1027,18 +1078,18 @@ static void remark_unit(global_State *g)
     gcobj *o = g->remarknext;
     if (o == NULL) {
         g->remarkpass = 0;
-        if (!g->remarkfound && g->gray == NULL) {
+        if (!g->remarkfound && g->gray == NULL)
             g->remarkclean = 1;
-            g->remarkstep = g->stepno;
-        }
         return;
     }
     g->remarknext = *gclist_of(o);
-    if (o->tt == V_THREAD &&
-        (gco2th(o)->dirty || o == obj2gc(&g->mainthread))) {
+    if (o->tt == V_THREAD && thread_ran(g, gco2th(o))) {
+        lua_State *th = gco2th(o);
+        uint32_t from = th->stack ? (uint32_t)(th->lowmark - th->stack) : 0;
+        thread_scanstart(th);
         g->remarking = 1;
         g->trav = o;
-        g->travpos = 0;
+        g->travpos = from;
     }
 }
 

@@ -134,8 +134,20 @@ void gc_resized(global_State *g, gcobj *o);
 void gc_newthread(lua_State *L, lua_State *th);
 /* setmetatable with a __gc: move the object to finobj. */
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
-/* The thread ran: its stack must be scanned again before the sweep. */
-#define gc_thread_ran(L) ((L)->dirty = 1)
+/* The thread ran: its stack (from its lowmark up) must be scanned again
+ * before the sweep, and its dead part cleared. */
+#define GC_RAN_SCAN 1u  /* ran since its last scan began */
+#define GC_RAN_CLEAR 2u /* ran since its dead part was cleared */
+#define gc_thread_ran(L) ((L)->dirty = GC_RAN_SCAN | GC_RAN_CLEAR)
+/* Slot p of L's stack may change from now on though it lies below the
+ * running frame's function: a frame became active again (a return, an
+ * unwinding to a protected call), or a slot was written from outside
+ * its frame (lua_setlocal).  One comparison on the return path. */
+#define gc_stack_lower(L, p)                                                  \
+    do {                                                                      \
+        if ((p) < (L)->lowmark)                                               \
+            (L)->lowmark = (p);                                               \
+    } while (0)
 
 /* ---- Driving the collector
  * ------------------------------------------------------ */
