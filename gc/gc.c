@@ -1044,7 +1044,7 @@ static void start_cycle(global_State *g)
     g->weak = g->ephemeron = g->allweak = NULL;
     g->trav = NULL;
     g->remarks = 0;
-    g->remarking = g->remarkpass = g->remarkclean = 0;
+    g->remarking = g->remarkpass = g->remarkclean = g->remarkstale = 0;
     g->remarknext = NULL;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
@@ -1062,14 +1062,18 @@ int gc_cycle_due(global_State *g)
 /* One unit of a re-mark pass: the registry, then each thread on
  * grayagain that ran since its scan began (the main thread always), one
  * list entry or one chunked traversal of [lowmark, top) at a time.  A
- * pass that ends having found no gray object is clean: atomic may follow
- * at once, and re-scans of each thread only what changed since its
- * re-mark began. */
+ * pass that ends having found no gray object, having re-marked at most
+ * GC_REMARK_STACK stack slots, in the step it began in, is clean: atomic
+ * may follow in that step, and re-scans of each thread only what changed
+ * since its re-mark began (next to nothing: no mutator ran since). */
 static void remark_unit(global_State *g)
 {
     if (!g->remarkpass) {
         g->remarkpass = 1;
+        g->remarkclean = 0;
         g->remarkfound = 0;
+        g->remarkslots = 0;
+        g->remarkstep = g->stepno;
         g->remarks++;
         markvalue(g, &g->registry);
         g->remarknext = g->grayagain;
@@ -1078,19 +1082,35 @@ static void remark_unit(global_State *g)
     gcobj *o = g->remarknext;
     if (o == NULL) {
         g->remarkpass = 0;
-        if (!g->remarkfound && g->gray == NULL)
-            g->remarkclean = 1;
+        if (!g->remarkfound && g->gray == NULL) {
+            if (g->remarkslots <= GC_REMARK_STACK &&
+                g->remarkstep == g->stepno)
+                g->remarkclean = 1;
+            else if (g->remarkstale < GC_REMARK_STALE &&
+                     ++g->remarkstale == GC_REMARK_STALE)
+                g->remarkclean = 1; /* the stacks will not settle */
+        }
         return;
     }
     g->remarknext = *gclist_of(o);
     if (o->tt == V_THREAD && thread_ran(g, gco2th(o))) {
         lua_State *th = gco2th(o);
         uint32_t from = th->stack ? (uint32_t)(th->lowmark - th->stack) : 0;
+        if (th->top - th->stack > (ptrdiff_t)from)
+            g->remarkslots += (uint32_t)(th->top - th->stack) - from;
         thread_scanstart(th);
         g->remarking = 1;
         g->trav = o;
         g->travpos = from;
     }
+}
+
+/* A clean re-mark pass ended in this step (a later step, after the
+ * mutator ran, starts another). */
+static int remark_done(const global_State *g)
+{
+    return g->remarkclean &&
+           (g->remarkstep == g->stepno || g->remarkstale >= GC_REMARK_STALE);
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
@@ -1120,7 +1140,7 @@ static int unit(lua_State *L, int force)
          * is left with what the barriers queued since (new objects are
          * black: only objects older than the cycle can be found, and
          * GC_REMARK_MAX is a fuse, not the rule). */
-        if (!g->remarkclean && g->remarks < GC_REMARK_MAX) {
+        if (!remark_done(g) && g->remarks < GC_REMARK_MAX) {
             remark_unit(g);
             return 1;
         }

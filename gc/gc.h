@@ -83,6 +83,18 @@
  * fuse (a re-mark finds only objects older than the cycle, so they end
  * when one finds nothing new). */
 #define GC_REMARK_MAX 32
+/* A re-mark pass is clean (atomic may follow) only if it re-marked at most
+ * this many stack slots, all in the step it ends in: then no mutator ran
+ * since the threads' re-marks began, and atomic re-scans next to nothing
+ * of their stacks.  Otherwise another pass goes first (GC_REMARK_MAX
+ * still ends them). */
+#define GC_REMARK_STACK 64
+/* Passes that found no gray object but not a clean stack before atomic
+ * goes ahead anyway, re-scanning what changed since each thread's re-mark
+ * began: threads that rewrite their stacks faster than the collector
+ * re-marks them (deep coroutines unwound and rebuilt at every resume)
+ * would otherwise keep a cycle from ending. */
+#define GC_REMARK_STALE 4
 
 /* ---- Colours
  * ---------------------------------------------------------------- */

@@ -153,8 +153,12 @@ typedef struct global_State {
     uint8_t remarkpass;   /* a re-mark pass is under way */
     uint8_t remarkfound;  /* this pass found gray objects */
     uint8_t remarkclean;  /* a pass ended that found none */
+    uint8_t remarkstale;  /* passes that found none but stacks that kept
+                             changing (GC_REMARK_STALE) */
     gcobj *remarknext;    /* the next grayagain entry the pass looks at */
+    uint32_t remarkslots; /* stack slots this pass re-marks */
     uint32_t stepno;      /* collector steps so far (wraps) */
+    uint32_t remarkstep;  /* stepno of the step the re-mark pass began in */
     uint32_t atomicscan;  /* stack slots the last atomic phase re-scanned */
     uint32_t atomicclear; /* dead stack slots it nil-filled */
     gcobj *allgc;         /* every collectable RAM object without __gc */
