@@ -576,6 +576,8 @@ static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
         lua_State *th = gco2th(o);
         for (uint32_t i = from; i < to; i++)
             markvalue(g, &th->stack[i]);
+        if (g->remarking && to > from)
+            g->remarkslots += to - from;
         break;
     }
     default:
@@ -1096,8 +1098,6 @@ static void remark_unit(global_State *g)
     if (o->tt == V_THREAD && thread_ran(g, gco2th(o))) {
         lua_State *th = gco2th(o);
         uint32_t from = th->stack ? (uint32_t)(th->lowmark - th->stack) : 0;
-        if (th->top - th->stack > (ptrdiff_t)from)
-            g->remarkslots += (uint32_t)(th->top - th->stack) - from;
         thread_scanstart(th);
         g->remarking = 1;
         g->trav = o;
