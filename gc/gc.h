@@ -7,14 +7,19 @@
  *   PAUSE         mark the roots (registry, main thread, basic metatables)
  *   PROPAGATE     traverse gray objects; a big table, stack or prototype is
  *                 traversed GC_TRAVERSE_CHUNK slots at a time and resumed;
- *                 when gray runs out, the registry and the main thread's
- *                 stack are re-marked (the stack as a chunked traversal)
- *                 until a re-mark finds nothing new, so that atomic finds
- *                 little left (GC_REMARK_MAX is a fuse)
+ *                 when gray runs out, the registry and the stacks of the
+ *                 threads that ran (the main thread always) are re-marked,
+ *                 each from its lowmark, as chunked traversals, until a
+ *                 pass finds nothing new and re-marks at most
+ *                 GC_REMARK_STACK slots within one step, so that atomic
+ *                 finds little left (GC_REMARK_STALE and GC_REMARK_MAX are
+ *                 fuses); a traversed thread gives back stack it no
+ *                 longer uses (vm_shrinkthread)
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
- *                 they were scanned and what the barriers queued, clear
- *                 weak tables, separate unreachable finalizable objects and
- *                 mark them, flip the current white
+ *                 their scan began, from their lowmark, and what the
+ *                 barriers queued, clear weak tables, separate unreachable
+ *                 finalizable objects and mark them, clear the dead stack
+ *                 parts written since the last clear, flip the white
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj)
  *   FINALIZE      GC_FINALIZE_MAX __gc calls per step
@@ -27,14 +32,20 @@
  * (it would be painted white by the sweep anyway).
  *
  * The atomic phase's cost is bounded by configuration, not by heap size:
- * the main thread's stack and the stacks of coroutines that ran since
- * they were scanned (each at most STATE_STACK_MAX slots), their open
- * upvalues, what the barriers queued since the last step (GC_REMARK_MAX
- * root re-marks before atomic leave only that), and, where a program uses
- * them, the sizes of its weak tables (traversed and cleared whole in
- * atomic, ephemerons until they converge) and of the object graphs that
- * finalizable objects resurrect.  A program without weak tables and
- * finalizers has an atomic phase bounded by its stack sizes.
+ * the part of each thread's stack that changed since its last re-mark
+ * began (from its lowmark, the lowest slot a return or an unwinding
+ * reached: frames below it were not active since), and its dead part
+ * written since the last clear (up to stacklimit, vm/do.c), what the
+ * barriers queued since the last step, and, where a program uses them,
+ * the sizes of its weak tables (traversed and cleared whole in atomic,
+ * ephemerons until they converge) and of the object graphs that
+ * finalizable objects resurrect.  When the last re-mark pass was clean
+ * (in the same step, no mutator since), the stack part is a few slots a
+ * thread; only when threads rewrite their stacks faster than the
+ * collector re-marks them (deep coroutines unwound and rebuilt at every
+ * resume) does the GC_REMARK_STALE fuse leave atomic up to their whole
+ * stacks (each at most STATE_STACK_MAX slots).  A program without weak
+ * tables and finalizers has an atomic phase bounded by that.
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk
@@ -53,9 +64,20 @@
  * without barriers) and threads gray on grayagain (gc_newthread).  Outside
  * the mark phase objects are born current-white.  The sweep frees objects
  * of the other white and repaints survivors current-white, so objects
- * made during the sweep survive it.  When the main thread's re-mark ended
- * in the same step as atomic, with gray empty since, atomic does not scan
- * that stack again.  ROM objects are on no list and never touched.
+ * made during the sweep survive it.  ROM objects are on no list and never
+ * touched.
+ *
+ * Stacks have no barrier: a thread that ran since its scan began
+ * (GC_RAN_SCAN) is scanned again from its lowmark.  The mark is reset to
+ * the running frame's function when a scan begins and lowered wherever a
+ * lower frame becomes active again (gc_stack_lower: returns, unwinding
+ * to a protected call, lua_setlocal); an open upvalue's slot below it
+ * changes only through SETUPVAL or lua_setupvalue, whose barrier marks
+ * the value (the upvalue is black once its thread's scan ended, or born
+ * black).  The dead part above top is nil-filled only where something can
+ * have been written since the last clear: below stacklimit for a thread
+ * that ran (GC_RAN_CLEAR), below the top it had then (deadfrom) for one
+ * that did not.
  */
 #ifndef RTLUA_GC_H
 #define RTLUA_GC_H
