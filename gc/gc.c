@@ -303,7 +303,7 @@ void gc_newthread(lua_State *L, lua_State *th)
     global_State *g = G(L);
     if (g->gcphase == GC_PROPAGATE && is_white(obj2gc(th))) {
         set2gray(obj2gc(th));
-        th->dirty = 1;
+        gc_thread_ran(th);
         linkgray(obj2gc(th), &g->grayagain);
     }
 }
@@ -757,6 +757,8 @@ static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
         lua_State *th = gco2th(o);
         for (uint32_t i = from; i < to; i++)
             markvalue(g, &th->stack[i]);
+        if (g->remarking && to > from)
+            g->remarkslots += to - from;
         break;
     }
     default:
@@ -765,19 +767,34 @@ static void scan(global_State *g, gcobj *o, uint32_t from, uint32_t to)
 }
 
 /* Open upvalues live while they are open: the thread holds them (the list
- * is no longer than the stack). */
-static void mark_openupvals(global_State *g, lua_State *th)
+ * is no longer than the stack).  Those of slots at or above `from` (the
+ * list is highest first): below a thread's lowmark they were marked when
+ * its last scan ended, or born black since. */
+static void mark_openupvals(global_State *g, lua_State *th, const tvalue *from)
 {
-    for (upval *uv = th->openupval; uv; uv = uv->u.open.next)
+    for (upval *uv = th->openupval; uv && uv->v >= from; uv = uv->u.open.next)
         markobj(g, uv);
 }
 
-/* Finish an object whose scan is complete. */
+/* A scan of th's stack begins: what changes from now on is at or above
+ * the running frame's function, or lowers the mark (gc_stack_lower). */
+static void thread_scanstart(lua_State *th)
+{
+    th->dirty &= (uint8_t)~GC_RAN_SCAN;
+    th->lowmark = th->ci != NULL ? th->ci->func : th->stack;
+}
+
+/* Finish an object whose scan is complete.  A thread gives back the
+ * stack and records it no longer uses (vm_shrinkthread, bounded), except
+ * inside an allocation (an assist or emergency step), whose caller may
+ * have checked for room that no frame records yet. */
 static void finish(global_State *g, gcobj *o)
 {
     if (o->tt == V_THREAD) {
-        mark_openupvals(g, gco2th(o));
-        gco2th(o)->dirty = 0;
+        lua_State *th = gco2th(o);
+        mark_openupvals(g, th, th->stack);
+        if (!g->gcemergency && !g->gcinassist)
+            vm_shrinkthread(th);
         if (g->remarking) { /* a re-mark: it is on grayagain already */
             g->remarking = 0;
             return;
@@ -822,6 +839,8 @@ static void start_traversal(global_State *g, gcobj **list)
     }
     if (o->tt != V_THREAD)
         set2black(o);
+    else
+        thread_scanstart(gco2th(o));
     g->trav = o;
     g->travpos = 0;
 }
@@ -890,8 +909,32 @@ static void remarkupvals(global_State *g)
 /* ---- Atomic
  * ------------------------------------------------------------------------ */
 
-/* Revisit grayagain: threads that ran are scanned whole.  (Weak tables
- * are black once traversed, as strong ones: never traversed again.) */
+/* Does th need a scan again: it ran since its last scan began (the main
+ * thread always counts as having run: the host's C code may change it)? */
+static int thread_ran(global_State *g, lua_State *th)
+{
+    return (th->dirty & GC_RAN_SCAN) || th == &g->mainthread;
+}
+
+/* Atomic's re-scan of a thread that ran: only [lowmark, top), and the open
+ * upvalues of that part; the rest is as its last scan saw it. */
+static void rescan_thread(global_State *g, lua_State *th)
+{
+    if (th->stack == NULL)
+        return;
+    uint32_t from = (uint32_t)(th->lowmark - th->stack);
+    uint32_t to = (uint32_t)(th->top - th->stack);
+    if (from < to) {
+        scan(g, obj2gc(th), from, to);
+        g->atomicscan += to - from;
+    }
+    mark_openupvals(g, th, th->lowmark);
+    thread_scanstart(th);
+}
+
+/* Revisit grayagain: threads that ran are scanned again from their
+ * lowmark.  (Weak tables are black once traversed, as strong ones: never
+ * traversed again.) */
 static void revisit_grayagain(global_State *g)
 {
     gcobj *o = g->grayagain;
@@ -900,32 +943,40 @@ static void revisit_grayagain(global_State *g)
         gcobj *next = *gclist_of(o);
         if (o->tt == V_THREAD) {
             lua_State *th = gco2th(o);
-            /* The main thread always ran, unless its re-mark ended in this
-             * very step, with gray empty since: then it is scanned. */
-            int fresh = g->remarkclean && g->remarkstep == g->stepno;
-            if ((th->dirty || th == &g->mainthread) && !fresh) {
-                scan(g, o, 0, object_slots(o));
-                mark_openupvals(g, th);
-                th->dirty = 0;
-            }
+            if (thread_ran(g, th))
+                rescan_thread(g, th);
             linkgray(o, &g->grayagain);
         }
         o = next;
     }
 }
 
-/* Clear the dead part of every marked thread's stack, above its top: it
+/* Clear the dead part of the marked threads' stacks, above their top: it
  * was not marked (C05: a dead register must not keep garbage alive), so
  * the sweep may free what it held, and a stale slot must not be read
  * after that.  At the end of atomic grayagain holds every marked thread,
- * including those first reached inside atomic. */
+ * including those first reached inside atomic.  Only what may have been
+ * written since the last clear: up to stacklimit for a thread that ran
+ * (no frame reached above it, vm/do.c), and for one that did not, the
+ * slots its top left since (the C API pops values off any thread). */
 static void clear_dead_stacks(global_State *g)
 {
     for (gcobj *o = g->grayagain; o != NULL; o = *gclist_of(o)) {
         lua_State *th = gco2th(o);
-        if (th->stack)
-            for (tvalue *s = th->top; s < th->stack + th->stacksize; s++)
-                set_nil(s);
+        if (th->stack == NULL)
+            continue;
+        uint32_t top = (uint32_t)(th->top - th->stack);
+        uint32_t end = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread
+                           ? th->stacklimit
+                           : th->deadfrom;
+        if (end > th->stacksize)
+            end = th->stacksize;
+        for (uint32_t i = top; i < end; i++)
+            set_nil(&th->stack[i]);
+        if (end > top)
+            g->atomicclear += end - top;
+        th->dirty &= (uint8_t)~GC_RAN_CLEAR;
+        th->deadfrom = top;
     }
 }
 
@@ -1030,6 +1081,7 @@ static void separate_tobefnz(global_State *g, int all)
  * queued; the ephemerons converge in the propagation. */
 static void atomic_mark(global_State *g)
 {
+    g->atomicscan = g->atomicclear = 0;
     markroots(g);
     propagateall(g);
     remarkupvals(g);
@@ -1254,7 +1306,7 @@ static void start_cycle(global_State *g)
     g->trav = NULL;
     g->ephkey = g->ephnext = g->weakwait = NULL;
     g->remarks = 0;
-    g->remarking = g->remarkpass = g->remarkclean = 0;
+    g->remarking = g->remarkpass = g->remarkclean = g->remarkstale = 0;
     g->remarknext = NULL;
     g->fnzstage = FNZ_NONE;
     g->fnzmark = g->fnzbatch = NULL;
@@ -1272,15 +1324,20 @@ int gc_cycle_due(global_State *g)
 }
 
 /* One unit of a re-mark pass: the registry, then each thread on
- * grayagain that ran since its scan (the main thread always), one list
- * entry or one chunked thread traversal at a time.  A pass that ends
- * having found no gray object is clean: atomic may follow at once, and in
- * the same step (no mutator in between) scans no stack again. */
+ * grayagain that ran since its scan began (the main thread always), one
+ * list entry or one chunked traversal of [lowmark, top) at a time.  A
+ * pass that ends having found no gray object, having re-marked at most
+ * GC_REMARK_STACK stack slots, in the step it began in, is clean: atomic
+ * may follow in that step, and re-scans of each thread only what changed
+ * since its re-mark began (next to nothing: no mutator ran since). */
 static void remark_unit(global_State *g)
 {
     if (!g->remarkpass) {
         g->remarkpass = 1;
+        g->remarkclean = 0;
         g->remarkfound = 0;
+        g->remarkslots = 0;
+        g->remarkstep = g->stepno;
         g->remarks++;
         markvalue(g, &g->registry);
         g->remarknext = g->grayagain;
@@ -1290,18 +1347,32 @@ static void remark_unit(global_State *g)
     if (o == NULL) {
         g->remarkpass = 0;
         if (!g->remarkfound && g->gray == NULL) {
-            g->remarkclean = 1;
-            g->remarkstep = g->stepno;
+            if (g->remarkslots <= GC_REMARK_STACK &&
+                g->remarkstep == g->stepno)
+                g->remarkclean = 1;
+            else if (g->remarkstale < GC_REMARK_STALE &&
+                     ++g->remarkstale == GC_REMARK_STALE)
+                g->remarkclean = 1; /* the stacks will not settle */
         }
         return;
     }
     g->remarknext = *gclist_of(o);
-    if (o->tt == V_THREAD &&
-        (gco2th(o)->dirty || o == obj2gc(&g->mainthread))) {
+    if (o->tt == V_THREAD && thread_ran(g, gco2th(o))) {
+        lua_State *th = gco2th(o);
+        uint32_t from = th->stack ? (uint32_t)(th->lowmark - th->stack) : 0;
+        thread_scanstart(th);
         g->remarking = 1;
         g->trav = o;
-        g->travpos = 0;
+        g->travpos = from;
     }
+}
+
+/* A clean re-mark pass ended in this step (a later step, after the
+ * mutator ran, starts another). */
+static int remark_done(const global_State *g)
+{
+    return g->remarkclean &&
+           (g->remarkstep == g->stepno || g->remarkstale >= GC_REMARK_STALE);
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
@@ -1326,7 +1397,7 @@ static int unit(lua_State *L, int force)
          * is left with what the barriers queued since (new objects are
          * black: only objects older than the cycle can be found, and
          * GC_REMARK_MAX is a fuse, not the rule). */
-        if (!g->remarkclean && g->remarks < GC_REMARK_MAX) {
+        if (!remark_done(g) && g->remarks < GC_REMARK_MAX) {
             remark_unit(g);
             return 1;
         }

@@ -10,10 +10,14 @@
  *                 time and resumed; weak tables wait until gray runs out;
  *                 a flagged ephemeron key, once marked, is looked up in
  *                 GC_TRAVERSE_CHUNK ephemeron tables a unit;
- *                 when gray runs out, the registry and the main thread's
- *                 stack are re-marked (the stack as a chunked traversal)
- *                 until a re-mark finds nothing new, so that atomic finds
- *                 little left (GC_REMARK_MAX is a fuse).  With finalizable
+ *                 when gray runs out, the registry and the stacks of the
+ *                 threads that ran (the main thread always) are re-marked,
+ *                 each from its lowmark, as chunked traversals, until a
+ *                 pass finds nothing new and re-marks at most
+ *                 GC_REMARK_STACK slots within one step, so that atomic
+ *                 finds little left (GC_REMARK_STALE and GC_REMARK_MAX are
+ *                 fuses); a traversed thread gives back stack it no
+ *                 longer uses (vm_shrinkthread).  With finalizable
  *                 objects (finobj or tobefnz not empty), a first atomic
  *                 point (the marking half of ATOMIC, and the clearing of
  *                 weak values) is followed, still in PROPAGATE, by two
@@ -22,9 +26,10 @@
  *                 unit; FNZ_RESURRECT marks tobefnz, GC_TRAVERSE_CHUNK
  *                 objects a unit, and propagates and re-marks as before
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
- *                 they were scanned and what the barriers queued, clear
- *                 the weak tables that counted white objects, flip the
- *                 current white
+ *                 their scan began, from their lowmark, and what the
+ *                 barriers queued, clear the weak tables that counted
+ *                 white objects, clear the dead stack parts written since
+ *                 the last clear, flip the current white
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj);
  *                 the cycle ends with the sweep
@@ -63,18 +68,22 @@
  * traversal through something other than an ephemeron value.
  *
  * The atomic phase's cost is bounded by configuration, not by heap size:
- * the main thread's stack and the stacks of coroutines that ran since
- * they were scanned (each at most STATE_STACK_MAX slots), their open
- * upvalues, what the barriers queued since the last step (GC_REMARK_MAX
- * root re-marks before atomic leave only that), and, where a program uses
- * them, one step per weak table of the cycle plus the sizes of the weak
- * tables that must be cleared (above: those whose weak slots held objects
- * found dead or not yet marked when traversed).  Finalizable objects add
- * no walk to it: their separation and the marking of what they resurrect
- * are units of the propagate phase; a program with finalizers has two
- * atomic points a cycle, each bounded so.  A program without weak tables
- * has an atomic phase bounded by its stack sizes; one whose weakly held
- * objects all live clears nothing.
+ * the part of each thread's stack that changed since its last re-mark
+ * began (from its lowmark, the lowest slot a return or an unwinding
+ * reached: frames below it were not active since), and its dead part
+ * written since the last clear (up to stacklimit, vm/do.c), what the
+ * barriers queued since the last step, and, where a program uses them,
+ * one step per weak table of the cycle plus the sizes of the weak tables
+ * that must be cleared (above: those whose weak slots held objects found
+ * dead or not yet marked when traversed).  Finalizable objects add no
+ * walk to it: their separation and the marking of what they resurrect are
+ * units of the propagate phase; a program with finalizers has two atomic
+ * points a cycle, each bounded so.  When the last re-mark pass was clean
+ * (in the same step, no mutator since), the stack part is a few slots a
+ * thread; only when threads rewrite their stacks faster than the
+ * collector re-marks them (deep coroutines unwound and rebuilt at every
+ * resume) does the GC_REMARK_STALE fuse leave atomic up to their whole
+ * stacks (each at most STATE_STACK_MAX slots).
  *
  * Known mutator costs outside the collector's steps: the first
  * setmetatable with __gc on an object unlinks it from allgc by a walk
@@ -93,9 +102,20 @@
  * without barriers) and threads gray on grayagain (gc_newthread).  Outside
  * the mark phase objects are born current-white.  The sweep frees objects
  * of the other white and repaints survivors current-white, so objects
- * made during the sweep survive it.  When the main thread's re-mark ended
- * in the same step as atomic, with gray empty since, atomic does not scan
- * that stack again.  ROM objects are on no list and never touched.
+ * made during the sweep survive it.  ROM objects are on no list and never
+ * touched.
+ *
+ * Stacks have no barrier: a thread that ran since its scan began
+ * (GC_RAN_SCAN) is scanned again from its lowmark.  The mark is reset to
+ * the running frame's function when a scan begins and lowered wherever a
+ * lower frame becomes active again (gc_stack_lower: returns, unwinding
+ * to a protected call, lua_setlocal); an open upvalue's slot below it
+ * changes only through SETUPVAL or lua_setupvalue, whose barrier marks
+ * the value (the upvalue is black once its thread's scan ended, or born
+ * black).  The dead part above top is nil-filled only where something can
+ * have been written since the last clear: below stacklimit for a thread
+ * that ran (GC_RAN_CLEAR), below the top it had then (deadfrom) for one
+ * that did not.
  */
 #ifndef RTLUA_GC_H
 #define RTLUA_GC_H
@@ -148,6 +168,18 @@
  * fuse (a re-mark finds only objects older than the cycle, so they end
  * when one finds nothing new). */
 #define GC_REMARK_MAX 32
+/* A re-mark pass is clean (atomic may follow) only if it re-marked at most
+ * this many stack slots, all in the step it ends in: then no mutator ran
+ * since the threads' re-marks began, and atomic re-scans next to nothing
+ * of their stacks.  Otherwise another pass goes first (GC_REMARK_MAX
+ * still ends them). */
+#define GC_REMARK_STACK 64
+/* Passes that found no gray object but not a clean stack before atomic
+ * goes ahead anyway, re-scanning what changed since each thread's re-mark
+ * began: threads that rewrite their stacks faster than the collector
+ * re-marks them (deep coroutines unwound and rebuilt at every resume)
+ * would otherwise keep a cycle from ending. */
+#define GC_REMARK_STALE 4
 
 /* ---- Colours
  * ---------------------------------------------------------------- */
@@ -212,8 +244,20 @@ void gc_resized(global_State *g, gcobj *o);
 void gc_newthread(lua_State *L, lua_State *th);
 /* setmetatable with a __gc: move the object to finobj. */
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
-/* The thread ran: its stack must be scanned again before the sweep. */
-#define gc_thread_ran(L) ((L)->dirty = 1)
+/* The thread ran: its stack (from its lowmark up) must be scanned again
+ * before the sweep, and its dead part cleared. */
+#define GC_RAN_SCAN 1u  /* ran since its last scan began */
+#define GC_RAN_CLEAR 2u /* ran since its dead part was cleared */
+#define gc_thread_ran(L) ((L)->dirty = GC_RAN_SCAN | GC_RAN_CLEAR)
+/* Slot p of L's stack may change from now on though it lies below the
+ * running frame's function: a frame became active again (a return, an
+ * unwinding to a protected call), or a slot was written from outside
+ * its frame (lua_setlocal).  One comparison on the return path. */
+#define gc_stack_lower(L, p)                                                  \
+    do {                                                                      \
+        if ((p) < (L)->lowmark)                                               \
+            (L)->lowmark = (p);                                               \
+    } while (0)
 
 /* ---- Driving the collector
  * ------------------------------------------------------ */

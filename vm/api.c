@@ -237,7 +237,7 @@ int lua_checkstack(lua_State *L, int n)
     CallInfo *ci = L->ci;
     int ok = 1;
     api_check(L, n >= 0, "negative 'n'");
-    if (L->stack + L->stacksize - L->top <= (ptrdiff_t)n + VM_EXTRA_STACK) {
+    if (L->stack + L->stacklimit - L->top <= (ptrdiff_t)n + VM_EXTRA_STACK) {
         ptrdiff_t inuse = L->top - L->stack + VM_EXTRA_STACK;
         if (inuse > LUAI_MAXSTACK - n)
             ok = 0;

@@ -752,6 +752,9 @@ const char *lua_setlocal(lua_State *L, const lua_Debug *ar, int n)
     if (name != NULL) {
         set_obj(pos, L->top - 1);
         L->top--;
+        /* a slot of any frame: atomic re-scans the stack from it */
+        gc_thread_ran(L);
+        gc_stack_lower(L, pos);
     }
     return name;
 }

@@ -55,6 +55,16 @@
 #else
 #define DO_CIBLOCK_MAX 32
 #endif
+/* Slots the stack checks' slow path adds to stacklimit beyond what was
+ * asked (within stacksize): the dead part atomic clears is at most this
+ * much larger than the frames that were there, and a deep recursion
+ * takes the slow path once every few calls. */
+#define DO_LIMIT_STEP 32
+/* Frames vm_shrinkthread walks to find the highest frame top; a thread
+ * deeper than this keeps its stack (it is using it). */
+#define DO_SHRINK_WALK 16
+/* CallInfo blocks vm_shrinkthread frees at a time. */
+#define DO_SHRINK_BLOCKS 4
 /* Initial entries of a thread's to-be-closed array. */
 #define DO_TBC_INIT 4
 /* Bytes of the buffer vm_pushvfstring fills before pushing a piece. */
@@ -378,6 +388,7 @@ static void correctstack(lua_State *L, tvalue *old, tvalue *s)
     uintptr_t o = (uintptr_t)old;
 #define MOVED(p) ((tvalue *)((uintptr_t)(s) + ((uintptr_t)(p)-o)))
     L->top = MOVED(L->top);
+    L->lowmark = MOVED(L->lowmark);
     if (L->tbclist)
         L->tbclist = MOVED(L->tbclist);
     for (upval *uv = L->openupval; uv; uv = uv->u.open.next)
@@ -402,14 +413,37 @@ static int reallocstack(lua_State *L, uint32_t newsize)
         set_nil(&s[i]);
     L->stack = s;
     L->stacksize = newsize;
+    if (L->stacklimit > newsize)
+        L->stacklimit = newsize;
+    if (L->deadfrom > newsize)
+        L->deadfrom = newsize;
     if (s != old)
         correctstack(L, old, s);
     return 1;
 }
 
+/* Hand out slots up to `needed` (and DO_LIMIT_STEP more), within the
+ * stack: the slots above the old limit are nil (see lua_State). */
+static void raiselimit(lua_State *L, uint32_t needed)
+{
+    uint32_t limit = needed + DO_LIMIT_STEP;
+    if (limit > L->stacksize)
+        limit = L->stacksize;
+    if (limit > L->stacklimit)
+        L->stacklimit = limit;
+}
+
 int vm_growstack(lua_State *L, int n, int raiseerror)
 {
     uint32_t size = L->stacksize;
+    if (n >= 0 && n < LUAI_MAXSTACK) {
+        uint32_t needed =
+            (uint32_t)(L->top - L->stack) + (uint32_t)n + VM_EXTRA_STACK;
+        if (needed <= size) { /* the room is there: only the limit moves */
+            raiselimit(L, needed);
+            return 1;
+        }
+    }
     if (size > LUAI_MAXSTACK) {
         /* Already using the extra space of an overflow: the handler
          * itself overflowed. */
@@ -426,15 +460,18 @@ int vm_growstack(lua_State *L, int n, int raiseerror)
         if (newsize < needed)
             newsize = needed;
         if (newsize <= LUAI_MAXSTACK) {
-            if (reallocstack(L, newsize))
+            if (reallocstack(L, newsize)) {
+                raiselimit(L, needed);
                 return 1;
+            }
             if (raiseerror)
                 vm_memerror(L);
             return 0;
         }
     }
     /* Too big: give the error's handling some room, then raise. */
-    reallocstack(L, DO_ERRORSTACKSIZE);
+    if (reallocstack(L, DO_ERRORSTACKSIZE))
+        L->stacklimit = L->stacksize;
     if (raiseerror)
         vm_runerror(L, "stack overflow");
     return 0;
@@ -442,7 +479,7 @@ int vm_growstack(lua_State *L, int n, int raiseerror)
 
 int state_growstack(lua_State *L, uint32_t n)
 {
-    if (L->stack + L->stacksize - L->top > (ptrdiff_t)n + VM_EXTRA_STACK)
+    if (L->stack + L->stacklimit - L->top > (ptrdiff_t)n + VM_EXTRA_STACK)
         return 0;
     if (n >= LUAI_MAXSTACK ||
         (uint32_t)(L->top - L->stack) + n + VM_EXTRA_STACK > LUAI_MAXSTACK)
@@ -532,6 +569,43 @@ void vm_freeci(lua_State *L)
     }
     if (b != NULL)
         b->ci[b->n - 1].next = NULL; /* the rest of L->ci's block is kept */
+}
+
+/* Free at most `max` of the record blocks above L->ci's (newest first). */
+static void freeci_some(lua_State *L, int max)
+{
+    CallInfoBlock *b;
+    int freed = 0;
+    while (freed < max && (b = L->ciblocks) != NULL && !inblock(b, L->ci)) {
+        L->ciblocks = b->prev;
+        L->nci -= b->n;
+        gc_free(G(L), b, blockbytes(b->n));
+        freed++;
+    }
+    b = L->ciblocks; /* its last record led into the freed blocks */
+    if (freed > 0 && b != NULL)
+        b->ci[b->n - 1].next = NULL;
+}
+
+void vm_shrinkthread(lua_State *L)
+{
+    if (L->stack == NULL || L->ci == NULL || L->stacksize > LUAI_MAXSTACK)
+        return; /* not built, or handling a stack overflow */
+    tvalue *lim = L->top;
+    int depth = 0;
+    for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous) {
+        if (++depth > DO_SHRINK_WALK)
+            return; /* deep: it uses its stack */
+        if (lim < ci->top)
+            lim = ci->top;
+    }
+    freeci_some(L, DO_SHRINK_BLOCKS);
+    uint32_t inuse = (uint32_t)(lim - L->stack) + VM_EXTRA_STACK;
+    uint32_t goal = 2 * inuse;
+    if (goal < STATE_STACK_INIT)
+        goal = STATE_STACK_INIT;
+    if (L->stacksize > 3 * inuse && goal < L->stacksize)
+        reallocstack(L, goal); /* in place, never fails (gc.h) */
 }
 
 int vm_initthread(lua_State *L, lua_State *L1)
@@ -675,6 +749,7 @@ void vm_poscall(lua_State *L, CallInfo *ci, int nres)
         set_nil(res + i);
     L->top = res + wanted;
     L->ci = ci->previous;
+    gc_stack_lower(L, L->ci->func);
 }
 
 /* Run a C function at func to completion; returns its number of results
@@ -714,7 +789,7 @@ CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults)
             proto *p = gco2lcl(gc_of(func))->p;
             int narg = (int)(L->top - func) - 1;
             int fsize = p->maxstacksize;
-            if (L->stack + L->stacksize - L->top <= fsize + VM_EXTRA_STACK) {
+            if (L->stack + L->stacklimit - L->top <= fsize + VM_EXTRA_STACK) {
                 ptrdiff_t off = vm_savestack(L, func);
                 vm_growstack(L, fsize, 1);
                 func = vm_restorestack(L, off);
@@ -760,6 +835,7 @@ int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
             vm_checkstack(L, fsize);
             func = vm_restorestack(L, off);
             ci->func -= delta; /* back to the slot of a vararg frame */
+            gc_stack_lower(L, ci->func);
             for (int i = 0; i < narg1; i++)
                 set_obj(ci->func + i, func + i);
             func = ci->func;
@@ -836,6 +912,7 @@ static int closeprotected(lua_State *L, ptrdiff_t level, int status)
         if (st == LUA_OK)
             return c.status;
         L->ci = old_ci;
+        gc_stack_lower(L, old_ci->func);
         L->allowhook = old_allowhook;
         status = st;
     }
@@ -852,6 +929,7 @@ int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
     int status = vm_rawrunprotected(L, f, ud);
     if (status != LUA_OK) {
         L->ci = old_ci;
+        gc_stack_lower(L, old_ci->func);
         L->allowhook = old_allowhook;
         G(L)->gchold = old_gchold; /* an rt.loop body the error left */
         status = closeprotected(L, oldtop, status);
@@ -1053,6 +1131,7 @@ static void resume(lua_State *L, void *ud)
 
 static int resumeerror(lua_State *L, const char *msg, int narg)
 {
+    gc_thread_ran(L);
     L->top -= narg;
     str *s = str_newz(L, msg);
     if (s == NULL)
@@ -1069,6 +1148,7 @@ static int precover(lua_State *L, int status)
     CallInfo *ci;
     while (status > LUA_YIELD && (ci = findpcall(L)) != NULL) {
         L->ci = ci;
+        gc_stack_lower(L, ci->func);
         setrecst(ci, status);
         status = vm_rawrunprotected(L, unroll, NULL);
     }
@@ -1146,6 +1226,7 @@ int lua_closethread(lua_State *L, lua_State *from)
     ci->callstatus = CIST_C;
     L->errfunc = 0;
     gc_thread_ran(L);
+    gc_stack_lower(L, L->stack);
     status = closeprotected(L, vm_savestack(L, L->stack + 1), status);
     if (status != LUA_OK)
         seterrorobj(L, status, L->stack + 1);
@@ -1178,7 +1259,7 @@ int vm_finalizer(lua_State *L, gcobj *o)
     if (is_nil(tm) ||
         !(tt_of(tm) == V_LCL || tt_of(tm) == V_CCL || tt_of(tm) == V_LCF))
         return 0; /* no __gc any more, or not callable: nothing to do */
-    if (L->stack + L->stacksize - L->top <= 2 + VM_EXTRA_STACK &&
+    if (L->stack + L->stacklimit - L->top <= 2 + VM_EXTRA_STACK &&
         !vm_growstack(L, 2, 0))
         return 0;
     uint8_t oldah = L->allowhook;

@@ -11,8 +11,8 @@
  * beyond LUAI_MAXCCALLS).
  *
  * Invariants:
- *   - stack <= ci->func < ci->top <= stack + stacksize - VM_EXTRA_STACK
- *     for every record; while a Lua function runs and may allocate or
+ *   - stack <= ci->func < ci->top <= stack + stacklimit - VM_EXTRA_STACK
+ *     for every record (stacklimit <= stacksize); while a Lua function runs and may allocate or
  *     call, L->top == ci->top, so the collector sees all its registers.
  *   - Pointers into the stack (ci->func, ci->top, L->top, L->tbclist,
  *     open upvalues) are fixed by vm_growstack when the stack moves;
@@ -90,10 +90,12 @@ typedef struct CallInfoBlock {
 #define vm_savestack(L, p) ((char *)(p) - (char *)(L)->stack)
 #define vm_restorestack(L, n) ((tvalue *)((char *)(L)->stack + (n)))
 
-/* Room for n more slots above top (errors "stack overflow", or memory). */
+/* Room for n more slots above top (errors "stack overflow", or memory).
+ * The checks compare with stacklimit, not stacksize: the slow path hands
+ * out more of the stack first (see lua_State.stacklimit). */
 #define vm_checkstack(L, n)                                                   \
     do {                                                                      \
-        if ((L)->stack + (L)->stacksize - (L)->top <=                         \
+        if ((L)->stack + (L)->stacklimit - (L)->top <=                        \
             (ptrdiff_t)(n) + VM_EXTRA_STACK)                                  \
             vm_growstack(L, (int)(n), 1);                                     \
     } while (0)
@@ -144,6 +146,12 @@ CallInfo *vm_nextci(lua_State *L);
 /* Free the kept records above L->ci (whole blocks: records sharing a block
  * with L->ci stay; after errors, thread closing). */
 void vm_freeci(lua_State *L);
+/* The collector traversed L: give back stack it no longer uses (shrink
+ * in place to twice its use when it is over three times that, never
+ * moving it) and up to a few record blocks above L->ci.  Bounded: a
+ * thread deeper than a few frames is left alone.  Not from inside an
+ * allocation, whose caller may count on room no frame records yet. */
+void vm_shrinkthread(lua_State *L);
 
 /* To-be-closed variables and upvalues: close everything at or above
  * level with the error object status (LUA_OK for normal exit); may call

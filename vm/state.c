@@ -37,10 +37,13 @@ static void init_thread(lua_State *L1, global_State *g)
     L1->stack = NULL;
     L1->top = NULL;
     L1->stacksize = 0;
+    L1->stacklimit = 0;
+    L1->lowmark = NULL;
+    L1->deadfrom = 0;
     L1->openupval = NULL;
     L1->twups = L1; /* "not on g->twups" */
     L1->status = 0;
-    L1->dirty = 1;
+    L1->dirty = GC_RAN_SCAN | GC_RAN_CLEAR;
     L1->nci = 0;
     L1->gclist = NULL;
 }
@@ -51,9 +54,11 @@ static int alloc_stack(lua_State *L, lua_State *L1)
     if (L1->stack == NULL)
         return -1;
     L1->stacksize = STATE_STACK_INIT;
+    L1->stacklimit = STATE_STACK_INIT;
     for (uint32_t i = 0; i < STATE_STACK_INIT; i++)
         set_nil(&L1->stack[i]);
     L1->top = L1->stack;
+    L1->lowmark = L1->stack;
     return 0;
 }
 
@@ -62,6 +67,9 @@ static void free_stack(global_State *g, lua_State *L1)
     gc_free(g, L1->stack, sizeof(tvalue) * L1->stacksize);
     L1->stack = NULL;
     L1->stacksize = 0;
+    L1->stacklimit = 0;
+    L1->lowmark = NULL;
+    L1->deadfrom = 0;
 }
 
 lua_State *state_newthread(lua_State *L)

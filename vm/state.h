@@ -99,11 +99,24 @@ struct lua_Debug;
 typedef struct lua_State {
     GCHEADER;
     uint8_t status; /* LUA_OK, LUA_YIELD, or the error that killed it */
-    uint8_t dirty;  /* ran since its stack was last scanned */
+    uint8_t dirty;  /* GC_RAN_* bits (gc/gc.h): ran since its scan began,
+                       since its dead part was last cleared */
     uint32_t nci;   /* CallInfo records allocated on the ci list */
     tvalue *stack;  /* stack[0..stacksize-1] */
     tvalue *top;    /* first free slot */
     uint32_t stacksize;
+    /* Slots the stack checks hand out before their slow path: every frame
+     * lies below stack + stacklimit - VM_EXTRA_STACK, so nothing wrote a
+     * slot at or above it since the dead part was last cleared (those are
+     * nil).  vm/do.c raises it a little at a time, within stacksize. */
+    uint32_t stacklimit;
+    /* The lowest slot that may have changed since the stack's last scan
+     * began: below it every frame has been inactive since (a frame becomes
+     * active again by a return or an unwinding, which lower the mark), and
+     * an open upvalue's slot changes only with the upvalue's barrier.  So
+     * atomic re-scans only [lowmark, top). */
+    tvalue *lowmark;
+    uint32_t deadfrom; /* slots from here up were nil at the last clear */
     struct global_State *g;
     upval *openupval;        /* open upvalues, highest level first */
     struct lua_State *twups; /* threads with open upvalues */
@@ -158,9 +171,14 @@ typedef struct global_State {
     uint8_t remarkpass;   /* a re-mark pass is under way */
     uint8_t remarkfound;  /* this pass found gray objects */
     uint8_t remarkclean;  /* a pass ended that found none */
+    uint8_t remarkstale;  /* passes that found none but stacks that kept
+                             changing (GC_REMARK_STALE) */
     gcobj *remarknext;    /* the next grayagain entry the pass looks at */
+    uint32_t remarkslots; /* stack slots this pass re-marks */
     uint32_t stepno;      /* collector steps so far (wraps) */
-    uint32_t remarkstep;  /* stepno of the step in which it ended */
+    uint32_t remarkstep;  /* stepno of the step the re-mark pass began in */
+    uint32_t atomicscan;  /* stack slots the last atomic phase re-scanned */
+    uint32_t atomicclear; /* dead stack slots it nil-filled */
     gcobj *allgc;         /* every collectable RAM object without __gc */
     gcobj *finobj;        /* objects with a __gc metamethod */
     gcobj *tobefnz;       /* dead objects waiting for their __gc */

@@ -1278,6 +1278,8 @@ enter:
         }
         continue;
     ret:
+        /* The caller's frame runs again: its registers may change */
+        gc_stack_lower(L, ci->previous->func);
         if (ci->callstatus & CIST_FRESH)
             return;
         {

@@ -10,6 +10,7 @@
 #include "gc/gc.h"
 #include "gc/pace.h"
 #include "tests/unit/check.h"
+#include "vm/do.h"
 #include "vm/func.h"
 #include "vm/str.h"
 #include "vm/tab.h"
@@ -1550,6 +1551,180 @@ static void test_stack_growth_keeps_values_and_open_upvalues(void)
 
 /* A prototype's constants, nested prototypes and names are reached
  * through its closure; unreachable, the whole tree goes. */
+/* Start a cycle and step until L1's stack has been scanned this cycle. */
+static int scan_thread_now(lua_State *L1)
+{
+    global_State *g = G(L);
+    gc_fullgc(L);
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);
+    int guard = 0;
+    while (!(on_grayagain(L1) && !(L1->dirty & GC_RAN_SCAN)) &&
+           g->gcphase == GC_PROPAGATE && guard++ < 1000000)
+        gc_step(L, 1);
+    return on_grayagain(L1) && g->gcphase == GC_PROPAGATE;
+}
+
+/* L1 holds `deep` integers below a C frame of its own: the frame running
+ * when its stack is scanned is up there. */
+static lua_State *deep_thread(rt_int k, uint32_t deep)
+{
+    lua_State *L1 = anchored_thread(k);
+    if (L1 == NULL || state_growstack(L1, deep + 2 * LUA_MINSTACK) != 0)
+        return NULL;
+    L1->top = L1->stack + 1;
+    for (uint32_t i = 1; i < deep; i++) {
+        set_int(L1->top, (rt_int)i);
+        L1->top++;
+    }
+    CallInfo *ci = vm_nextci(L1);
+    ci->func = L1->top;
+    set_nil(ci->func);
+    ci->top = ci->func + 1 + LUA_MINSTACK;
+    ci->callstatus = CIST_C;
+    ci->nresults = 0;
+    L1->ci = ci;
+    L1->top = ci->func + 1;
+    return L1;
+}
+
+#ifdef RTLUA_TORTURE
+#define DEEP_SLOTS 600u
+#else
+#define DEEP_SLOTS 3000u
+#endif
+
+/* Step to the sweep one unit at a time; returns the stack slots the
+ * re-mark passes re-marked on the way (atomic's own re-scan is
+ * g->atomicscan). */
+static uint32_t step_to_sweep(void)
+{
+    global_State *g = G(L);
+    uint32_t total = 0, last = g->remarkslots, before = last;
+    while (g->gcphase != GC_SWEEP_STRING && g->gcphase != GC_PAUSE) {
+        gc_step(L, 1); /* one unit: a pass starts in a unit of its own */
+        if (g->remarkslots < last) { /* a new pass began */
+            total += last - before;
+            before = 0;
+        }
+        last = g->remarkslots;
+    }
+    return total + last - before;
+}
+
+/* A thread that ran since its scan began is scanned again (re-marked,
+ * then in atomic) only from the lowest slot that can have changed since
+ * (its low-water mark), not whole: slots counted, not time. */
+static void test_stack_rescans_cover_only_what_changed(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = deep_thread(1, DEEP_SLOTS);
+    CHECK(L1);
+    CHECK(scan_thread_now(L1));
+    table *t = tagged_table(77);
+    CHECK(t);
+    set_gc(L1->top, t, V_TABLE); /* the thread runs in its top frame */
+    L1->top++;
+    gc_thread_ran(L1);
+    release_newest();
+    uint32_t remarked = step_to_sweep();
+    CHECK(remarked < 128 && g->atomicscan < 64);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(still_there(obj2gc(t), 77));
+    /* A return (or an unwinding) into a frame lower down lowers the mark:
+     * the re-scan starts there. */
+    CHECK(scan_thread_now(L1));
+    gc_thread_ran(L1);
+    gc_stack_lower(L1, L1->stack + 5);
+    set_int(L1->stack + 5, -5);
+    remarked = step_to_sweep();
+    CHECK(remarked + g->atomicscan >= DEEP_SLOTS - 5);
+    gc_fullgc(L);
+    /* An idle thread is not scanned again at all. */
+    CHECK(scan_thread_now(L1));
+    remarked = step_to_sweep();
+    CHECK(remarked < 128 && g->atomicscan < 64);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* A once-deep thread that is idle now gives back its stack and its
+ * CallInfo records when the collector traverses it; one still deep keeps
+ * them. */
+static void test_idle_thread_stack_shrinks_after_a_cycle(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    lua_State *L1 = anchored_thread(1);
+    lua_State *L2 = deep_thread(2, DEEP_SLOTS);
+    CHECK(L1 && L2);
+    CHECK(state_growstack(L1, DEEP_SLOTS) == 0);
+    for (int i = 0; i < 100; i++) { /* records of a deep call, returned */
+        CallInfo *ci = vm_nextci(L1);
+        ci->func = L1->top;
+        ci->top = L1->top + 1;
+        ci->callstatus = CIST_C;
+        L1->ci = ci;
+    }
+    L1->ci = L1->base_ci;
+    uint32_t nci = L1->nci, size = L1->stacksize, size2 = L2->stacksize;
+    size_t inuse = arena_in_use(G(L)->arena);
+    CHECK(size >= DEEP_SLOTS && nci > 100);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(L1->stacksize < 4 * STATE_STACK_INIT);
+    CHECK(L1->nci < nci);
+    CHECK(arena_in_use(G(L)->arena) + (size - L1->stacksize) * sizeof(tvalue) <=
+          inuse);
+    for (int i = 0; i < 100 && L1->nci > 1; i++)
+        gc_fullgc(L); /* a few record blocks a traversal */
+    CHECK(L1->nci == 1);
+    CHECK(L2->stacksize == size2); /* in use: kept */
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* C05 with less work: atomic clears the dead part of a stack (above its
+ * top) where something may have been written since the last clear, so a
+ * dead slot keeps nothing alive and never names a freed object; a thread
+ * that did not run is left alone, but for slots its top left. */
+static void test_dead_stack_part_is_cleared_where_it_was_written(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1);
+    gc_fullgc(L);
+    tvalue *above = L1->top + 3;
+    set_int(above, 5); /* not through a run: nobody clears it */
+    gc_fullgc(L);
+    CHECK(is_int(above) && above->v.i == 5);
+    gc_thread_ran(L1);
+    gc_fullgc(L);
+    CHECK(is_nil(above));
+    /* A value popped off an idle thread (the C API, lua_xmove): freed,
+     * and its slot cleared. */
+    table *t = tagged_table(66);
+    CHECK(t);
+    set_gc(L1->top, t, V_TABLE);
+    L1->top++;
+    gc_thread_ran(L1);
+    release_newest();
+    gc_fullgc(L);
+    CHECK(still_there(obj2gc(t), 66));
+    L1->top--;
+    tvalue *slot = L1->top;
+    gc_fullgc(L);
+    CHECK(is_nil(slot));
+    CHECK(!still_there(obj2gc(t), 66));
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 static void test_prototype_tree_is_traversed_and_freed(void)
 {
     CHECK(open_state());
@@ -1660,6 +1835,9 @@ static const struct check_case cases[] = {
     CASE(test_fault_injection_at_every_allocation),
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),
+    CASE(test_stack_rescans_cover_only_what_changed),
+    CASE(test_idle_thread_stack_shrinks_after_a_cycle),
+    CASE(test_dead_stack_part_is_cleared_where_it_was_written),
     CASE(test_prototype_tree_is_traversed_and_freed),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
