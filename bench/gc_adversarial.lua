@@ -1,12 +1,13 @@
--- bench/gc_adversarial.lua WORKLOAD [N [MODE]] | workloads — a workload written
+-- bench/gc_adversarial.lua WORKLOAD [N [MODE [MS]]] | workloads — a workload written
 -- to break the collector's bound, run on a board at the default pacing
 -- (100 us steps, 25% utilisation); prints one line:
 --   @adv WORKLOAD N WORST_STEP_CYCLES STEPS EMERGENCIES CYCLES_COMPLETED
 -- MODE (bench/report runs each):
 --   free  (default) the garbage phase (churn) runs at the default pacing,
 --         and prints the minimum mutator utilisation over 1 ms windows it
---         saw (the mutator's own time between iterations; a gap past the
---         fastest iteration is time taken from it):
+--         saw (the mutator's own time between iterations: an iteration
+--         over 5/4 of the fastest one plus 1 us lost the excess to the
+--         collector or an interrupt):
 --           @mmu WORKLOAD N 1000 PERMILLE
 --   loop  the garbage phase runs from rt.loop at 1 kHz, each body busy for
 --         850 us of the period (150 us of slack for the collector):
@@ -14,6 +15,7 @@
 --   live  the workload's largest live set (in_use after full collections
 --         at its fullest point), to tell whether it fits in an arena:
 --           @live WORKLOAD N BYTES ARENA
+-- MS caps each garbage phase at MS ms (bench/report --smoke: short runs).
 -- `workloads` prints the workloads, one "@workload NAME" line each: every key
 -- of `defaults` below (a new workload needs its entry there to be run).
 -- Workloads (issue 12's list):
@@ -37,6 +39,7 @@
 local W = arg and arg[1] or "list"
 local N = tonumber(arg and arg[2] or 0)
 local MODE = arg and arg[3] or "free"
+local MS = math.tointeger(tonumber(arg and arg[4] or nil))
 local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000, ephchain = 2000,
                   finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
                   deepmain = 3000, finshort = 200000, rehash = 40000, longstr = 65536}
@@ -97,24 +100,26 @@ local loop_misses, loop_late, looped = 0, 0, false
 -- garbage for `ms` milliseconds of the board's time, calling `tick` now
 -- and then (loop mode: from rt.loop at 1 kHz, 850 us of work a period)
 local function churn(ms, tick)
+  if MS and MS < ms then ms = MS end
   live()
   if MODE == "live" then return end
   local k = 0
+  -- Iterations until `span` cycles have passed, the last one started
+  -- only if the fastest iteration seen still fits (so an rt.loop body
+  -- overruns its span only by what the collector took).
   local function work(span, watch)
     local t0 = rt.cycles()
-    local last, base = t0, math.huge
-    while last - t0 < span do
+    local last, base = t0, 0
+    while last - t0 + base < span do
       local g = {k, k + 1}
       g.s = "g" .. k
       k = k + 1
       local now = rt.cycles()
-      if watch then
-        local d = now - last
-        if d < base then base = d
-        elseif d > 2 * base + hz // 1000000 then
-          pause(last + base, now)
-          now = rt.cycles() -- the bookkeeping is not a pause
-        end
+      local d = now - last
+      if base == 0 or d < base then base = d
+      elseif watch and d > base + base // 4 + hz // 1000000 then
+        pause(last + base, now)
+        now = rt.cycles() -- the bookkeeping is not a pause
       end
       if tick and k % 64 == 0 then tick(k) now = rt.cycles() end
       last = now
