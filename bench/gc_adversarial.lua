@@ -1,23 +1,45 @@
--- bench/gc_adversarial.lua WORKLOAD [N] — a workload written to break the
--- collector's bound, run on a board at the default pacing (100 us steps);
--- prints one line:
+-- bench/gc_adversarial.lua WORKLOAD [N [MODE [MS]]] | workloads — a workload written
+-- to break the collector's bound, run on a board at the default pacing
+-- (100 us steps, 25% utilisation); prints one line:
 --   @adv WORKLOAD N WORST_STEP_CYCLES STEPS EMERGENCIES CYCLES_COMPLETED
+-- MODE (bench/report runs each):
+--   free  (default) the garbage phase (churn) runs at the default pacing,
+--         and prints the minimum mutator utilisation over 1 ms windows it
+--         saw (the mutator's own time between iterations: an iteration
+--         over 5/4 of the fastest one plus 1 us lost the excess to the
+--         collector or an interrupt):
+--           @mmu WORKLOAD N 1000 PERMILLE
+--   loop  the garbage phase runs from rt.loop at 1 kHz, each body busy for
+--         850 us of the period (150 us of slack for the collector):
+--           @loop WORKLOAD misses M worst_late_us L
+--   live  the workload's largest live set (in_use after full collections
+--         at its fullest point), to tell whether it fits in an arena:
+--           @live WORKLOAD N BYTES ARENA
+-- MS caps each garbage phase at MS ms (bench/report --smoke: short runs).
+-- `workloads` prints the workloads, one "@workload NAME" line each: every key
+-- of `defaults` below (a new workload needs its entry there to be run).
 -- Workloads (issue 12's list):
 --   list      a linked list of N nodes built while garbage is made
 --   listloop  rt.loop at 1 kHz for N ms: each body appends 200 nodes to a
---             list, dropped every 15 periods (also prints misses and the
---             worst lateness)
+--             list (fewer if 200 take over 500 us: "per" on the @loop
+--             line), dropped every 15 periods (prints misses and the
+--             worst lateness in every mode)
 --   weakk     a weak-key table of N entries, kept while garbage is made
 --   weakv     a weak-value table of N entries
 --   ephchain  a chain of N ephemerons (each value the next key)
 --   finlive   N live objects with __gc
 --   findie    N objects with __gc dying together
+--   finshort  N short-lived tables with __gc, made one after another
 --   deepco    8 coroutines N frames deep, resumed in turn
 --   idleco    N idle coroutines
 --   deepmain  the main thread N frames deep
+--   rehash    one table grown to N hash keys and 2N array slots (big
+--             rehashes), kept while garbage is made
+--   longstr   eight N-byte strings (string.rep) as keys, one built by
+--             concatenation, kept while 4 KiB strings are made
 --   full      the arena 90% live (small tables each holding a string of
---             arg[4] (200) bytes; 0: no string), then rt.loop at 1 kHz for
---             N ms, each body making arg[3] (300) small tables
+--             arg[6] (200) bytes; 0: no string), then rt.loop at 1 kHz for
+--             N ms, each body making arg[5] (300) small tables
 --   frag      the arena fragmented by 2 KiB holes between live tables
 --             (under half of it live), then rt.loop at 1 kHz for N ms,
 --             every 10th body making a 100 KiB string
@@ -26,21 +48,102 @@
 --         worst_body_assist_us U emergencies E worst_emergency_us X
 local W = arg and arg[1] or "list"
 local N = tonumber(arg and arg[2] or 0)
+local MODE = arg and arg[3] or "free"
+local MS = math.tointeger(tonumber(arg and arg[4] or nil))
 local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000, ephchain = 2000,
                   finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
-                  deepmain = 3000, full = 1000, frag = 1000}
+                  deepmain = 3000, finshort = 200000, rehash = 40000, longstr = 65536,
+                  full = 1000, frag = 1000}
+if W == "workloads" then
+  local names = {}
+  for k in pairs(defaults) do names[#names + 1] = k end
+  table.sort(names)
+  for _, k in ipairs(names) do print("@workload " .. k) end
+  return
+end
 if N == 0 then N = defaults[W] or 1000 end
 local hz = rt.hz()
 
+-- live mode: the largest in_use after full collections, at the calls.
+local live_max = 0
+local function live()
+  if MODE ~= "live" then return end
+  collectgarbage()
+  collectgarbage()
+  local u = rt.stats().in_use
+  if u > live_max then live_max = u end
+end
+
+-- free mode's MMU over 1 ms: the last pauses (time taken from the
+-- mutator) in a ring; at each pause's end, the windows ending there and
+-- those starting at a pause that are now whole.
+local MMU_RING, MMU_W = 64, hz // 1000
+local ps, pe = {}, {}
+for i = 1, MMU_RING do ps[i] = 0 pe[i] = 0 end
+local np, lefts, mmu_min = 0, 1, nil
+local function busy_in(a, b) -- paused cycles of the ring inside [a, b]
+  local sum = 0
+  for j = np, math.max(1, np - MMU_RING + 1), -1 do
+    local x, y = ps[(j - 1) % MMU_RING + 1], pe[(j - 1) % MMU_RING + 1]
+    if y <= a then break end
+    if x < a then x = a end
+    if y > b then y = b end
+    if y > x then sum = sum + (y - x) end
+  end
+  return sum
+end
+local function pause(s, e)
+  np = np + 1
+  ps[(np - 1) % MMU_RING + 1], pe[(np - 1) % MMU_RING + 1] = s, e
+  local b = busy_in(e - MMU_W, e)
+  if lefts < np - MMU_RING + 1 then lefts = np - MMU_RING + 1 end
+  while lefts <= np and ps[(lefts - 1) % MMU_RING + 1] + MMU_W <= e do
+    local a = ps[(lefts - 1) % MMU_RING + 1]
+    local b2 = busy_in(a, a + MMU_W)
+    if b2 > b then b = b2 end
+    lefts = lefts + 1
+  end
+  local m = 1000 - b * 1000 // MMU_W
+  if not mmu_min or m < mmu_min then mmu_min = m end
+end
+
+local loop_misses, loop_late, looped = 0, 0, false
 -- garbage for `ms` milliseconds of the board's time, calling `tick` now
--- and then
+-- and then (loop mode: from rt.loop at 1 kHz, 850 us of work a period)
 local function churn(ms, tick)
-  local t0, span, k = rt.cycles(), hz // 1000 * ms, 0
-  while rt.cycles() - t0 < span do
-    local g = {k, k + 1}
-    g.s = "g" .. k
-    k = k + 1
-    if tick and k % 64 == 0 then tick(k) end
+  if MS and MS < ms then ms = MS end
+  live()
+  if MODE == "live" then return end
+  local k = 0
+  -- Iterations until `span` cycles have passed, the last one started
+  -- only if the fastest iteration seen still fits (so an rt.loop body
+  -- overruns its span only by what the collector took).
+  local function work(span, watch)
+    local t0 = rt.cycles()
+    local last, base = t0, 0
+    while last - t0 + base < span do
+      local g = {k, k + 1}
+      g.s = "g" .. k
+      k = k + 1
+      local now = rt.cycles()
+      local d = now - last
+      if base == 0 or d < base then base = d
+      elseif watch and d > base + base // 4 + hz // 1000000 then
+        pause(last + base, now)
+        now = rt.cycles() -- the bookkeeping is not a pause
+      end
+      if tick and k % 64 == 0 then tick(k) now = rt.cycles() end
+      last = now
+    end
+  end
+  if MODE == "loop" then
+    looped = true
+    local busy = hz // 1000000 * 850
+    local r = rt.loop(1, function () work(busy, false) end, ms)
+    loop_misses = loop_misses + r.misses
+    if r.worst_late_us > loop_late then loop_late = r.worst_late_us end
+  else
+    work(hz // 1000 * ms, true)
   end
 end
 
@@ -81,16 +184,23 @@ if W == "list" then
   keep = head
   churn(200)
 elseif W == "listloop" then
+  -- 200 nodes a period, fewer where 200 take over 500 us (shift=5: the
+  -- body alone would overrun the period, whatever the collector does)
+  local per, t0, h = 200, rt.cycles(), nil
+  for i = 1, 200 do h = {next = h, v = i} end
+  local t = rt.cycles() - t0
+  if t > hz // 2000 then per = math.max(1, 200 * (hz // 2000) // t) end
   local head, n = nil, 0
   local r = loop(1, function ()
     n = n + 1
     if n % 15 == 0 then head = nil end
-    for i = 1, 200 do head = {next = head, v = i} end
-  end, N)
+    for i = 1, per do head = {next = head, v = i} end
+    if n % 15 == 14 then live() end
+  end, MODE == "live" and 15 or N)
   loop_report(r)
 elseif W == "full" then
-  local per = tonumber(arg and arg[3] or 300)
-  local isz = tonumber(arg and arg[4] or 200)
+  local per = tonumber(arg and arg[5] or 300)
+  local isz = tonumber(arg and arg[6] or 200)
   -- in chunks of 64: one array growing to thousands of entries would
   -- need a block larger than the holes the strings' temporaries leave
   local live, k = {}, 0
@@ -159,8 +269,16 @@ elseif W == "findie" then
   local mt = {__gc = function () end}
   local t = {}
   for i = 1, N do t[i] = setmetatable({}, mt) end
+  live()
   t = nil
   churn(300)
+elseif W == "finshort" then
+  local mt = {__gc = function () end}
+  for i = 1, N do
+    local o = setmetatable({i}, mt)
+    if i == 64 then live() end
+  end
+  churn(100)
 elseif W == "deepco" then
   local cos = {}
   local function deep(n) if n == 0 then coroutine.yield() return 0 end
@@ -182,9 +300,35 @@ elseif W == "deepmain" then
   local function deep(n) if n == 0 then churn(300) return 0 end
     return 1 + deep(n - 1) end
   deep(N)
+elseif W == "rehash" then
+  local t = {}
+  for i = 1, N do t[-i] = i local g = {i} end
+  for i = 1, 2 * N do t[i] = i if i % 2 == 0 then local g = {i} end end
+  keep = t
+  churn(200)
+elseif W == "longstr" then
+  local ss, t = {}, {}
+  for i = 1, 8 do
+    local x = string.rep("x", N - 1) .. (i % 10)
+    ss[i] = x
+    t[x] = i -- hashes the long key
+  end
+  local c = ""
+  for _ = 1, N // 4096 do c = c .. string.rep("y", 4096) end
+  keep = {ss, t, c}
+  churn(200, function (k) local _ = string.rep("z", 4096) .. k end)
 else
   error("unknown workload " .. W)
 end
+if MODE == "live" then
+  live()
+  print(string.format("@live %s %d %d %d", W, N, live_max, rt.stats().arena))
+end
+if looped then
+  print(string.format("@loop %s misses %d worst_late_us %.1f", W, loop_misses,
+                      loop_late))
+end
+if mmu_min then print(string.format("@mmu %s %d 1000 %d", W, N, mmu_min)) end
 local s = rt.stats()
 print(string.format("@adv %s %d %d %d %d %d", W, N, s.worst_step_cycles,
                     s.steps, s.emergencies, s.cycles_completed))

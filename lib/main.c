@@ -1,7 +1,7 @@
 /*
  * main.c — the rtlua program, one main for the host and the boards.
  *
- *   rtlua [-T] [options] [script [args]]
+ *   rtlua [-A BYTES] [-T] [options] [script [args]]
  *
  * On the host it is the standalone Lua of the manual (§7) and behaves as
  * lua5.4 does wherever a user can see it (tests/cli/run compares the two
@@ -38,7 +38,10 @@
  * word) it prints the banner and runs the REPL on the console.  There
  * is no environment, and messages begin "rtlua: ".
  *
- * "-T" before everything is rtlua's own (see print_time).  Everything
+ * "-A BYTES" before everything is rtlua's own: the state's arena is
+ * BYTES (port_heap_size; bench/report sweeps arena sizes with it), and
+ * a size the board cannot give is an error (status 1).  So is "-T"
+ * (see print_time), after -A if both are given.  Everything
  * runs inside one protected call so the C stack of main stays small:
  * boards have a few KiB of it.
  */
@@ -465,8 +468,31 @@ static void print_time(uint64_t cycles, size_t peak)
     err_write(buf);
 }
 
+/* "-A BYTES" at argv[*first]: sets the arena and steps past it; 0 when
+ * the size is not a number the board can give (reported). */
+static int arena_option(char **argv, int argc, int *first)
+{
+    if (*first >= argc || strcmp(argv[*first], "-A") != 0)
+        return 1;
+    const char *word = *first + 1 < argc ? argv[*first + 1] : "";
+    size_t bytes = 0;
+    const char *p = word;
+    while (*p >= '0' && *p <= '9' && bytes <= SIZE_MAX / 10 - 1)
+        bytes = bytes * 10 + (size_t)(*p++ - '0');
+    if (p == word || *p != '\0' || bytes == 0 || port_heap_size(bytes) != 0) {
+        err_write(PROGNAME ": -A: no arena of '");
+        err_write(word);
+        err_write("' bytes on this board\n");
+        return 0;
+    }
+    *first += 2;
+    return 1;
+}
+
 static int run(char **argv, int argc, int first)
 {
+    if (!arena_option(argv, argc, &first))
+        return 1;
     int timed = first < argc && strcmp(argv[first], "-T") == 0;
     uint64_t start = port_cycles64();
     size_t peak = 0;

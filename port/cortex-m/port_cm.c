@@ -63,10 +63,37 @@ _Noreturn void port_exit(int status)
     cm_semihost_exit(status);
 }
 
+/* port_heap_size's arena (heap_bytes 0: the linker's). */
+static void *heap_mem;
+static size_t heap_bytes;
+
 void port_heap(void **start, size_t *bytes)
 {
+    if (heap_bytes != 0) {
+        *start = heap_mem;
+        *bytes = heap_bytes;
+        return;
+    }
     *start = _heap_start;
     *bytes = (size_t)((uintptr_t)_heap_end - (uintptr_t)_heap_start);
+}
+
+int port_heap_size(size_t bytes)
+{
+    size_t usual = (size_t)((uintptr_t)_heap_end - (uintptr_t)_heap_start);
+    if (bytes == 0 || bytes <= usual) {
+        heap_mem = _heap_start;
+        heap_bytes = bytes;
+        return 0;
+    }
+#ifdef BOARD_PSRAM_BASE
+    if (bytes <= BOARD_PSRAM_BYTES) {
+        heap_mem = (void *)(uintptr_t)BOARD_PSRAM_BASE;
+        heap_bytes = bytes;
+        return 0;
+    }
+#endif
+    return -1;
 }
 
 const char *port_board(void)

@@ -363,10 +363,21 @@ size_t port_stack_left(void)
     return SIZE_MAX;
 }
 
+/* port_heap_size's arena bytes (0: all of host_arena). */
+static size_t heap_bytes;
+
 void port_heap(void **start, size_t *bytes)
 {
     *start = host_arena;
-    *bytes = sizeof host_arena;
+    *bytes = heap_bytes != 0 ? heap_bytes : sizeof host_arena;
+}
+
+int port_heap_size(size_t bytes)
+{
+    if (bytes > sizeof host_arena)
+        return -1;
+    heap_bytes = bytes;
+    return 0;
 }
 
 const char *port_board(void)

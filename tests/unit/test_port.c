@@ -141,6 +141,26 @@ static void test_heap_bounds_are_aligned_and_nonempty(void)
     CHECK(((uintptr_t)start & 7u) == 0);
 }
 
+/* port_heap_size: a smaller arena at the same start, 0 the usual one
+ * back, and a size no memory of the board has refused (nothing changed). */
+static void test_heap_size_gives_the_arena_asked_for(void)
+{
+    void *start, *s2;
+    size_t bytes, b2;
+    port_heap(&start, &bytes);
+    CHECK_EQ(port_heap_size(16384), 0);
+    port_heap(&s2, &b2);
+    CHECK(s2 == start);
+    CHECK_EQ(b2, 16384);
+    CHECK_EQ(port_heap_size((size_t)-1 / 2), -1);
+    port_heap(&s2, &b2);
+    CHECK_EQ(b2, 16384);
+    CHECK_EQ(port_heap_size(0), 0);
+    port_heap(&s2, &b2);
+    CHECK(s2 == start);
+    CHECK_EQ(b2, bytes);
+}
+
 static const struct check_case cases[] = {
     CASE(test_snprintf_formats_integers_strings_and_padding),
     CASE(test_snprintf_truncates_and_reports_full_length),
@@ -151,6 +171,7 @@ static const struct check_case cases[] = {
     CASE(test_tick_callback_runs_each_tick),
     CASE(test_critical_section_holds_off_the_tick),
     CASE(test_heap_bounds_are_aligned_and_nonempty),
+    CASE(test_heap_size_gives_the_arena_asked_for),
 };
 
 int main(void)
