@@ -122,8 +122,7 @@ static uint32_t body_left(global_State *g)
     uint32_t cap = body_cap(g);
     uint32_t ran = port_cycles() - g->bodystart;
     if (g->bodyperiod != 0 && ran > g->bodyperiod) {
-        uint32_t share =
-            (uint32_t)((uint64_t)ran * g->utilisation_pct / 100u);
+        uint32_t share = (uint32_t)((uint64_t)ran * g->utilisation_pct / 100u);
         if (share > cap)
             cap = share;
     }

@@ -147,8 +147,8 @@
  * capped in time by the step budget (and inside an rt.loop body by what
  * is left of the body's assist cap, g->assistcap, default one step
  * budget; a body past its period may spend the utilisation share of its
- * time instead, if more); what it could not pay stays owed, and every unit of any step
- * (paced, idle, assist) pays one. */
+ * time instead, if more); what it could not pay stays owed, and every unit of
+ * any step (paced, idle, assist) pays one. */
 /* Under the reserve, what is owed is charged and an assist step run at
  * every (free bytes / this) allocated. */
 #define GC_ASSIST_DIV 64

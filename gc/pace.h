@@ -7,12 +7,12 @@
  * call, backward jump) test the flag with one load and a branch and then run
  * one step of min(credit, stepbudget) cycles; a step never starts inside
  * the interrupt, nor while g->gchold is set (an rt.loop body, whose slack
- * goes to the collector instead) unless the body overran its period.  Below the reserve of free bytes, allocation
- * adds assist steps (gc.c), so memory cannot run out because utilisation was
- * set low; they are sized in work units, not time (gc.h), and inside an
- * rt.loop body capped by g->assistcap cycles in all (what they leave owed
- * is paid by the next steps, in the loop's slack).  rt_idle_until() gives
- * a control loop's slack to the collector.
+ * goes to the collector instead) unless the body overran its period.  Below
+ * the reserve of free bytes, allocation adds assist steps (gc.c), so memory
+ * cannot run out because utilisation was set low; they are sized in work
+ * units, not time (gc.h), and inside an rt.loop body capped by g->assistcap
+ * cycles in all (what they leave owed is paid by the next steps, in the loop's
+ * slack).  rt_idle_until() gives a control loop's slack to the collector.
  * After a paced or idle step, at most GC_FINALIZE_MAX pending __gc run on
  * the same credit (gc_finalize), so they too wait while g->gchold is set.
  *

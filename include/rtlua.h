@@ -54,7 +54,7 @@ typedef struct rtlua_GCStats {
                                     spent its assist cap */
     uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
     uint32_t worst_body_assist_cycles; /* most assist cycles in one body */
-    uint64_t assist_units;       /* collector work units done by assists */
+    uint64_t assist_units; /* collector work units done by assists */
 } rtlua_GCStats;
 
 /* Copy the collector's statistics of L's state into *out. */

@@ -12,8 +12,9 @@
  *
  * Invariants:
  *   - stack <= ci->func < ci->top <= stack + stacklimit - VM_EXTRA_STACK
- *     for every record (stacklimit <= stacksize); while a Lua function runs and may allocate or
- *     call, L->top == ci->top, so the collector sees all its registers.
+ *     for every record (stacklimit <= stacksize); while a Lua function runs
+ * and may allocate or call, L->top == ci->top, so the collector sees all its
+ * registers.
  *   - Pointers into the stack (ci->func, ci->top, L->top, L->tbclist,
  *     open upvalues) are fixed by vm_growstack when the stack moves;
  *     anything else that held a stack pointer across a call or an

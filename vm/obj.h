@@ -194,13 +194,13 @@ typedef struct node {
 
 typedef struct table {
     GCHEADER;
-    uint8_t flags;     /* 1<<event: that metamethod is absent */
-    uint8_t lsizenode; /* log2 of the hash part's size */
-    uint8_t weak;      /* TAB_WEAK_* from __mode, set when marked */
-    uint8_t moving;    /* entries are moving: a miss looks in old parts */
+    uint8_t flags;      /* 1<<event: that metamethod is absent */
+    uint8_t lsizenode;  /* log2 of the hash part's size */
+    uint8_t weak;       /* TAB_WEAK_* from __mode, set when marked */
+    uint8_t moving;     /* entries are moving: a miss looks in old parts */
     uint16_t weakwhite; /* a weak table, the collector: its weak slots that
                            held a white object when traversed (gc.c) */
-    uint32_t asize;    /* array part size */
+    uint32_t asize;     /* array part size */
     tvalue *array;
     node *node;
     node *lastfree; /* every free node is below this */

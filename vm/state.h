@@ -58,15 +58,15 @@ typedef struct gc_stats {
     uint32_t cycles_completed;        /* full collection cycles finished */
     uint32_t emergencies;             /* emergency collections on alloc failure
                                          (not steps: apart from steps' figures) */
-    uint32_t assists;           /* steps forced by the low-memory reserve */
-    uint32_t assists_deferred;  /* assists left to the slack: the rt.loop
-                                   body had spent its assist cap */
+    uint32_t assists;            /* steps forced by the low-memory reserve */
+    uint32_t assists_deferred;   /* assists left to the slack: the rt.loop
+                                    body had spent its assist cap */
     uint32_t emergencies_failed; /* emergencies that ended in "not enough
                                     memory" (the catch-up was not enough) */
     uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
     uint32_t worst_body_assist_cycles; /* most assist (and catch-up) cycles
                                           in one rt.loop body */
-    uint64_t assist_units;      /* work units done by assist steps */
+    uint64_t assist_units;             /* work units done by assist steps */
     uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */
     uint64_t step_cycles_total; /* sum of all step lengths */
@@ -226,7 +226,7 @@ typedef struct global_State {
     uint32_t bodystart;   /* port_cycles when it started */
     uint32_t bodyperiod;  /* its loop's period, in cycles */
     uint32_t bodyassistcycles; /* their cycles, and the catch-up's */
-    uint32_t stepbudget;  /* cycles per paced step */
+    uint32_t stepbudget;       /* cycles per paced step */
     volatile uint32_t credit;  /* cycles accrued by the tick */
     volatile uint8_t stepflag; /* the tick asks for a step */
     uint32_t utilisation_pct;  /* share of each tick given to the GC */

@@ -1,3 +1,4 @@
+--! big
 -- Finalizers while the program runs through a cycle's finalizer stages
 -- (separation and resurrection are units of the mark phase, between two
 -- atomic points): the program keeps iterating weak-key tables that hold

@@ -600,7 +600,7 @@ static void test_finalizable_objects_are_separated_in_bounded_units(void)
     g->finalizer = test_finalizer;
     table *mt = gc_metatable();
     CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
-    enum { N = 200 };
+    enum { N = 40 }; /* (microbit's arena holds about 100) */
     for (int i = 0; i < N; i++)
         CHECK(finalizable(mt, 100 + i) != NULL);
     udata *kept = finalizable(mt, 15);
@@ -1678,7 +1678,8 @@ static void test_idle_thread_stack_shrinks_after_a_cycle(void)
     CHECK(checked());
     CHECK(L1->stacksize < 4 * STATE_STACK_INIT);
     CHECK(L1->nci < nci);
-    CHECK(arena_in_use(G(L)->arena) + (size - L1->stacksize) * sizeof(tvalue) <=
+    CHECK(arena_in_use(G(L)->arena) +
+              (size - L1->stacksize) * sizeof(tvalue) <=
           inuse);
     for (int i = 0; i < 100 && L1->nci > 1; i++)
         gc_fullgc(L); /* a few record blocks a traversal */
