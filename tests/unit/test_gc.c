@@ -1221,7 +1221,8 @@ static int open_small_state(void)
 static void test_assist_pays_work_owed_not_its_whole_budget(void)
 {
     CHECK(open_small_state());
-    if (!arena_fits(256u << 10, "test_assist_pays_work_owed_not_its_whole_budget")) {
+    if (!arena_fits(256u << 10,
+                    "test_assist_pays_work_owed_not_its_whole_budget")) {
         state_close(L);
         L = NULL;
         return;
@@ -1639,7 +1640,8 @@ static uint32_t step_to_sweep(void)
 static void test_stack_rescans_cover_only_what_changed(void)
 {
     CHECK(open_state());
-    if (!arena_fits(256u << 10, "test_stack_rescans_cover_only_what_changed")) {
+    if (!arena_fits(256u << 10,
+                    "test_stack_rescans_cover_only_what_changed")) {
         state_close(L);
         L = NULL;
         return;
@@ -1684,7 +1686,8 @@ static void test_stack_rescans_cover_only_what_changed(void)
 static void test_idle_thread_stack_shrinks_after_a_cycle(void)
 {
     CHECK(open_state());
-    if (!arena_fits(256u << 10, "test_idle_thread_stack_shrinks_after_a_cycle")) {
+    if (!arena_fits(256u << 10,
+                    "test_idle_thread_stack_shrinks_after_a_cycle")) {
         state_close(L);
         L = NULL;
         return;
