@@ -56,6 +56,17 @@ static table *root(void)
     return is_table(r) ? gco2tab(gc_of(r)) : NULL;
 }
 
+/* Cases that need more arena than the smallest boards have pass there,
+ * having said so. */
+static int arena_fits(size_t need, const char *name)
+{
+    if (membytes >= need)
+        return 1;
+    port_printf("# gc: %s skipped, %u bytes of arena\n", name,
+                (unsigned)membytes);
+    return 0;
+}
+
 static int make_root(void)
 {
     table *t = tab_new(L);
@@ -1191,17 +1202,6 @@ static void test_emergency_collection_frees_garbage_to_satisfy(void)
 /* The pacing tests: a small arena, so that a step of the assists' spacing
  * (free / GC_ASSIST_DIV) is a few dozen tables. */
 #define PACING_ARENA (512u << 10)
-/* Cases that need more arena than the smallest boards have pass there,
- * having said so. */
-static int arena_fits(size_t need, const char *name)
-{
-    if (membytes >= need)
-        return 1;
-    port_printf("# gc: %s skipped, %u bytes of arena\n", name,
-                (unsigned)membytes);
-    return 0;
-}
-
 static int open_small_state(void)
 {
     if (L != NULL)
