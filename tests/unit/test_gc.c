@@ -506,16 +506,25 @@ static table *gc_metatable(void)
     return mt;
 }
 
+/* The finalizer cases' start: the record cleared, test_finalizer
+ * installed (resurrecting object `resurrect`, or none for -1), and a
+ * metatable with __gc anchored in slot 1; NULL when out of memory. */
+static table *fin_begin(int resurrect)
+{
+    memset(fin_calls, 0, sizeof fin_calls);
+    fin_n = 0;
+    resurrect_id = resurrect;
+    G(L)->finalizer = test_finalizer;
+    table *mt = gc_metatable();
+    return mt && anchor(1, obj2gc(mt), V_TABLE) ? mt : NULL;
+}
+
 static void test_finalizers_run_once_each_in_reverse_marking_order(void)
 {
     CHECK(open_state());
     CHECK(make_root());
-    memset(fin_calls, 0, sizeof fin_calls);
-    fin_n = 0;
-    resurrect_id = -1;
-    G(L)->finalizer = test_finalizer;
-    table *mt = gc_metatable();
-    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
     for (int i = 0; i < 5; i++)
         CHECK(finalizable(mt, i) != NULL);
     udata *kept = finalizable(mt, 7);
@@ -547,13 +556,9 @@ static void test_finalizers_run_outside_steps_a_bounded_few_at_a_time(void)
 {
     CHECK(open_state());
     CHECK(make_root());
-    memset(fin_calls, 0, sizeof fin_calls);
-    fin_n = 0;
-    resurrect_id = -1;
     global_State *g = G(L);
-    g->finalizer = test_finalizer;
-    table *mt = gc_metatable();
-    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
     for (int i = 0; i < 10; i++)
         CHECK(finalizable(mt, i) != NULL);
     release_newest();
@@ -604,13 +609,9 @@ static void test_finalizable_objects_are_separated_in_bounded_units(void)
 {
     CHECK(open_state());
     CHECK(make_root());
-    memset(fin_calls, 0, sizeof fin_calls);
-    fin_n = 0;
-    resurrect_id = -1;
     global_State *g = G(L);
-    g->finalizer = test_finalizer;
-    table *mt = gc_metatable();
-    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
     enum { N = 40 }; /* (microbit's arena holds about 100) */
     for (int i = 0; i < N; i++)
         CHECK(finalizable(mt, 100 + i) != NULL);
@@ -653,12 +654,8 @@ static void test_resurrected_object_survives_then_is_freed(void)
 {
     CHECK(open_state());
     CHECK(make_root());
-    memset(fin_calls, 0, sizeof fin_calls);
-    fin_n = 0;
-    resurrect_id = 3;
-    G(L)->finalizer = test_finalizer;
-    table *mt = gc_metatable();
-    CHECK(mt && anchor(1, obj2gc(mt), V_TABLE));
+    table *mt = fin_begin(3);
+    CHECK(mt != NULL);
     udata *u = finalizable(mt, 3);
     CHECK(u);
     release_newest();
