@@ -67,41 +67,81 @@ static uint32_t remaining_units(global_State *g)
     return rem > floor ? rem : floor;
 }
 
-/* Under the reserve, allocation pays for collection in work: at every
- * free/GC_ASSIST_DIV bytes allocated (so checks grow denser as memory
- * runs out) the bytes since the last check are charged as units, at the
- * rate that ends the cycle when free memory has fallen to the goal
- * (reserve / GC_ASSIST_GOAL_DIV): remaining units / (free - goal) per
- * byte; at or under the goal, all of it.  The units owed accumulate in
- * g->assistowed; every unit any step does pays one.  Returns 1 when an
- * assist step is due. */
+/* Charge `bytes` allocated as units, at the rate that does the `rem`
+ * units still needed by the time `room` more bytes are in use (all of
+ * them when there is no room left), on top of what is owed already.
+ * Returns 1 when enough is owed for an assist step. */
+static int charge(global_State *g, size_t bytes, size_t room)
+{
+    uint32_t rem = remaining_units(g);
+    uint64_t owed = rem;
+    if (room > 0) {
+        owed = (uint64_t)bytes * rem / room;
+        if (owed > rem)
+            owed = rem;
+    }
+    owed += g->assistowed;
+    if (owed > rem)
+        owed = rem;
+    g->assistowed = (uint32_t)owed;
+    return owed >= GC_ASSIST_MIN_UNITS;
+}
+
+/* Allocation pays for collection in work (gc.h: assists).  Two cases:
+ *   - Under the reserve of free bytes: at every free/GC_ASSIST_DIV bytes
+ *     allocated (so checks grow denser as memory runs out), at the rate
+ *     that ends the cycle when free memory has fallen to the goal
+ *     (reserve / GC_ASSIST_GOAL_DIV); at or under the goal, all of it.
+ *   - Growth: once a cycle is due and until it ends, at every
+ *     room/GC_ASSIST_DIV bytes, at the rate that ends it by the time use
+ *     has grown by another pause's worth (room: the estimate times the
+ *     pause) since it began.  Paced steps that keep up leave nothing
+ *     owed; a program allocating faster than they collect pays the
+ *     difference, so its peak stays near (1 + 2 x pause) x its live bytes
+ *     whatever the pace of the CPU, as lua5.4's is.
+ * The units owed accumulate in g->assistowed; every unit any step does
+ * pays one.  Returns 1 when an assist step is due. */
 static int assist_due(global_State *g, size_t n)
 {
     size_t free = arena_free_bytes(g->arena);
-    if (free >= g->reserve) {
+    size_t bytes = n + ARENA_HEADER_SIZE;
+    if (free < g->reserve) {
+        g->assistdebt += bytes;
+        if (g->assistdebt < free / GC_ASSIST_DIV)
+            return 0;
+        size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
+        bytes = g->assistdebt;
+        g->assistdebt = 0;
+        if (!charge(g, bytes, free > goal ? free - goal : 0))
+            g->assistowed = GC_ASSIST_MIN_UNITS;
+        return 1;
+    }
+    if (g->gcphase == GC_PAUSE && !gc_cycle_due(g)) {
         g->assistdebt = 0;
         g->assistowed = 0;
         return 0;
     }
-    g->assistdebt += n + ARENA_HEADER_SIZE;
-    if (g->assistdebt < free / GC_ASSIST_DIV)
+    if (g->gcphase == GC_PAUSE && g->tobefnz != NULL) {
+        /* The cycle waits for the last one's __gc calls (gc_cycle_waits):
+         * the next safe point runs them. */
+        if (!g->gchold) {
+            g->fnzdue = 1;
+            g->stepflag = 1;
+        }
         return 0;
-    uint32_t rem = remaining_units(g);
-    size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
-    uint64_t owed = rem;
-    if (free > goal) {
-        owed = (uint64_t)g->assistdebt * rem / (free - goal);
-        if (owed > rem)
-            owed = rem;
     }
+    size_t room = g->gcestimate / 100 * g->pausepct;
+    if (room < GC_GROWTH_MIN)
+        room = GC_GROWTH_MIN;
+    g->assistdebt += bytes;
+    if (g->assistdebt < room / GC_ASSIST_DIV)
+        return 0;
+    size_t inuse = arena_in_use(g->arena);
+    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
+    size_t grown = inuse > base ? inuse - base : 0;
+    bytes = g->assistdebt;
     g->assistdebt = 0;
-    owed += g->assistowed;
-    if (owed < GC_ASSIST_MIN_UNITS)
-        owed = GC_ASSIST_MIN_UNITS;
-    if (owed > rem)
-        owed = rem;
-    g->assistowed = (uint32_t)owed;
-    return 1;
+    return charge(g, bytes, grown < room ? room - grown : 0);
 }
 
 /* Cycles of assists an rt.loop body may spend (gchold). */
@@ -202,6 +242,8 @@ void *gc_alloc(lua_State *L, size_t n)
     if (n == 0)
         return NULL;
     void *p = obtain(L, NULL, n);
+    if (p != NULL && g->gcphase != GC_PAUSE)
+        g->cyclealloc += n + ARENA_HEADER_SIZE;
     /* No __gc runs here: steps never call finalizers (gc_finalize does,
      * at safe points), and the caller is mid-way. */
     if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n))
@@ -424,6 +466,8 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
     o->next = g->finobj;
     g->finobj = o;
     o->marked |= MARK_FINALIZED;
+    if (g->fnzowed < UINT32_MAX)
+        g->fnzowed++;
     if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
         makewhite(g, o); /* finobj may already be swept */
     else if (g->gcphase == GC_PROPAGATE && is_white(o))
@@ -1042,8 +1086,16 @@ static void clearkeys(global_State *g, gcobj *list)
     }
 }
 
+/* What an object on tobefnz holds of the arena, as far as its own blocks
+ * go (a table's parts too). */
+static size_t fnz_cost(gcobj *o)
+{
+    return o->tt == V_TABLE ? tab_memsize(gco2tab(o)) : gc_objsize(o);
+}
+
 static void append_tobefnz(global_State *g, gcobj *o)
 {
+    g->cyclefnzbytes += fnz_cost(o);
     if (g->tobefnz == NULL)
         g->fnztail = &g->tobefnz;
     o->next = NULL;
@@ -1278,6 +1330,10 @@ static void call_one_finalizer(lua_State *L)
     gcobj *o = g->tobefnz;
     if (g->fnzmark == o) /* RESURRECT had not marked it yet */
         g->fnzmark = o->next;
+    /* A sweep of tobefnz may stand on its link: it goes on along
+     * tobefnz, not along allgc where o goes. */
+    if (g->sweepgc == &o->next)
+        g->sweepgc = &g->tobefnz;
     g->tobefnz = o->next;
     o->next = g->allgc;
     g->allgc = o;
@@ -1309,10 +1365,22 @@ static void start_cycle(global_State *g)
     g->remarknext = NULL;
     g->fnzstage = FNZ_NONE;
     g->fnzmark = g->fnzbatch = NULL;
+    g->atomicput = 0;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
     markroots(g);
     g->gcphase = GC_PROPAGATE;
+}
+
+/* A cycle due waits while the last one's __gc calls are pending, with
+ * free memory above the reserve: an object whose __gc has not run yet
+ * would be kept by the cycle (marked with tobefnz), and freed only by
+ * the one after, so that finalizable garbage would live two cycles, and
+ * the estimate and peak grow with the pause cycle on cycle.  (Lua 5.4's
+ * cycle likewise ends only once its finalizers have run.) */
+static int gc_cycle_waits(global_State *g)
+{
+    return g->tobefnz != NULL && arena_free_bytes(g->arena) >= g->reserve;
 }
 
 int gc_cycle_due(global_State *g)
@@ -1374,6 +1442,40 @@ static int remark_done(const global_State *g)
            (g->remarkstep == g->stepno || g->remarkstale >= GC_REMARK_STALE);
 }
 
+/* The live bytes as the cycle that just ended knows them: what is in
+ * use less what was allocated since it began.  Those objects survive
+ * the cycle whether they live or not (born black, or current-white in
+ * the sweep), and counted as live they would put off the next cycle by
+ * a pause's worth of them, each cycle more than the last: a program
+ * making short-lived objects (finalizable ones above all, which live a
+ * cycle more) would see its estimate and peak grow, cycle on cycle.  At
+ * least half of what is in use is counted (a structure built in one
+ * cycle is live: the next cycle, which starts early, counts it whole). */
+static size_t live_estimate(const global_State *g)
+{
+    size_t inuse = arena_in_use(g->arena);
+    size_t floating = g->cyclealloc < inuse / 2 ? g->cyclealloc : inuse / 2;
+    size_t est = inuse - floating;
+    size_t fnz = g->cyclefnzbytes;
+    return est > fnz + inuse / 4 ? est - fnz : inuse / 4;
+}
+
+/* Is the re-marking over, so that atomic is the next unit once gray is
+ * empty? */
+static int remark_settled(const global_State *g)
+{
+    return remark_done(g) || g->remarks >= GC_REMARK_MAX;
+}
+
+/* Is the next unit an atomic one (unit: PROPAGATE with nothing left to
+ * traverse, look up, separate, resurrect or re-mark)? */
+static int atomic_next(const global_State *g)
+{
+    return g->gcphase == GC_PROPAGATE && g->fnzstage != FNZ_SEPARATE &&
+           g->fnzmark == NULL && g->ephkey == NULL && g->trav == NULL &&
+           g->gray == NULL && g->weakwait == NULL && remark_settled(g);
+}
+
 /* One unit of work.  Returns 0 when the collector is paused with nothing
  * due (or the cycle just ended and `stop_at_pause` is set). */
 static int unit(lua_State *L, int force)
@@ -1381,7 +1483,7 @@ static int unit(lua_State *L, int force)
     global_State *g = G(L);
     switch (g->gcphase) {
     case GC_PAUSE:
-        if (!force && !gc_cycle_due(g))
+        if (!force && (!gc_cycle_due(g) || gc_cycle_waits(g)))
             return 0;
         start_cycle(g);
         return 1;
@@ -1396,7 +1498,7 @@ static int unit(lua_State *L, int force)
          * is left with what the barriers queued since (new objects are
          * black: only objects older than the cycle can be found, and
          * GC_REMARK_MAX is a fuse, not the rule). */
-        if (!remark_done(g) && g->remarks < GC_REMARK_MAX) {
+        if (!remark_settled(g)) {
             remark_unit(g);
             return 1;
         }
@@ -1435,7 +1537,7 @@ static int unit(lua_State *L, int force)
                  * gc_finalize at the next safe points. */
                 g->sweepgc = NULL;
                 g->gcphase = GC_PAUSE;
-                g->gcestimate = arena_in_use(g->arena);
+                g->gcestimate = live_estimate(g);
                 g->stats.cycles_completed++;
                 return 0;
             }
@@ -1478,8 +1580,11 @@ static int work(lua_State *L, int force)
     global_State *g = G(L);
     uint8_t phase = g->gcphase;
     int r = unit(L, force);
-    if (phase == GC_PAUSE && g->gcphase != GC_PAUSE)
+    if (phase == GC_PAUSE && g->gcphase != GC_PAUSE) {
         g->cyclebytes = arena_in_use(g->arena);
+        g->cyclealloc = 0;
+        g->cyclefnzbytes = 0;
+    }
     if (r) {
         g->cycleunits++;
         if (g->assistowed)
@@ -1494,6 +1599,27 @@ static int work(lua_State *L, int force)
     }
     return r;
 }
+
+#ifdef RTLUA_GC_CHECKSTEPS
+/* The checking build: the whole heap is checked after every step that
+ * did work (gc_check), and a broken invariant stops the program at the
+ * step that left it broken, rather than as a use after free later. */
+static void check_step(lua_State *L)
+{
+    const char *why = NULL;
+    int err = gc_check(L, &why);
+    if (err != 0) {
+        global_State *g = G(L);
+        port_printf("gc_check after step %u (phase %d, stage %d, %s): %d %s\n",
+                    (unsigned)g->stepno, g->gcphase, g->fnzstage,
+                    g->gcinassist    ? "assist"
+                    : g->gcemergency ? "emergency"
+                                     : "paced",
+                    err, why ? why : "?");
+        port_exit(70);
+    }
+}
+#endif
 
 /* A step of at most `budget` cycles and `maxunits` units (0: no limit
  * but the budget). */
@@ -1510,10 +1636,27 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
             break;
         if (maxunits && units >= maxunits)
             break;
+        /* Atomic, much longer than the units before it, is predicted by
+         * what the last one took: a step that has not room left for it
+         * ends, once for each atomic point, so that the next starts it
+         * early on (after the short re-mark pass it needs first).  Not
+         * when the stacks would not settle (GC_REMARK_STALE): they only
+         * grow dirtier meanwhile. */
+        int atomic = atomic_next(g);
+        if (atomic && units && !g->atomicput &&
+            g->remarkstale < GC_REMARK_STALE &&
+            now - start + g->atomiccycles >= budget) {
+            g->atomicput = 1;
+            break;
+        }
         if (!work(L, 0))
             break;
         units++;
         uint32_t t = port_cycles();
+        if (atomic) {
+            g->atomiccycles = t - now;
+            g->atomicput = 0;
+        }
         if (t - now > longest)
             longest = t - now;
         now = t;
@@ -1522,6 +1665,10 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
      * step must be done again in atomic (C functions change it without
      * the interpreter's marks). */
     gc_thread_ran(L);
+#ifdef RTLUA_GC_CHECKSTEPS
+    if (units)
+        check_step(L);
+#endif
     uint32_t used = port_cycles() - start;
     if (units) {
         if (g->gcinassist)
@@ -1590,6 +1737,7 @@ int gc_finalize(lua_State *L, int max)
     /* A pause of the program, not of the collector: counted apart. */
     uint32_t used = port_cycles() - start;
     g->stats.finalizers += (uint32_t)n;
+    g->fnzowed = g->fnzowed > (uint32_t)n ? g->fnzowed - (uint32_t)n : 0;
     if (used > g->stats.worst_finalizer_cycles)
         g->stats.worst_finalizer_cycles = used;
     return n;
@@ -1804,6 +1952,14 @@ static void check_weak(struct checker *c, table *t)
     }
 }
 
+/* Is an ephemeron's value weak under this key: while the key is not
+ * black, and while the lookups of a flagged key just marked are still to
+ * come (g->ephkey: its values are marked by them, ephkey_unit)? */
+static int ephweak(global_State *g, gcobj *key)
+{
+    return !is_black(key) || key == g->ephkey;
+}
+
 static void check_object(struct checker *c, gcobj *o)
 {
     switch (o->tt) {
@@ -1840,7 +1996,8 @@ static void check_object(struct checker *c, gcobj *o)
                              n->key_tt != V_DEADKEY &&
                              ttype(n->key_tt) != T_STRING;
                 check_val_(c, o, &n->val,
-                           wv || (wk && objkey && !is_black(n->key_val.gc)));
+                           wv ||
+                               (wk && objkey && ephweak(c->g, n->key_val.gc)));
                 if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
                     check_ref_(c, o, n->key_val.gc, wk && objkey);
             }
@@ -1943,7 +2100,10 @@ int gc_check(lua_State *L, const char **why)
     check_list(&c, g->tobefnz, 0);
     check_strings(&c);
     c.bytes += thread_parts_cost(&g->mainthread);
-    if (c.err == 0 && c.bytes != arena_in_use(g->arena))
+    /* Inside an allocation (a step of an assist or an emergency) the
+     * block being made is not an object yet. */
+    if (c.err == 0 && !g->gcinassist && !g->gcemergency &&
+        c.bytes != arena_in_use(g->arena))
         fail(&c, GC_CHECK_ACCOUNT, "objects' bytes differ from the arena's");
     if (why)
         *why = c.why;

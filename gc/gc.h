@@ -39,7 +39,24 @@
  * on tobefnz, and gc_finalize calls at most GC_FINALIZE_MAX of them after
  * each paced, idle or explicit step, at a safe point, outside an rt.loop
  * body, charged to the collector's credit (gc/pace.c); never inside an
- * allocation.  A full collection (collectgarbage()) calls them all.
+ * allocation.  Allocation owes one __gc call per object it set for
+ * finalization (g->fnzowed): after an assist, safe points run batch after
+ * batch while calls are owed, so the calls keep pace with the objects
+ * made however late the paced steps are.  A cycle that is due waits,
+ * above the reserve, until the last one's calls have run (an object whose
+ * __gc is pending would be kept by it and freed only by the next, as Lua
+ * 5.4's cycle likewise ends only once its finalizers ran).  A full
+ * collection (collectgarbage()) calls them all.
+ *
+ * The estimate of live bytes that paces cycles (g->gcestimate, the base of
+ * the pause) is what the cycle that ended left in use, less what was
+ * allocated while it ran (born black or in the sweep, it survives the
+ * cycle live or not: at most half of what is in use is discounted so)
+ * and less the objects it separated for their __gc (garbage it keeps for
+ * the call): counted as live, both would put off the next cycle by a
+ * pause's worth of themselves, more each cycle, and a program making
+ * short-lived finalizable objects would see its peak grow without end.
+ * The default pause is Lua's (a cycle starts when use has doubled).
  *
  * Invariant: while marking (PROPAGATE, ATOMIC) no black object points to a
  * white one.  Barriers are forward everywhere (the white value is marked):
@@ -139,19 +156,29 @@
 #define GC_FINALIZE_MAX 4
 /* ---- Assists: allocation pays in work -------------------------------------
  * The measure of collector work is the unit (one call of the state
- * machine, bounded above).  Under the reserve of free bytes, allocation
- * owes the cycle units in proportion to the bytes it takes: at the rate
- * remaining / (free - goal), the remaining units estimated from the last
- * cycle's count, so that the cycle ends when free memory has fallen to the
- * goal whatever the pace of the CPU.  An assist step pays what is owed,
+ * machine, bounded above).  Allocation owes the cycle units in
+ * proportion to the bytes it takes, the remaining units estimated from
+ * the last cycle's count, whatever the pace of the CPU:
+ *   - under the reserve of free bytes, at the rate remaining / (free -
+ *     goal), so that the cycle ends when free memory has fallen to the
+ *     goal;
+ *   - once a cycle is due and until it ends (growth), at the rate
+ *     remaining / (room - growth since the cycle began), room being the
+ *     estimate times the pause, so that use peaks near (1 + 2 x pause)
+ *     times the live bytes however fast the program allocates.  Paced
+ *     steps that keep up leave nothing owed.
+ * An assist step pays what is owed,
  * capped in time by the step budget (and inside an rt.loop body by what
  * is left of the body's assist cap, g->assistcap, default one step
  * budget; a body past its period may spend the utilisation share of its
  * time instead, if more); what it could not pay stays owed, and every unit of
  * any step (paced, idle, assist) pays one. */
-/* Under the reserve, what is owed is charged and an assist step run at
- * every (free bytes / this) allocated. */
+/* What is owed is charged at every (free bytes / this) allocated under
+ * the reserve, and every (room / this) in growth. */
 #define GC_ASSIST_DIV 64
+/* Growth assists allow at least this many bytes of growth per cycle
+ * (a tiny estimate would otherwise make every allocation pay). */
+#define GC_GROWTH_MIN 4096
 /* The goal: the cycle should end before free bytes fall to reserve / this. */
 #define GC_ASSIST_GOAL_DIV 4
 /* A cycle longer than the last still owes at least this part of the
@@ -274,7 +301,8 @@ int gc_finalize(lua_State *L, int max);
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
 /* A new cycle is due: use grew pausepct over the last estimate, or free
- * bytes fell under the reserve. */
+ * bytes fell under the reserve.  (It may still wait for the last cycle's
+ * __gc calls: see Finalizers above.) */
 int gc_cycle_due(global_State *g);
 
 /* ---- Checking

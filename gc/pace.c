@@ -102,9 +102,17 @@ void gc_safepoint_(lua_State *L)
 {
     global_State *g = G(L);
     uint32_t budget = g->credit;
-    if (g->fnzdue && !g->gchold) { /* an assist's share of the __gc calls */
+    if (g->fnzdue && !g->gchold) {
+        /* An assist's share of the __gc calls: allocation owes one per
+         * object it set for finalization (g->fnzowed), so while a whole
+         * batch ran and calls are owed, the next safe point runs the
+         * next batch.  Finalizable garbage is freed only once its __gc
+         * ran: the calls keep pace with the objects made, and tobefnz
+         * cannot grow behind them however late the paced steps are. */
         g->fnzdue = 0;
-        gc_finalize(L, GC_FINALIZE_MAX);
+        if (gc_finalize(L, GC_FINALIZE_MAX) == GC_FINALIZE_MAX &&
+            g->fnzowed != 0 && g->tobefnz != NULL)
+            g->fnzdue = 1;
     }
     if (!g->gcrunning || budget == 0 || pace_held(g)) {
         g->stepflag = 0;
@@ -122,6 +130,8 @@ void gc_safepoint_(lua_State *L)
         }
         spend(g, used);
     }
+    if (g->fnzdue)
+        g->stepflag = 1;
     if (pace_safepoint_hook != NULL)
         pace_safepoint_hook(L);
 }

@@ -65,6 +65,18 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
  * their flash tables.  Allocates nothing. */
 void rtlua_pushrom(lua_State *L, const void *obj);
 
+/* A string built in place, as luaL_Buffer's boxes are: pushes room for
+ * `size` bytes and returns it, for the caller to write; then
+ * rtlua_finishbuffer makes it a string.  Until then the value in its slot
+ * is no Lua string: it must not be compared, hashed, used as a key or
+ * handed to Lua.  A memory error if there is no room. */
+char *rtlua_pushbuffer(lua_State *L, size_t size);
+/* Make the buffer at idx (rtlua_pushbuffer's, written) the string of its
+ * first len bytes, len <= its size, in the same slot: shortened in place
+ * with no copy, or, short enough to be interned, copied into the short
+ * string.  Returns the string's bytes. */
+const char *rtlua_finishbuffer(lua_State *L, int idx, size_t len);
+
 /* The rt library (lib/rtlib.c): real-time loops, events, GC figures. */
 #define RTLUA_RTLIBNAME "rt"
 int luaopen_rt(lua_State *L);

@@ -15,6 +15,7 @@
  * on the host), never stdio here.
  */
 #include "include/lauxlib.h"
+#include "include/rtlua.h"
 #include "lang/load.h"
 #include "port/port.h"
 
@@ -430,7 +431,9 @@ static char *prep_buffer(luaL_Buffer *B, size_t sz, int boxidx)
     if (newsize < B->n + sz)
         newsize = B->n + sz;
     boxidx = lua_absindex(L, boxidx);
-    char *nb = lua_newuserdatauv(L, newsize, 0);
+    /* The box is a string being built (rtlua_pushbuffer): the result
+     * becomes it in place, with no copy (luaL_pushresult). */
+    char *nb = rtlua_pushbuffer(L, newsize);
     memcpy(nb, B->b, B->n);
     lua_replace(L, boxidx); /* the old box (or placeholder) is dropped */
     B->b = nb;
@@ -486,9 +489,15 @@ void luaL_addvalue(luaL_Buffer *B)
 void luaL_pushresult(luaL_Buffer *B)
 {
     lua_State *L = B->L;
-    lua_pushlstring(L, B->b, B->n);
-    lua_remove(L, -2); /* the placeholder or box */
-    B->b = B->init.b;  /* the box is garbage now */
+    if (B->b != B->init.b) {
+        /* The box, on top, is the result: shortened in place (or, short,
+         * interned). */
+        rtlua_finishbuffer(L, -1, B->n);
+    } else {
+        lua_pushlstring(L, B->b, B->n);
+        lua_remove(L, -2); /* the placeholder */
+    }
+    B->b = B->init.b;
     B->size = LUAL_BUFFERSIZE;
 }
 

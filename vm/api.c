@@ -490,6 +490,32 @@ const char *lua_pushlstring(lua_State *L, const char *s, size_t len)
     return str_data(ts);
 }
 
+char *rtlua_pushbuffer(lua_State *L, size_t size)
+{
+    str *ts = str_newlong(L, size);
+    if (ts == NULL)
+        vm_memerror(L);
+    push_gc(L, ts, V_LNGSTR);
+    gc_safepoint(L);
+    return ts->data;
+}
+
+const char *rtlua_finishbuffer(lua_State *L, int idx, size_t len)
+{
+    tvalue *o = index2stack(L, idx);
+    api_check(L, o->tt == V_LNGSTR, "a buffer expected");
+    str *b = gco2str(gc_of(o));
+    api_check(L, len <= b->u.lnglen, "a buffer's length past its size");
+    if (len > STR_SHORT_MAX) {
+        str_shortenlong(L, b, len);
+        return b->data;
+    }
+    /* Interned: a copy (the buffer stays in its slot meanwhile). */
+    str *ts = new_string(L, b->data, len);
+    set_gc(index2stack(L, idx), ts, ts->tt);
+    return str_data(ts);
+}
+
 const char *lua_pushstring(lua_State *L, const char *s)
 {
     if (s == NULL) {
@@ -1263,6 +1289,38 @@ void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
 /* ---- rtlua extensions (include/rtlua.h) -----------------------------------
  */
 
+/* The k-th smallest (from 0) of v[0..n), k < n, by selection with a
+ * three-way partition (equal samples are common): v is reordered,
+ * expected O(n). */
+static uint32_t kth_smallest(uint32_t *v, uint32_t n, uint32_t k)
+{
+    int lo = 0, hi = (int)n - 1, want = (int)k;
+    while (lo < hi) {
+        uint32_t p = v[lo + (hi - lo) / 2];
+        int lt = lo, i = lo, gt = hi;
+        while (i <= gt) {
+            uint32_t x = v[i];
+            if (x < p) {
+                v[i++] = v[lt];
+                v[lt++] = x;
+            } else if (x > p) {
+                v[i] = v[gt];
+                v[gt--] = x;
+            } else {
+                i++;
+            }
+        }
+        /* [lo, lt) < p, [lt, gt] == p, (gt, hi] > p */
+        if (want < lt)
+            hi = lt - 1;
+        else if (want > gt)
+            lo = gt + 1;
+        else
+            return p;
+    }
+    return v[want];
+}
+
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
 {
     global_State *g = G(L);
@@ -1290,22 +1348,18 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->worst_body_assists = s->worst_body_assists;
     out->worst_body_assist_cycles = s->worst_body_assist_cycles;
     out->assist_units = s->assist_units;
-    /* Quantiles from the samples, sorted in a copy (insertion sort of at
-     * most GC_STEP_SAMPLES words). */
+    /* Quantiles from the samples, selected in a copy (a sort of the
+     * GC_STEP_SAMPLES words took 70k cycles at a board's pace: a program
+     * that reads its figures in a control loop would be late for it). */
     uint32_t v[GC_STEP_SAMPLES];
     uint32_t n = s->steps < GC_STEP_SAMPLES ? s->steps : GC_STEP_SAMPLES;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t x = s->sample[i], j = i;
-        for (; j > 0 && v[j - 1] > x; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
-    }
+    memcpy(v, s->sample, n * sizeof v[0]);
     out->quantiles_sampled = s->steps > GC_STEP_SAMPLES;
-    out->median_step_cycles = n ? v[(n - 1) / 2] : 0;
+    out->median_step_cycles = n ? kth_smallest(v, n, (n - 1) / 2) : 0;
     if (!out->quantiles_sampled) {
         /* the ceil(0.999 n)-th smallest */
         uint32_t k = (uint32_t)(((uint64_t)n * 999 + 999) / 1000);
-        out->p999_step_cycles = n ? v[k - 1] : 0;
+        out->p999_step_cycles = n ? kth_smallest(v, n, k - 1) : 0;
     } else {
         uint32_t below = 0, total = s->steps, q = s->worst_step_cycles;
         for (int i = 0; i < GC_HIST_BUCKETS; i++) {

@@ -26,7 +26,7 @@
 /* Default step budget in microseconds (pace.c may change it). */
 #define STATE_STEP_US_DEFAULT 100
 /* Default growth over the last cycle's use that starts a new cycle. */
-#define STATE_PAUSE_PCT 25
+#define STATE_PAUSE_PCT 100
 
 static global_State main_state;
 static int main_open;

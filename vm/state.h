@@ -167,6 +167,7 @@ typedef struct global_State {
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
     uint8_t remarks;      /* root re-marks done in this propagate phase */
+    uint8_t atomicput;    /* a step ended rather than start atomic late */
     uint8_t remarking;    /* g->trav is a thread being re-marked */
     uint8_t remarkpass;   /* a re-mark pass is under way */
     uint8_t remarkfound;  /* this pass found gray objects */
@@ -185,46 +186,53 @@ typedef struct global_State {
     gcobj **fnztail;      /* tobefnz's last link (valid while it is not
                              empty) */
     /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
-    uint8_t fnzstage;     /* FNZ_NONE, FNZ_SEPARATE or FNZ_RESURRECT */
-    gcobj **fnzsep;       /* SEPARATE: the next finobj link to look at */
-    gcobj *fnzmark;       /* RESURRECT: the next tobefnz object to mark */
-    gcobj *fnzbatch;      /* the first object this cycle separated: its
-                             __gc waits for the cycle's atomic */
-    gcobj **sweepgc;      /* the sweep's position in the current list */
-    uint8_t sweeplist;    /* 0 allgc, 1 finobj, 2 tobefnz */
-    uint32_t sweepstr;    /* the string sweep's next bucket */
-    gcobj *gray;          /* gray objects to traverse */
-    gcobj *grayagain;     /* threads: scanned again in atomic */
-    gcobj *weak;          /* weak-value tables, for clearing */
-    gcobj *ephemeron;     /* weak-key tables */
-    gcobj *allweak;       /* weak keys and values */
-    gcobj *trav;          /* the object a chunked traversal is inside */
-    uint32_t travpos;     /* where in it the traversal resumes */
-    gcobj *weakwait;      /* weak tables waiting for gray to run out */
-    gcobj *ephkey;        /* a flagged ephemeron key being looked up */
-    gcobj *ephnext;       /* the next ephemeron table to look it up in */
-    uint32_t ephlookups;  /* ephemeron lookups made (tests) */
-    uint32_t weakslots;   /* weak-table slots traversed (tests) */
-    lua_State *twups;     /* threads with open upvalues */
-    gcobj *newest;        /* the last object made: an emergency collection
-                             keeps it, it may not be anchored yet */
-    size_t gcestimate;    /* bytes in use at the end of the last cycle */
-    uint32_t pausepct;    /* a cycle starts when use grows this % over
-                             the estimate (or free falls under reserve) */
-    size_t reserve;       /* assist steps below this many free bytes */
-    size_t assistdebt;    /* bytes allocated under the reserve since the last
-                             assist step */
-    uint32_t assistowed;  /* work units allocation owes the cycle: paid by
-                             assist steps and by any other step's units */
-    uint32_t cycleunits;  /* work units done in this cycle so far */
-    uint32_t lastunits;   /* work units the last finished cycle took */
-    size_t cyclebytes;    /* bytes in use when this cycle started */
-    size_t lastbytes;     /* the same for the last finished cycle */
-    uint32_t assistcap;   /* cycles of assists (and emergency catch-up)
-                             per rt.loop body */
-    uint32_t bodyassists; /* assist steps in the running rt.loop body */
-    uint32_t bodystart;   /* port_cycles when it started */
-    uint32_t bodyperiod;  /* its loop's period, in cycles */
+    uint8_t fnzstage;      /* FNZ_NONE, FNZ_SEPARATE or FNZ_RESURRECT */
+    gcobj **fnzsep;        /* SEPARATE: the next finobj link to look at */
+    gcobj *fnzmark;        /* RESURRECT: the next tobefnz object to mark */
+    gcobj *fnzbatch;       /* the first object this cycle separated: its
+                              __gc waits for the cycle's atomic */
+    gcobj **sweepgc;       /* the sweep's position in the current list */
+    uint8_t sweeplist;     /* 0 allgc, 1 finobj, 2 tobefnz */
+    uint32_t sweepstr;     /* the string sweep's next bucket */
+    gcobj *gray;           /* gray objects to traverse */
+    gcobj *grayagain;      /* threads: scanned again in atomic */
+    gcobj *weak;           /* weak-value tables, for clearing */
+    gcobj *ephemeron;      /* weak-key tables */
+    gcobj *allweak;        /* weak keys and values */
+    gcobj *trav;           /* the object a chunked traversal is inside */
+    uint32_t travpos;      /* where in it the traversal resumes */
+    gcobj *weakwait;       /* weak tables waiting for gray to run out */
+    gcobj *ephkey;         /* a flagged ephemeron key being looked up */
+    gcobj *ephnext;        /* the next ephemeron table to look it up in */
+    uint32_t ephlookups;   /* ephemeron lookups made (tests) */
+    uint32_t weakslots;    /* weak-table slots traversed (tests) */
+    lua_State *twups;      /* threads with open upvalues */
+    gcobj *newest;         /* the last object made: an emergency collection
+                              keeps it, it may not be anchored yet */
+    size_t gcestimate;     /* bytes in use at the end of the last cycle */
+    uint32_t pausepct;     /* a cycle starts when use grows this % over
+                              the estimate (or free falls under reserve) */
+    size_t reserve;        /* assist steps below this many free bytes */
+    size_t assistdebt;     /* bytes allocated under the reserve since the last
+                              assist step */
+    uint32_t assistowed;   /* work units allocation owes the cycle: paid by
+                              assist steps and by any other step's units */
+    uint32_t cycleunits;   /* work units done in this cycle so far */
+    uint32_t lastunits;    /* work units the last finished cycle took */
+    size_t cyclebytes;     /* bytes in use when this cycle started */
+    size_t lastbytes;      /* the same for the last finished cycle */
+    uint32_t atomiccycles; /* what the last atomic unit took */
+    size_t cyclealloc;     /* bytes allocated since this cycle started: born
+                              black or current-white, they survive it */
+    uint32_t fnzowed;      /* __gc calls owed: one per object set for
+                              finalization, paid by any __gc call */
+    size_t cyclefnzbytes;  /* bytes of the objects this cycle separated for
+                              their __gc: garbage it keeps, not live */
+    uint32_t assistcap;    /* cycles of assists (and emergency catch-up)
+                              per rt.loop body */
+    uint32_t bodyassists;  /* assist steps in the running rt.loop body */
+    uint32_t bodystart;    /* port_cycles when it started */
+    uint32_t bodyperiod;   /* its loop's period, in cycles */
     uint32_t bodyassistcycles; /* their cycles, and the catch-up's */
     uint32_t stepbudget;       /* cycles per paced step */
     volatile uint32_t credit;  /* cycles accrued by the tick */

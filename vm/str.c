@@ -291,6 +291,17 @@ str *str_newlong(lua_State *L, size_t len)
     return s;
 }
 
+void str_shortenlong(lua_State *L, str *s, size_t len)
+{
+    size_t old = s->u.lnglen;
+    if (len >= old)
+        return;
+    /* A shrink is done in place and cannot fail (gc_realloc). */
+    (void)gc_realloc(L, s, str_sizefor(old), str_sizefor(len));
+    s->u.lnglen = len;
+    s->data[len] = '\0';
+}
+
 str *str_new(lua_State *L, const char *s, size_t len)
 {
     if (len <= STR_SHORT_MAX)

@@ -132,6 +132,10 @@ str *str_newz(lua_State *L, const char *s);
  * builders.  It is not interned even when len <= STR_SHORT_MAX: a builder
  * whose result is short should intern it with str_new instead. */
 str *str_newlong(lua_State *L, size_t len);
+/* Shorten a long string made by str_newlong, that nothing has read yet,
+ * to its first len bytes (len <= its length), in place: never copies,
+ * never fails. */
+void str_shortenlong(lua_State *L, str *s, size_t len);
 
 /* Short: the stored hash; long: computed on first use and cached (a
  * long object of short length whose bytes are a ROM string's takes that

@@ -549,6 +549,53 @@ static void test_buffer_grows_past_inline_storage(void)
     CALL(close_state());
 }
 
+/* A box is the result: a buffer longer than its inline storage becomes
+ * its string in place, with no copy and no second block; a short result
+ * is interned like any short string; the buffer API says so too. */
+static void test_buffer_result_is_built_in_place(void)
+{
+    lua_State *L = open_state();
+    luaL_Buffer b;
+    size_t n = 3 * LUAL_BUFFERSIZE;
+    char *p = luaL_buffinitsize(L, &b, n);
+    memset(p, 'y', n);
+    size_t before = (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 +
+                    (size_t)lua_gc(L, LUA_GCCOUNTB);
+    luaL_pushresultsize(&b, n - 5); /* shortened in place */
+    size_t after = (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 +
+                   (size_t)lua_gc(L, LUA_GCCOUNTB);
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    CHECK(s == p);
+    CHECK_EQ(len, n - 5);
+    CHECK(after <= before);
+    CHECK_EQ(s[len], '\0');
+    CHECK_EQ(lua_gettop(L), 1);
+    /* Grown past its inline storage, then short: interned. */
+    luaL_buffinit(L, &b);
+    for (size_t i = 0; i < 2 * LUAL_BUFFERSIZE; i++)
+        luaL_addchar(&b, 'z');
+    luaL_buffsub(&b, 2 * LUAL_BUFFERSIZE - 3);
+    luaL_pushresult(&b);
+    lua_pushstring(L, "zzz");
+    CHECK(lua_rawequal(L, -1, -2));
+    lua_newtable(L);
+    lua_pushvalue(L, -3);
+    lua_pushinteger(L, 7);
+    lua_rawset(L, -3);
+    CHECK_EQ(lua_getfield(L, -1, "zzz"), LUA_TNUMBER);
+    lua_settop(L, 0);
+    /* The API itself. */
+    char *q = rtlua_pushbuffer(L, 100);
+    memcpy(q, "hello", 5);
+    CHECK(streq(rtlua_finishbuffer(L, -1, 5), "hello"));
+    lua_pushliteral(L, "hello");
+    CHECK(lua_rawequal(L, -1, -2));
+    lua_settop(L, 0);
+    lua_gc(L, LUA_GCCOLLECT);
+    CALL(close_state());
+}
+
 /* ---- The collector
  * ---------------------------------------------------------- */
 
@@ -613,6 +660,26 @@ static void test_step_quantiles_are_exact(void)
     CHECK_EQ(st.median_step_cycles, 3000);
     CHECK_EQ(st.p999_step_cycles, 5000);
     CHECK_EQ(st.quantiles_sampled, 0);
+    /* Every count of samples, with many equal ones: the exact order
+     * statistics of a sorted copy. */
+    uint32_t rng = 7, sorted[GC_STEP_SAMPLES];
+    for (uint32_t n = 1; n <= GC_STEP_SAMPLES; n++) {
+        memset(s, 0, sizeof *s);
+        s->steps = n;
+        for (uint32_t i = 0; i < n; i++) {
+            rng = rng * 1103515245u + 12345u;
+            uint32_t x = (rng >> 16) % (n % 3 == 0 ? 4u : 1000u);
+            s->sample[i] = x;
+            uint32_t j = i;
+            for (; j > 0 && sorted[j - 1] > x; j--)
+                sorted[j] = sorted[j - 1];
+            sorted[j] = x;
+        }
+        rtlua_gcstats(L, &st);
+        uint32_t k = (uint32_t)(((uint64_t)n * 999 + 999) / 1000);
+        CHECK_EQ(st.median_step_cycles, sorted[(n - 1) / 2]);
+        CHECK_EQ(st.p999_step_cycles, sorted[k - 1]);
+    }
     /* real steps fill the reservoir and then sample it */
     *s = saved;
     s->steps = 0;
@@ -1316,6 +1383,7 @@ static const struct check_case cases[] = {
     CASE(test_userdata_user_values),
     CASE(test_refs_reuse_freed_slots),
     CASE(test_buffer_grows_past_inline_storage),
+    CASE(test_buffer_result_is_built_in_place),
     CASE(test_gc_options),
     CASE(test_step_quantiles_are_exact),
     CASE(test_newstate_close_returns_every_byte),

@@ -967,10 +967,18 @@ static void test_table_shrinks_after_most_strings_die(void)
     push_str(L, keep);
     /* Fewer keys where the arena is a few KiB (microbit). */
     int keys = arena_capacity(g->arena) >= 65536 ? SHRINK_KEYS : 120;
+    /* Made with the collector stopped where they fit (a growth assist
+     * would collect the first of them while the last are made); in a few
+     * KiB they do not, and collections make room as they are made, the
+     * table still counting those not swept yet.  (A short string and its
+     * share of the buckets take under 64 bytes.) */
+    if (arena_free_bytes(g->arena) / 64 >= (size_t)keys)
+        g->gcrunning = 0;
     for (int i = 0; i < keys; i++) {
         size_t n = keyname(buf, "dies", i);
         CHECK(str_new(L, buf, n) != NULL);
     }
+    g->gcrunning = 1;
     uint32_t big = g->strt.size;
     CHECK(big >= (uint32_t)keys / 2);
     gc_fullgc(L);
