@@ -26,6 +26,8 @@
 --             worst lateness in every mode)
 --   weakk     a weak-key table of N entries, kept while garbage is made
 --   weakv     a weak-value table of N entries
+--   weakkdie  a weak-key table of N entries whose keys die together
+--   weakvdie  a weak-value table of N entries whose values die together
 --   ephchain  a chain of N ephemerons (each value the next key)
 --   finlive   N live objects with __gc
 --   findie    N objects with __gc dying together
@@ -50,7 +52,8 @@ local W = arg and arg[1] or "list"
 local N = tonumber(arg and arg[2] or 0)
 local MODE = arg and arg[3] or "free"
 local MS = math.tointeger(tonumber(arg and arg[4] or nil))
-local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000, ephchain = 2000,
+local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000,
+                  weakkdie = 20000, weakvdie = 20000, ephchain = 2000,
                   finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
                   deepmain = 3000, finshort = 200000, rehash = 40000, longstr = 65536,
                   full = 1000, frag = 1000}
@@ -107,6 +110,7 @@ local function pause(s, e)
   if not mmu_min or m < mmu_min then mmu_min = m end
 end
 
+local ARENA = rt.stats().arena
 local loop_misses, loop_late, looped = 0, 0, false
 -- garbage for `ms` milliseconds of the board's time, calling `tick` now
 -- and then (loop mode: from rt.loop at 1 kHz, 850 us of work a period)
@@ -125,7 +129,11 @@ local function churn(ms, tick)
   local function work(span, watch)
     local t0 = rt.cycles()
     local last, base = t0, 0
-    local cap = watch and math.huge or rt.stats().free // 2048
+    -- (collectgarbage("count"), not rt.stats(), whose table and quantiles
+    -- cost 70k cycles at shift=5, 2.8 ms: a body must not measure itself
+    -- out of its period)
+    local cap = watch and math.huge or
+      (ARENA - math.floor(collectgarbage("count") * 1024)) // 2048
     local made = 0
     while last - t0 + base < span do
       if made < cap then
@@ -259,6 +267,32 @@ elseif W == "weakv" then
   local vs = {}
   for i = 1, N do local v = {} vs[i] = v t[i] = v end
   keep = {t, vs}
+  churn(300)
+elseif W == "weakkdie" then
+  -- the keys die together while the table lives: atomic finds the whole
+  -- table holding dead keys
+  local t = setmetatable({}, {__mode = "k"})
+  local ks = {}
+  for i = 1, N do local k = {} ks[i] = k t[k] = i end
+  live()
+  ks = nil
+  keep = t
+  -- garbage until two cycles have ended: the second finds them dead
+  local c0 = rt.stats().cycles_completed
+  repeat for i = 1, 2000 do local g = {i} end
+  until rt.stats().cycles_completed >= c0 + 2
+  churn(300)
+elseif W == "weakvdie" then
+  local t = setmetatable({}, {__mode = "v"})
+  local vs = {}
+  for i = 1, N do local v = {} vs[i] = v t[i] = v end
+  live()
+  vs = nil
+  keep = t
+  -- garbage until two cycles have ended: the second finds them dead
+  local c0 = rt.stats().cycles_completed
+  repeat for i = 1, 2000 do local g = {i} end
+  until rt.stats().cycles_completed >= c0 + 2
   churn(300)
 elseif W == "ephchain" then
   local e = setmetatable({}, {__mode = "k"})
