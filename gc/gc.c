@@ -67,6 +67,20 @@ static uint32_t remaining_units(global_State *g)
     return rem > floor ? rem : floor;
 }
 
+/* The growth over the estimate that starts a cycle: the pause's share
+ * of it, but at most a GC_PAUSE_ARENA_DIV-th of what the arena has left
+ * over it.  The arena is fixed: garbage let grow to the pause's share of
+ * a live set that fills much of it leaves the free space in holes, and a
+ * big table's rehash, which needs its new parts whole, fails. */
+static size_t pause_room(const global_State *g)
+{
+    size_t room = g->gcestimate / 100 * g->pausepct;
+    size_t cap = arena_capacity(g->arena);
+    size_t left =
+        cap > g->gcestimate ? (cap - g->gcestimate) / GC_PAUSE_ARENA_DIV : 0;
+    return room < left ? room : left;
+}
+
 /* Charge `bytes` allocated as units, at the rate that does the `rem`
  * units still needed by the time `room` more bytes are in use (all of
  * them when there is no room left), on top of what is owed already.
@@ -130,7 +144,7 @@ static int assist_due(global_State *g, size_t n)
         }
         return 0;
     }
-    size_t room = g->gcestimate / 100 * g->pausepct;
+    size_t room = pause_room(g);
     if (room < GC_GROWTH_MIN)
         room = GC_GROWTH_MIN;
     g->assistdebt += bytes;
@@ -1386,7 +1400,7 @@ static int gc_cycle_waits(global_State *g)
 int gc_cycle_due(global_State *g)
 {
     size_t inuse = arena_in_use(g->arena);
-    size_t threshold = g->gcestimate + g->gcestimate / 100 * g->pausepct;
+    size_t threshold = g->gcestimate + pause_room(g);
     return inuse >= threshold || arena_free_bytes(g->arena) < g->reserve;
 }
 

@@ -176,6 +176,11 @@
 /* What is owed is charged at every (free bytes / this) allocated under
  * the reserve, and every (room / this) in growth. */
 #define GC_ASSIST_DIV 64
+/* A cycle starts at the latest when use has grown over the estimate by
+ * this part of what the arena has over it (whatever the pause): on
+ * mps2-an385's 4 MiB, a table rehashed to 40,000 keys beside its garbage
+ * ran out of memory at shift=5 with 4, and fits with 16. */
+#define GC_PAUSE_ARENA_DIV 16
 /* Growth assists allow at least this many bytes of growth per cycle
  * (a tiny estimate would otherwise make every allocation pay). */
 #define GC_GROWTH_MIN 4096
