@@ -152,9 +152,10 @@ $(BDIR)/tests/platform.elf: $(call board_obj,tests/board/platform.c) \
 
 # test_capi's own code (not the runtime it tests) is built for size: on
 # 256 KiB of flash (lm3s6965evb, 64-bit numbers) the runtime and its
-# cases would not fit at -O2.  (Only there: -Os changes how other cases
-# build their NaNs.)
-$(BDIR)/obj/tests/unit/test_capi.o: TARGET_CFLAGS += -Os
+# cases would not fit at -O2, even split in two images (test_capi2).
+# (Only there: -Os changes how other cases build their NaNs.)
+$(BDIR)/obj/tests/unit/test_capi.o $(BDIR)/obj/tests/unit/test_capi2.o: \
+    TARGET_CFLAGS += -Os
 
 $(BDIR)/tests/test_%.elf: $(BDIR)/obj/tests/unit/test_%.o \
                           $(call board_obj,$(CHECK_SRCS)) $(BOARD_LINK_DEPS)

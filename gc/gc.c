@@ -42,6 +42,10 @@
  */
 
 static void emergency(lua_State *L);
+/* The state whose weak tables are being cleared (FNZ_CLEARV,
+ * GC_CLEARWEAK), or NULL: a table's read path does not know its state,
+ * and there is one (vm/state.c). */
+static global_State *clearing;
 static void record_step(global_State *g, uint32_t used);
 
 /* Countdown fault injection: the Nth allocation fails, with its retry. */
@@ -454,6 +458,8 @@ void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
 
 void gc_resized(global_State *g, gcobj *o)
 {
+    if (clearing == g && obj2gc(g->cleartab) == o)
+        g->clearpos = 0; /* its entries are all elsewhere now */
     if (g->trav == o) {
         g->travpos = 0;
         if (o->tt == V_TABLE) /* its weak slots are counted again */
@@ -891,6 +897,7 @@ static void start_traversal(global_State *g, gcobj **list)
         t->weak = w;
         if (w) {
             t->weakwhite = 0;
+            t->marked |= MARK_CLEARING;
             linkgray(o, weaklist(g, w));
         }
     }
@@ -1037,67 +1044,160 @@ static void clear_dead_stacks(global_State *g)
     }
 }
 
-/* A value is cleared from a weak table when it is a white object.  Strings
- * are values, not objects, for weakness: they are marked, never cleared. */
-static int iscleared(global_State *g, uint8_t tt, gcobj *o)
+/* ---- Clearing the weak tables
+ * ------------------------------------------------------------------
+ * The weak tables of the cycle (on g->weak, g->allweak, g->ephemeron,
+ * flagged MARK_CLEARING when their traversal started) are cleared a
+ * chunk at a time while the program runs: their weak values found dead
+ * in FNZ_CLEARV (after the first atomic point of a cycle with
+ * finalizable objects, before those are marked), and every dead entry in
+ * GC_CLEARWEAK (after atomic's flip, before the sweep frees anything).
+ * Meanwhile a dead entry of a flagged table is cleared when the program
+ * reads it (vm/tab.c, the slow case: gc_clearslot, gc_clearnode) or when
+ * the table moves it (growth), so the program never sees one, and an
+ * entry moved behind the clear's position cannot be missed.  A table
+ * rehashed at once restarts its clear (gc_resized). */
+
+/* Is an object in a weak slot dead (of the clear's white)?  Strings are
+ * values, not objects, for weakness: never cleared, and one found white
+ * is kept (marked before the flip, made current-white after it). */
+static int dead_in_slot(global_State *g, uint8_t tt, gcobj *o)
 {
-    if (!(tt & BIT_COLLECTABLE) || tt == V_DEADKEY)
+    if (!(tt & BIT_COLLECTABLE) || tt == V_DEADKEY ||
+        !(o->marked & g->clearwhite))
         return 0;
     if (ttype(tt) == T_STRING) {
-        markobj(g, o);
+        if (g->clearkeys)
+            makewhite(g, o);
+        else
+            reallymark(g, o);
         return 0;
     }
-    return is_white(o);
+    return 1;
 }
 
-/* Clear the dead values of the tables of `list` up to (not including)
- * `stop`: new tables go on the front of a list, so a second pass can
- * visit only the ones added since the first.  A table that counted no
- * white object in a weak slot (t->weakwhite) has none to clear: each of
- * its weak slots was marked when traversed, or written since (the
- * barrier marked it), and strings were marked. */
-static void clearvalues(global_State *g, gcobj *list, gcobj *stop)
+/* Clear node n of weak table t if its entry is dead; 1 when it was. */
+static int clear_node(global_State *g, table *t, node *n)
 {
-    for (gcobj *o = list; o != stop; o = gco2tab(o)->gclist) {
-        if (gco2tab(o)->weakwhite == 0)
-            continue;
-        g->weakslots += table_slots(gco2tab(o));
-        tabview v;
-        tab_view(gco2tab(o), &v);
-        for (int r = 0; r < TAB_VIEW_ARRAYS; r++)
-            for (uint32_t i = 0; i < v.alen[r]; i++) {
-                tvalue *s = &v.arr[r][i];
-                if (iscleared(g, s->tt, s->v.gc))
-                    set_empty(s);
-            }
-        for (int r = 0; r < TAB_VIEW_NODES; r++)
-            for (uint32_t i = 0; i < v.nlen[r]; i++) {
-                node *n = &v.nodes[r][i];
-                if (!is_nil(&n->val) && iscleared(g, n->val.tt, n->val.v.gc))
-                    set_empty(&n->val);
-                if (is_nil(&n->val))
-                    clearkey(n);
-            }
+    int dead = 0;
+    if (!is_nil(&n->val)) {
+        dead = ((t->weak & TAB_WEAK_VALUES) &&
+                dead_in_slot(g, n->val.tt, n->val.v.gc)) ||
+               (g->clearkeys && (t->weak & TAB_WEAK_KEYS) &&
+                dead_in_slot(g, n->key_tt, n->key_val.gc));
+        if (dead)
+            set_empty(&n->val);
+    }
+    if (is_nil(&n->val))
+        clearkey(n);
+    return dead;
+}
+
+/* The same for a value whose key is not an object (an array slot). */
+static int clear_value(global_State *g, table *t, tvalue *s)
+{
+    if (!(t->weak & TAB_WEAK_VALUES) || !dead_in_slot(g, s->tt, s->v.gc))
+        return 0;
+    set_empty(s);
+    return 1;
+}
+
+/* A table to clear: one that counted a white object in a weak slot
+ * (t->weakwhite) while a clear runs.  A table that counted none has none
+ * to clear: each of its weak slots was marked when traversed, or written
+ * since (the barrier marked it), and strings were marked. */
+static global_State *clearing_of(const table *t)
+{
+    return t->weakwhite != 0 ? clearing : NULL;
+}
+
+int gc_clearslot(table *t, tvalue *s)
+{
+    global_State *g = clearing_of(t);
+    return g != NULL && clear_value(g, t, s);
+}
+
+int gc_clearnode(table *t, node *n)
+{
+    global_State *g = clearing_of(t);
+    return g != NULL && clear_node(g, t, n);
+}
+
+static gcobj **clear_list(global_State *g, int i)
+{
+    return i == 0 ? &g->weak : i == 1 ? &g->allweak : &g->ephemeron;
+}
+
+/* Start a clear: of weak values only (FNZ_CLEARV: the white of the dead
+ * is the current one), or of everything dead, after the flip. */
+static void clear_start(global_State *g, int keys)
+{
+    g->clearkeys = (uint8_t)keys;
+    g->clearwhite = keys ? gc_otherwhite(g) : g->currentwhite;
+    g->clearlist = 0;
+    g->clearnext = g->weak;
+    g->cleartab = NULL;
+    g->clearpos = 0;
+    clearing = g;
+}
+
+/* Slots [from, to) of t, in tab_view's order. */
+static void clear_range(global_State *g, table *t, uint32_t from, uint32_t to)
+{
+    tabview v;
+    tab_view(t, &v);
+    uint32_t base = 0;
+    g->weakslots += to - from;
+    for (int r = 0; r < TAB_VIEW_ARRAYS; r++) {
+        for (; from < to && from - base < v.alen[r]; from++)
+            clear_value(g, t, &v.arr[r][from - base]);
+        base += v.alen[r];
+    }
+    for (int r = 0; r < TAB_VIEW_NODES; r++) {
+        for (; from < to && from - base < v.nlen[r]; from++)
+            clear_node(g, t, &v.nodes[r][from - base]);
+        base += v.nlen[r];
     }
 }
 
-static void clearkeys(global_State *g, gcobj *list)
+/* One unit of a clear: GC_CLEAR_CHUNK slots of the table being cleared,
+ * or passing over as many tables with nothing to clear.  Returns 0 when
+ * the clear is over (nothing was done).  A table's flag goes when the
+ * cycle's clear is done with it (GC_CLEARWEAK). */
+static int clear_unit(global_State *g)
 {
-    for (gcobj *o = list; o; o = gco2tab(o)->gclist) {
-        if (gco2tab(o)->weakwhite == 0)
-            continue;
-        g->weakslots += table_slots(gco2tab(o));
-        tabview v;
-        tab_view(gco2tab(o), &v);
-        for (int r = 0; r < TAB_VIEW_NODES; r++)
-            for (uint32_t i = 0; i < v.nlen[r]; i++) {
-                node *n = &v.nodes[r][i];
-                if (!is_nil(&n->val) && iscleared(g, n->key_tt, n->key_val.gc))
-                    set_empty(&n->val);
-                if (is_nil(&n->val))
-                    clearkey(n);
+    int lists = g->clearkeys ? 3 : 2;
+    for (int i = 0; i < GC_CLEAR_CHUNK && g->cleartab == NULL; i++) {
+        while (g->clearnext == NULL) {
+            if (++g->clearlist >= lists) {
+                clearing = NULL;
+                return 0;
             }
+            g->clearnext = *clear_list(g, g->clearlist);
+        }
+        table *t = gco2tab(g->clearnext);
+        g->clearnext = t->gclist;
+        if (t->weakwhite != 0) {
+            g->cleartab = t;
+            g->clearpos = 0;
+        } else if (g->clearkeys) {
+            t->marked &= (uint8_t)~MARK_CLEARING;
+        }
     }
+    table *t = g->cleartab;
+    if (t == NULL)
+        return 1;
+    uint32_t n = table_slots(t);
+    uint32_t to =
+        g->clearpos + GC_CLEAR_CHUNK < n ? g->clearpos + GC_CLEAR_CHUNK : n;
+    clear_range(g, t, g->clearpos, to);
+    g->clearpos = to;
+    if (to >= n) {
+        if (g->clearkeys)
+            t->marked &= (uint8_t)~MARK_CLEARING;
+        g->cleartab = NULL;
+    }
+    return 1;
 }
 
 /* What an object on tobefnz holds of the arena, as far as its own blocks
@@ -1180,10 +1280,9 @@ static void atomic_separate_start(global_State *g)
 {
     g->gcphase = GC_ATOMIC;
     atomic_mark(g);
-    clearvalues(g, g->weak, NULL);
-    clearvalues(g, g->allweak, NULL);
     g->gcphase = GC_PROPAGATE;
-    g->fnzstage = FNZ_SEPARATE;
+    clear_start(g, 0);
+    g->fnzstage = FNZ_CLEARV;
     g->fnzsep = &g->finobj;
     g->fnzbatch = NULL;
     g->remarks = 0;
@@ -1194,6 +1293,11 @@ static void atomic_separate_start(global_State *g)
 /* One unit of the finalizer stages; 0 when there is none to do. */
 static int fnz_unit(global_State *g)
 {
+    if (g->fnzstage == FNZ_CLEARV) {
+        if (!clear_unit(g))
+            g->fnzstage = FNZ_SEPARATE;
+        return 1;
+    }
     if (g->fnzstage == FNZ_SEPARATE) {
         for (int i = 0; i < GC_SWEEP_MAX && *g->fnzsep != NULL; i++)
             g->fnzsep = separate_one(g, g->fnzsep, 0);
@@ -1222,12 +1326,8 @@ static void atomic(global_State *g)
     atomic_mark(g);
     /* Every object the program can reach, and every object a finalizer
      * will see, is marked (the weak tables first reached from resurrected
-     * objects are on the lists too). */
-    clearvalues(g, g->weak, NULL);
-    clearvalues(g, g->allweak, NULL);
-    clearkeys(g, g->ephemeron);
-    clearkeys(g, g->allweak);
-    g->weak = g->ephemeron = g->allweak = NULL;
+     * objects are on the lists too): what is white is dead, and the weak
+     * tables are cleared of it after the flip (GC_CLEARWEAK). */
     clear_dead_stacks(g);
     g->grayagain = NULL; /* threads: gray, but the list is rebuilt */
     g->fnzstage = FNZ_NONE;
@@ -1485,9 +1585,10 @@ static int remark_settled(const global_State *g)
  * traverse, look up, separate, resurrect or re-mark)? */
 static int atomic_next(const global_State *g)
 {
-    return g->gcphase == GC_PROPAGATE && g->fnzstage != FNZ_SEPARATE &&
-           g->fnzmark == NULL && g->ephkey == NULL && g->trav == NULL &&
-           g->gray == NULL && g->weakwait == NULL && remark_settled(g);
+    return g->gcphase == GC_PROPAGATE && g->fnzstage != FNZ_CLEARV &&
+           g->fnzstage != FNZ_SEPARATE && g->fnzmark == NULL &&
+           g->ephkey == NULL && g->trav == NULL && g->gray == NULL &&
+           g->weakwait == NULL && remark_settled(g);
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
@@ -1522,11 +1623,18 @@ static int unit(lua_State *L, int force)
             return 1;
         }
         atomic(g);
-        str_sweep_start(g);
-        g->gcphase = GC_SWEEP_STRING;
+        clear_start(g, 1);
+        g->gcphase = GC_CLEARWEAK;
         return 1;
     case GC_ATOMIC:
         return 1; /* not reached: atomic is one unit */
+    case GC_CLEARWEAK:
+        if (clear_unit(g))
+            return 1;
+        g->weak = g->ephemeron = g->allweak = NULL;
+        str_sweep_start(g);
+        g->gcphase = GC_SWEEP_STRING;
+        return 1;
     case GC_SWEEP_STRING: {
         size_t freed = 0;
         if (str_sweep_unit(L, &freed)) {
@@ -1805,6 +1913,7 @@ void gc_freeall(lua_State *L)
 {
     global_State *g = G(L);
     g->gcrunning = 0;
+    clearing = NULL; /* nothing is freed before the finalizers ran */
     /* Every pending finalizer runs, in order, each once, in time linear in
      * their number: from here on no object gets a finalizer (as in 5.4,
      * what a finalizer creates or marks now is just freed). */
@@ -1905,7 +2014,11 @@ static void check_ref_(struct checker *c, gcobj *parent, gcobj *child,
                       child->tt, g->trav == parent);
         fail(c, GC_CHECK_COLOR, buf);
     }
-    if (!gc_keepinvariant(g) && gc_isdead(g, child))
+    /* (A weak table the clear has not passed yet may: its dead entries
+     * are cleared when read, and before the sweep.) */
+    if (!gc_keepinvariant(g) && gc_isdead(g, child) &&
+        !(weak && g->gcphase == GC_CLEARWEAK &&
+          (parent->marked & MARK_CLEARING)))
         fail(c, GC_CHECK_DEAD, "live object points to a dead one");
 }
 
@@ -1920,17 +2033,31 @@ static void check_val_(struct checker *c, gcobj *parent, const tvalue *v,
 #define check_val(c, parent, v) check_val_(c, parent, v, 0)
 
 /* Between atomic and the end of the sweep, a weak table the cycle kept
- * holds no dead object in a weak slot (atomic cleared them all, before the
- * sweep frees them), and an ephemeron's entry whose key lives keeps its
- * value (atomic converged them).  Strings are values, never weak: an
- * entry keyed by one is strong, its key and value alive. */
+ * holds no dead object in a weak slot once the clear has passed it (its
+ * flag is gone: CLEARWEAK clears them all, before the sweep frees them),
+ * and an ephemeron's entry whose key lives keeps its value (atomic
+ * converged them).  Strings are values, never weak: an entry keyed by one
+ * is strong, its key and value alive.  No table is flagged once the
+ * clear is over. */
 static void check_weak(struct checker *c, table *t)
 {
     global_State *g = c->g;
-    if (g->gcphase != GC_SWEEP_STRING && g->gcphase != GC_SWEEP_OBJ)
+    int flagged = (t->marked & MARK_CLEARING) != 0;
+    if (g->gcphase != GC_CLEARWEAK && g->gcphase != GC_SWEEP_STRING &&
+        g->gcphase != GC_SWEEP_OBJ) {
+        if (g->gcphase == GC_PAUSE && flagged)
+            fail(c, GC_CHECK_WEAK,
+                 "a table is flagged for a clear that ended");
         return;
+    }
     if (gc_isdead(g, obj2gc(t)))
         return;
+    if (flagged) {
+        if (g->gcphase != GC_CLEARWEAK)
+            fail(c, GC_CHECK_WEAK,
+                 "a table is flagged for a clear that ended");
+        return; /* its dead entries are cleared when read */
+    }
     int wk = (t->weak & TAB_WEAK_KEYS) != 0,
         wv = (t->weak & TAB_WEAK_VALUES) != 0;
     tabview v;
@@ -1994,7 +2121,7 @@ static void check_object(struct checker *c, gcobj *o)
         /* A black weak table (traversed this cycle) may hold white objects
          * in its weak slots, and an ephemeron a white value under a key
          * not yet traversed (its lookup is still to come). */
-        uint8_t w = is_black(o) ? t->weak : 0;
+        uint8_t w = is_black(o) || (o->marked & MARK_CLEARING) ? t->weak : 0;
         int wk = (w & TAB_WEAK_KEYS) != 0, wv = (w & TAB_WEAK_VALUES) != 0;
         tabview v;
         tab_view(t, &v);

@@ -19,17 +19,22 @@
  *                 fuses); a traversed thread gives back stack it no
  *                 longer uses (vm_shrinkthread).  With finalizable
  *                 objects (finobj or tobefnz not empty), a first atomic
- *                 point (the marking half of ATOMIC, and the clearing of
- *                 weak values) is followed, still in PROPAGATE, by two
- *                 stages while the program runs: FNZ_SEPARATE moves the
+ *                 point (the marking half of ATOMIC) is followed, still
+ *                 in PROPAGATE, by three stages while the program runs:
+ *                 FNZ_CLEARV clears the weak values found dead, as
+ *                 CLEARWEAK does (5.4's rule: they go before the
+ *                 finalizers' objects are marked); FNZ_SEPARATE moves the
  *                 unreached finobj objects to tobefnz, GC_SWEEP_MAX a
  *                 unit; FNZ_RESURRECT marks tobefnz, GC_TRAVERSE_CHUNK
  *                 objects a unit, and propagates and re-marks as before
  *   ATOMIC        indivisible: re-scan the stacks of threads that ran since
  *                 their scan began, from their lowmark, and what the
- *                 barriers queued, clear the weak tables that counted
- *                 white objects, clear the dead stack parts written since
- *                 the last clear, flip the current white
+ *                 barriers queued, clear the dead stack parts written
+ *                 since the last clear, flip the current white
+ *   CLEARWEAK     clear the weak tables that counted white objects of
+ *                 their dead entries, GC_CLEAR_CHUNK slots per unit (a
+ *                 read of a table not cleared yet clears what it finds
+ *                 dead: gc_clearslot, gc_clearnode)
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj);
  *                 the cycle ends with the sweep
@@ -78,21 +83,24 @@
  * each ephemeron table of the cycle, marks the value and uncounts the
  * entry.  So ephemerons converge in one traversal of each table plus, per
  * flagged key, one lookup per ephemeron table of the cycle (not a pass
- * per link: a chain of n links is O(n)).  Atomic clears, whole, only the
- * weak tables whose count is not zero: those where a weak slot held an
- * object not reachable (as far as marking had got) other than through
- * weak references, or an ephemeron key reached only after its table's
- * traversal through something other than an ephemeron value.
+ * per link: a chain of n links is O(n)).  CLEARWEAK clears, a chunk at a
+ * time, only the weak tables whose count is not zero: those where a weak
+ * slot held an object not reachable (as far as marking had got) other
+ * than through weak references, or an ephemeron key reached only after
+ * its table's traversal through something other than an ephemeron value.
+ * Every weak table the cycle traversed is flagged (MARK_CLEARING) until
+ * the clear has passed it, so that its reads take the slow case: while a
+ * clear runs they clear a dead entry they find and read it as absent
+ * (next skips it, # treats it as nil), and growth clears one before it
+ * moves it; outside a clear the flag costs a test in the slow case only.
  *
  * The atomic phase's cost is bounded by configuration, not by heap size:
  * the part of each thread's stack that changed since its last re-mark
  * began (from its lowmark, the lowest slot a return or an unwinding
  * reached: frames below it were not active since), and its dead part
  * written since the last clear (up to stacklimit, vm/do.c), what the
- * barriers queued since the last step, and, where a program uses them,
- * one step per weak table of the cycle plus the sizes of the weak tables
- * that must be cleared (above: those whose weak slots held objects found
- * dead or not yet marked when traversed).  Finalizable objects add no
+ * barriers queued since the last step.  The weak tables add nothing to
+ * it: they are traversed and cleared in chunks.  Finalizable objects add no
  * walk to it: their separation and the marking of what they resurrect are
  * units of the propagate phase; a program with finalizers has two atomic
  * points a cycle, each bounded so.  When the last re-mark pass was clean
@@ -148,6 +156,9 @@
  * overrun near 20 us there, for about 1% more collector instructions. */
 /* Array slots, hash nodes, stack slots or constants per traversal unit. */
 #define GC_TRAVERSE_CHUNK 4
+/* Weak-table slots cleared (or tables with nothing to clear passed over)
+ * per unit of a clear (FNZ_CLEARV, CLEARWEAK). */
+#define GC_CLEAR_CHUNK 8
 /* Objects examined per unit of the object sweep. */
 #define GC_SWEEP_MAX 2
 /* String-table buckets per unit of the string sweep. */
@@ -267,6 +278,15 @@ void gc_barrier_(lua_State *L, gcobj *o, gcobj *v);
         if (is_black(obj2gc(o)) && is_white(obj2gc(v)))                       \
             gc_barrier_(L, obj2gc(o), obj2gc(v));                             \
     } while (0)
+
+/* The read barrier of a weak table being cleared (flagged MARK_CLEARING,
+ * vm/tab.c's slow case): clears an entry found dead, and then returns 1,
+ * so that the program never reads one.  A value whose key is not an
+ * object (an array slot, an integer or string key): gc_clearslot; a hash
+ * node: gc_clearnode.  Growth calls them too before it moves an entry, so
+ * that a dead one cannot move behind the clear's position.  O(1). */
+int gc_clearslot(table *t, tvalue *s);
+int gc_clearnode(table *t, node *n);
 
 /* An object's arrays moved (a table's resize, a prototype's growth while
  * it is compiled): restart its chunked traversal. */

@@ -147,6 +147,10 @@ struct gcobj {
 #define MARK_FIXED (1u << 4)
 #define MARK_ROM (1u << 5)
 #define MARK_SUPER (1u << 6)
+/* (Tables; threads use the bit for MARK_SUPER.) A weak table the cycle
+ * traversed: while the collector clears the weak tables, its dead entries
+ * read as absent (vm/tab.c: the slow case). */
+#define MARK_CLEARING (1u << 6)
 #define MARK_EPHKEY (1u << 7)
 #define MARK_WHITES (MARK_WHITE0 | MARK_WHITE1)
 #define MARK_COLOR (MARK_WHITES | MARK_BLACK)

@@ -25,6 +25,8 @@ enum gc_phase {
     GC_PAUSE,        /* between cycles: the next step marks the roots */
     GC_PROPAGATE,    /* traversing gray objects, a bounded chunk at a time */
     GC_ATOMIC,       /* one indivisible step: dirty stacks, weak, finalizers */
+    GC_CLEARWEAK,    /* clearing the weak tables' dead entries, a chunk at a
+                        time (after the flip: dead is the other white) */
     GC_SWEEP_STRING, /* sweeping the string table, some buckets per unit */
     GC_SWEEP_OBJ,    /* sweeping allgc, then finobj, some objects per unit */
 };
@@ -32,6 +34,8 @@ enum gc_phase {
 /* Where a cycle's mark phase is in its finalizer stages (gc/gc.c). */
 enum gc_fnzstage {
     FNZ_NONE,      /* marking (or no finalizable object this cycle) */
+    FNZ_CLEARV,    /* clearing the weak values found dead, before the
+                      finalizers' objects are marked */
     FNZ_SEPARATE,  /* moving unreached finobj objects to tobefnz */
     FNZ_RESURRECT, /* marking tobefnz and what it reaches */
 };
@@ -186,19 +190,26 @@ typedef struct global_State {
     gcobj **fnztail;      /* tobefnz's last link (valid while it is not
                              empty) */
     /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
-    uint8_t fnzstage;      /* FNZ_NONE, FNZ_SEPARATE or FNZ_RESURRECT */
-    gcobj **fnzsep;        /* SEPARATE: the next finobj link to look at */
-    gcobj *fnzmark;        /* RESURRECT: the next tobefnz object to mark */
-    gcobj *fnzbatch;       /* the first object this cycle separated: its
-                              __gc waits for the cycle's atomic */
-    gcobj **sweepgc;       /* the sweep's position in the current list */
-    uint8_t sweeplist;     /* 0 allgc, 1 finobj, 2 tobefnz */
-    uint32_t sweepstr;     /* the string sweep's next bucket */
-    gcobj *gray;           /* gray objects to traverse */
-    gcobj *grayagain;      /* threads: scanned again in atomic */
-    gcobj *weak;           /* weak-value tables, for clearing */
-    gcobj *ephemeron;      /* weak-key tables */
-    gcobj *allweak;        /* weak keys and values */
+    uint8_t fnzstage;  /* enum gc_fnzstage */
+    gcobj **fnzsep;    /* SEPARATE: the next finobj link to look at */
+    gcobj *fnzmark;    /* RESURRECT: the next tobefnz object to mark */
+    gcobj *fnzbatch;   /* the first object this cycle separated: its
+                          __gc waits for the cycle's atomic */
+    gcobj **sweepgc;   /* the sweep's position in the current list */
+    uint8_t sweeplist; /* 0 allgc, 1 finobj, 2 tobefnz */
+    uint32_t sweepstr; /* the string sweep's next bucket */
+    gcobj *gray;       /* gray objects to traverse */
+    gcobj *grayagain;  /* threads: scanned again in atomic */
+    gcobj *weak;       /* weak-value tables, for clearing */
+    gcobj *ephemeron;  /* weak-key tables */
+    gcobj *allweak;    /* weak keys and values */
+    /* The clearing of the weak tables (FNZ_CLEARV, GC_CLEARWEAK): */
+    uint8_t clearlist;     /* 0 weak, 1 allweak, 2 ephemeron */
+    uint8_t clearkeys;     /* weak keys are cleared too (GC_CLEARWEAK) */
+    uint8_t clearwhite;    /* the white of the dead */
+    gcobj *clearnext;      /* the next table of the list to clear */
+    table *cleartab;       /* the table being cleared, or NULL */
+    uint32_t clearpos;     /* where in it (tab_view's order) */
     gcobj *trav;           /* the object a chunked traversal is inside */
     uint32_t travpos;      /* where in it the traversal resumes */
     gcobj *weakwait;       /* weak tables waiting for gray to run out */

@@ -271,11 +271,32 @@ static const tvalue *raw_get(const table *t, const tvalue *key)
     return moving_case(t) ? moving_get(t, tt_of(key), &key->v) : &tab_absent;
 }
 
-/* The ROM cases are out of line, so that a RAM table's lookup is the raw
- * one behind a single test of the header. */
-static __attribute__((noinline)) const tvalue *rom_getint(const table *t,
-                                                          rt_int key)
+/* A key that may die as a weak key: an object, not a string. */
+static int object_key(uint8_t tt)
 {
+    return (tt & BIT_COLLECTABLE) && ttype(tt) != T_STRING;
+}
+
+/* (A weak table flagged MARK_CLEARING.)  The slot a lookup of a key of
+ * tag ktt found, or absent if its entry was dead: the collector clears it
+ * now (an object key's slot is a node's value, the node's first field). */
+static const tvalue *weak_found(table *t, const tvalue *v, uint8_t ktt)
+{
+    if (v == &tab_absent || is_nil(v))
+        return v;
+    tvalue *s = (tvalue *)v;
+    int dead = object_key(ktt) ? gc_clearnode(t, (node *)(void *)s)
+                               : gc_clearslot(t, s);
+    return dead ? &tab_absent : v;
+}
+
+/* The slow cases are out of line, so that a RAM table's lookup is the
+ * raw one behind a single test of the header: a ROM table, or a weak
+ * table flagged for the clear. */
+static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
+{
+    if (!is_rom(t))
+        return weak_found(t, raw_getint(t, key), V_INT);
     const tvalue *v = raw_getint(t, key);
     if (v != &tab_absent)
         return rom_value(t, (const node *)(const void *)v);
@@ -283,8 +304,10 @@ static __attribute__((noinline)) const tvalue *rom_getint(const table *t,
     return ov != NULL ? raw_getint(ov, key) : &tab_absent;
 }
 
-const tvalue *tab_romgetshortstr(const table *t, str *key)
+const tvalue *tab_romgetshortstr(table *t, str *key)
 {
+    if (!is_rom(t))
+        return weak_found(t, tab_rawgetshortstr(t, key), V_SHRSTR);
     const tvalue *v = tab_rawgetshortstr(t, key);
     if (v != &tab_absent)
         return rom_value(t, (const node *)(const void *)v);
@@ -294,7 +317,7 @@ const tvalue *tab_romgetshortstr(const table *t, str *key)
 
 const tvalue *tab_getint(table *t, rt_int key)
 {
-    if (rom_case(t))
+    if (slow_case(t))
         return rom_getint(t, key);
     return raw_getint(t, key);
 }
@@ -308,9 +331,13 @@ const tvalue *tab_getstr(table *t, str *key)
     return tab_get(t, &k);
 }
 
-static __attribute__((noinline)) const tvalue *rom_get(const table *t,
+static __attribute__((noinline)) const tvalue *rom_get(table *t,
                                                        const tvalue *key)
 {
+    if (!is_rom(t)) {
+        const tvalue *s = raw_get(t, key);
+        return weak_found(t, s, tt_of(key));
+    }
     const tvalue *v = raw_get(t, key);
     if (v != &tab_absent)
         return rom_value(t, (const node *)(const void *)v);
@@ -320,7 +347,7 @@ static __attribute__((noinline)) const tvalue *rom_get(const table *t,
 
 const tvalue *tab_get(table *t, const tvalue *key)
 {
-    if (rom_case(t))
+    if (slow_case(t))
         return rom_get(t, key);
     return raw_get(t, key);
 }
@@ -356,6 +383,8 @@ static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
     if (is_dummy(t))
         return NULL;
     node *mp = main_position(t, key->tt, &key->v);
+    if (__builtin_expect(t->marked & MARK_CLEARING, 0))
+        gc_clearnode(t, mp); /* a dead entry is not moved */
     if (!is_nil(&mp->val)) {
         node *f = free_node(t);
         if (f == NULL)
@@ -541,8 +570,31 @@ static rt_uint hash_border(table *t, rt_uint j)
     return lo;
 }
 
+/* tab_length of a weak table flagged for the clear: each probe of the
+ * array part is a lookup, which clears a dead value it finds. */
+static __attribute__((noinline)) rt_uint weak_length(table *t)
+{
+    uint32_t n = t->asize;
+    if (n > 0 && is_nil(tab_getint(t, (rt_int)n))) {
+        uint32_t lo = 0, hi = n; /* t[lo] non-nil or lo == 0; t[hi] nil */
+        while (hi - lo > 1) {
+            uint32_t m = lo + (hi - lo) / 2;
+            if (is_nil(tab_getint(t, (rt_int)m)))
+                hi = m;
+            else
+                lo = m;
+        }
+        return lo;
+    }
+    if (is_dummy(t) && !t->moving)
+        return n;
+    return hash_border(t, n);
+}
+
 rt_uint tab_length(table *t)
 {
+    if (__builtin_expect(t->marked & MARK_CLEARING, 0))
+        return weak_length(t);
     uint32_t n = t->asize;
     if (n > 0 && is_nil(&t->array[n - 1])) {
         uint32_t lo = 0, hi = n; /* t[lo] non-nil or lo == 0; t[hi] nil */
@@ -640,7 +692,7 @@ static int moving_index(const table *t, const tabview *v, const tvalue *key,
     return 0;
 }
 
-static int moving_next(table *t, tvalue *key, tvalue *val)
+static int moving_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
 {
     tabview v;
     tab_view(t, &v);
@@ -652,16 +704,18 @@ static int moving_next(table *t, tvalue *key, tvalue *val)
             if (!is_nil(&v.arr[r][i])) {
                 set_int(key, (rt_int)(v.afirst[r] + i) + 1);
                 set_obj(val, &v.arr[r][i]);
+                *slot = &v.arr[r][i];
                 return 1;
             }
         base += v.alen[r];
     }
     for (int r = 0; r < TAB_VIEW_NODES; r++) {
         for (uint32_t i = p > base ? p - base : 0; i < v.nlen[r]; i++) {
-            const node *n = &v.nodes[r][i];
+            node *n = &v.nodes[r][i];
             if (!is_nil(&n->val)) {
                 tab_node_key(n, key);
                 set_obj(val, &n->val);
+                *slot = &n->val;
                 return 1;
             }
         }
@@ -672,32 +726,56 @@ static int moving_next(table *t, tvalue *key, tvalue *val)
 
 static int rom_next(table *t, tvalue *key, tvalue *val);
 
-int tab_next(table *t, tvalue *key, tvalue *val)
+/* tab_next of a RAM table; *slot is the value found. */
+static inline int raw_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
 {
     uint32_t i;
-    if (rom_case(t))
-        return rom_next(t, key, val);
     if (moving_case(t))
-        return moving_next(t, key, val);
+        return moving_next(t, key, val, slot);
     if (!next_index(t, key, &i))
         return -1;
     for (; i < t->asize; i++) {
         if (!is_nil(&t->array[i])) {
             set_int(key, (rt_int)i + 1);
             set_obj(val, &t->array[i]);
+            *slot = &t->array[i];
             return 1;
         }
     }
     uint32_t nsize = tab_sizenode(t);
     for (i -= t->asize; i < nsize; i++) {
-        const node *n = &t->node[i];
+        node *n = &t->node[i];
         if (!is_nil(&n->val)) {
             tab_node_key(n, key);
             set_obj(val, &n->val);
+            *slot = &n->val;
             return 1;
         }
     }
     return 0;
+}
+
+/* A ROM table, or a weak one flagged for the clear: an entry found dead
+ * is cleared and passed over (its key, dead now, is found by identity). */
+static __attribute__((noinline)) int slow_next(table *t, tvalue *key,
+                                               tvalue *val)
+{
+    if (is_rom(t))
+        return rom_next(t, key, val);
+    for (;;) {
+        tvalue *s;
+        int r = raw_next(t, key, val, &s);
+        if (r != 1 || weak_found(t, s, tt_of(key)) != &tab_absent)
+            return r;
+    }
+}
+
+int tab_next(table *t, tvalue *key, tvalue *val)
+{
+    tvalue *s;
+    if (slow_case(t))
+        return slow_next(t, key, val);
+    return raw_next(t, key, val, &s);
 }
 
 /* ---- Life cycle --------------------------------------------------------- */

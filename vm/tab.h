@@ -222,15 +222,26 @@ static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
     }
 }
 
-/* The ROM case of tab_getshortstr, out of line. */
-const tvalue *tab_romgetshortstr(const table *t, str *key);
+/* The slow case of a lookup: a ROM table, or a weak table flagged for
+ * the collector's clear (MARK_CLEARING: a dead entry it finds reads as
+ * absent, gc_clearslot).  One test of the header. */
+#define tab_slowcase(t)                                                       \
+    __builtin_expect(((t)->marked & (MARK_ROM | MARK_CLEARING)) != 0, 0)
+
+/* The slow case of tab_getshortstr, out of line. */
+const tvalue *tab_romgetshortstr(table *t, str *key);
 
 static inline const tvalue *tab_getshortstr(table *t, str *key)
 {
-    if (__builtin_expect(is_rom(t), 0))
+    if (tab_slowcase(t))
         return tab_romgetshortstr(t, key);
     return tab_rawgetshortstr(t, key);
 }
+
+/* May the VM read t->array[i - 1] in place (i in the array part, and no
+ * dead weak value there to clear)?  A ROM table has no array part. */
+#define tab_inarray(t, i)                                                     \
+    ((rt_uint)(i)-1u < (rt_uint)(t)->asize && !((t)->marked & MARK_CLEARING))
 
 /* t[key] = val.  TAB_OK, TAB_ERR_NILKEY, TAB_ERR_NANKEY or TAB_ERR_MEM;
  * on an error nothing has changed.  A nil val removes the entry (an

@@ -565,6 +565,8 @@ static void take_from_hash(table *t, rt_int key, tvalue *out)
         if (o != NULL && (uint32_t)(o - m->onode) >= m->ncur)
             s = &o->val;
     }
+    if (s != NULL && __builtin_expect(t->marked & MARK_CLEARING, 0))
+        gc_clearslot(t, s); /* a dead value is not moved */
     if (s == NULL || is_nil(s))
         return;
     *out = *s;
@@ -628,6 +630,8 @@ static void array_step(lua_State *L, table *t)
     }
     for (; n > 0 && m->oarray != NULL; n--) {
         tvalue *s = &t->array[m->acur];
+        if (__builtin_expect(t->marked & MARK_CLEARING, 0))
+            gc_clearslot(t, &m->oarray[m->acur]); /* not moved if dead */
         *s = m->oarray[m->acur];
         if (!is_nil(s)) {
             m->alive++;
@@ -666,6 +670,8 @@ static void array_step(lua_State *L, table *t)
 static int drain_node(lua_State *L, table *t, node *o)
 {
     struct tabmig *m = t->mig;
+    if (__builtin_expect(t->marked & MARK_CLEARING, 0))
+        gc_clearnode(t, o); /* a dead entry is not moved */
     if (is_nil(&o->val))
         return 1;
     tvalue k; /* live, so not dead */

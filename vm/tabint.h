@@ -56,6 +56,7 @@ struct tabmig {
 /* ---- Small helpers ------------------------------------------------------ */
 
 #define rom_case(t) __builtin_expect(is_rom(t), 0)
+#define slow_case(t) tab_slowcase(t)
 #define moving_case(t) __builtin_expect((t)->moving, 0)
 
 static inline uint32_t hash_uint(rt_uint u)

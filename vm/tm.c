@@ -29,7 +29,7 @@
 /* A raw lookup with the array part and short strings first. */
 static const tvalue *fastget(table *h, const tvalue *key)
 {
-    if (is_int(key) && (rt_uint)key->v.i - 1u < (rt_uint)h->asize)
+    if (is_int(key) && tab_inarray(h, key->v.i))
         return &h->array[key->v.i - 1];
     if (tt_of(key) == V_SHRSTR)
         return tab_getshortstr(h, gco2str(gc_of(key)));
@@ -364,8 +364,7 @@ void vm_gettable(lua_State *L, const tvalue *t, const tvalue *key, tvalue *res)
 {
     if (is_table(t) && is_int(key)) {
         table *h = gco2tab(gc_of(t));
-        if ((rt_uint)key->v.i - 1u < (rt_uint)h->asize &&
-            !is_nil(&h->array[key->v.i - 1])) {
+        if (tab_inarray(h, key->v.i) && !is_nil(&h->array[key->v.i - 1])) {
             set_obj(res, &h->array[key->v.i - 1]);
             return;
         }

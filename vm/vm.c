@@ -40,7 +40,7 @@ static inline int no_index_tm(const table *h)
 /* A raw lookup with the array part and short strings inline. */
 static inline const tvalue *fastget(table *h, const tvalue *key)
 {
-    if (is_int(key) && (rt_uint)key->v.i - 1u < (rt_uint)h->asize)
+    if (is_int(key) && tab_inarray(h, key->v.i))
         return &h->array[key->v.i - 1];
     if (tt_of(key) == V_SHRSTR)
         return tab_getshortstr(h, gco2str(gc_of(key)));

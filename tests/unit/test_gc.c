@@ -1218,6 +1218,140 @@ static void test_weak_tables_are_traversed_in_bounded_chunks(void)
     }
 }
 
+/* ---- the clear of weak tables ---------------------------------------------
+ * Entries that died together are cleared after atomic a chunk at a time
+ * (GC_CLEARWEAK), not in atomic; meanwhile the program reads none of them:
+ * lookups, next and # see an entry ahead of the clear as absent, and
+ * growth moving entries ahead of it loses none that lives. */
+
+/* Walk w with tab_next: the entries whose key or value is a tagged table
+ * (1 per such key or value), and whether one of them had an even tag. */
+static uint32_t tagged_entries(table *w, int *even)
+{
+    tvalue key, val;
+    set_nil(&key);
+    uint32_t found = 0;
+    while (tab_next(w, &key, &val) == 1) {
+        const tvalue *side[2] = {&key, &val};
+        for (int i = 0; i < 2; i++) {
+            if (!is_table(side[i]))
+                continue;
+            rt_int tag = tag_of(gco2tab(gc_of(side[i])));
+            if (tag <= 0)
+                continue;
+            found++;
+            if (tag % 2 == 0)
+                *even = 1;
+        }
+    }
+    return found;
+}
+
+/* Variant 0 reads the table midway (each read clears what it finds dead,
+ * a walk with next all of it); variant 1 stores new keys midway, and the
+ * growth they drive moves entries, some behind the clear's position. */
+static void test_weak_tables_are_cleared_in_bounded_chunks(void)
+{
+    static const char *const modes[] = {"v", "k", "kv"};
+    for (int run = 0; run < 6; run++) {
+        int m = run / 2, variant = run % 2;
+        CHECK(open_state());
+        CHECK(make_root());
+        uint32_t n = (uint32_t)(membytes / 8 / 64);
+        if (n > BIG_CAP / 10)
+            n = BIG_CAP / 10;
+        n &= ~1u;
+        int wv = m != 1, wk = m != 0;
+        table *w = weak_table(1, modes[m]);
+        table *keep = tab_new(L);
+        CHECK(w && keep && anchor(2, obj2gc(keep), V_TABLE));
+        /* i -> o_i (weak values), o_i -> i (weak keys); the odd ones
+         * live (kept by `keep`), the even ones die together. */
+        for (uint32_t i = 1; i <= n; i++) {
+            table *o = tagged_table((rt_int)i);
+            CHECK(o);
+            tvalue v, k;
+            set_gc(&v, o, V_TABLE);
+            set_int(&k, (rt_int)i);
+            CHECK(tab_setint(L, keep, (rt_int)i, &v) == TAB_OK);
+            if (wv)
+                CHECK(tab_set(L, w, &k, &v) == TAB_OK);
+            if (wk)
+                CHECK(tab_set(L, w, &v, &k) == TAB_OK);
+        }
+        table *two = gco2tab(gc_of(tab_getint(keep, 2)));
+        for (uint32_t i = 2; i <= n; i += 2) {
+            tvalue nil;
+            set_nil(&nil);
+            CHECK(tab_setint(L, keep, (rt_int)i, &nil) == TAB_OK);
+        }
+        uint32_t live = (uint32_t)(wv + wk) * (n / 2);
+        global_State *g = G(L);
+        finish_the_cycle();
+        g->gcestimate = 0; /* a cycle is due */
+        tabview view;
+        tab_view(w, &view);
+        uint32_t half = tab_view_slots(&view) / 2, steps = 0;
+        while (!(g->gcphase == GC_CLEARWEAK && g->cleartab == w &&
+                 g->clearpos >= half) &&
+               g->gcphase != GC_SWEEP_STRING && steps < 100u * n) {
+            gc_step(L, 1); /* one unit per step */
+            steps++;
+        }
+        CHECK(g->gcphase == GC_CLEARWEAK && g->cleartab == w);
+        CHECK(w->marked & MARK_CLEARING);
+        CHECK(checked());
+        /* Ahead of the clear: nothing dead is read. */
+        if (wv) {
+            CHECK(is_nil(tab_getint(w, (rt_int)n)));
+            CHECK(is_table(tab_getint(w, (rt_int)n - 1)));
+        }
+        if (wk) {
+            tvalue k;
+            set_gc(&k, two, V_TABLE);
+            CHECK(is_nil(tab_get(w, &k)));
+        }
+        int even = 0;
+        if (variant == 0) {
+            if (wv) {
+                rt_uint b = tab_length(w); /* a border, dead slots nil */
+                CHECK(b % 2 == 1 && is_table(tab_getint(w, (rt_int)b)));
+                CHECK(is_nil(tab_getint(w, (rt_int)b + 1)));
+            }
+            CHECK_EQ(tagged_entries(w, &even), live);
+            CHECK(!even);
+        } else {
+            /* The collector waits while the keys go in: the position
+             * stays where growth can move entries behind it. */
+            tvalue kv;
+            set_gc(&kv, keep, V_TABLE);
+            uint8_t running = g->gcrunning;
+            g->gcrunning = 0;
+            for (uint32_t j = 1; j <= n; j++)
+                CHECK(tab_setint(L, w, (rt_int)(4 * n + j), &kv) == TAB_OK);
+            g->gcrunning = running;
+        }
+        CHECK(checked());
+        /* Each unit clears at most GC_CLEAR_CHUNK slots. */
+        while (g->gcphase == GC_CLEARWEAK) {
+            uint32_t before = g->weakslots;
+            gc_step(L, 1);
+            CHECK(g->weakslots - before <= GC_CLEAR_CHUNK);
+            if (++steps % 97 == 0)
+                CHECK(checked());
+        }
+        CHECK(!(w->marked & MARK_CLEARING));
+        CHECK(checked()); /* no dead entry left in the sweep */
+        finish_the_cycle();
+        CHECK(checked());
+        CHECK(!still_there(obj2gc(two), 2));
+        even = 0;
+        CHECK_EQ(tagged_entries(w, &even), live);
+        CHECK(!even);
+        CHECK(close_state_empty());
+    }
+}
+
 /* gc_check reports a reference to a block that was freed, without
  * reading the freed memory as an object. */
 static void test_check_reports_a_reference_to_a_freed_block(void)
@@ -1932,6 +2066,7 @@ static const struct check_case cases[] = {
     CASE(test_weak_tables_reached_only_in_atomic),
     CASE(test_ephemeron_chain_converges_in_linear_work),
     CASE(test_weak_tables_are_traversed_in_bounded_chunks),
+    CASE(test_weak_tables_are_cleared_in_bounded_chunks),
     CASE(test_check_reports_a_reference_to_a_freed_block),
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
 #ifndef RTLUA_TORTURE
