@@ -847,6 +847,27 @@ static void thread_scanstart(lua_State *th)
     th->lowmark = th->ci != NULL ? th->ci->func : th->stack;
 }
 
+void gc_suspended(lua_State *L, lua_State *co)
+{
+    global_State *g = G(L);
+    if (co->stack == NULL)
+        return;
+    if (g->gcphase == GC_PROPAGATE && (co->dirty & GC_RAN_SCAN)) {
+        for (tvalue *p = co->lowmark; p < co->top; p++)
+            markvalue(g, p);
+        mark_openupvals(g, co, co->lowmark);
+        thread_scanstart(co);
+    }
+    if (co->dirty & GC_RAN_CLEAR) {
+        uint32_t top = (uint32_t)(co->top - co->stack);
+        for (uint32_t i = top; i < co->stacklimit; i++)
+            set_nil(&co->stack[i]);
+        vm_trimlimit(co);
+        co->dirty &= (uint8_t)~GC_RAN_CLEAR;
+        co->deadfrom = top;
+    }
+}
+
 /* Finish an object whose scan is complete.  A thread gives back the
  * stack and records it no longer uses (vm_shrinkthread, bounded), except
  * inside an allocation (an assist or emergency step), whose caller may
@@ -1039,6 +1060,8 @@ static void clear_dead_stacks(global_State *g)
             set_nil(&th->stack[i]);
         if (end > top)
             g->atomicclear += end - top;
+        if (end == th->stacklimit && !g->gcemergency && !g->gcinassist)
+            vm_trimlimit(th);
         th->dirty &= (uint8_t)~GC_RAN_CLEAR;
         th->deadfrom = top;
     }
@@ -1477,6 +1500,7 @@ static void start_cycle(global_State *g)
     g->remarks = 0;
     g->remarking = g->remarkpass = g->remarkclean = g->remarkstale = 0;
     g->remarknext = NULL;
+    g->remarkrun = g->stepno - 1u;
     g->fnzstage = FNZ_NONE;
     g->fnzmark = g->fnzbatch = NULL;
     g->atomicput = 0;
@@ -1532,8 +1556,11 @@ static void remark_unit(global_State *g)
                 g->remarkstep == g->stepno)
                 g->remarkclean = 1;
             else if (g->remarkstale < GC_REMARK_STALE &&
-                     ++g->remarkstale == GC_REMARK_STALE)
+                     (++g->remarkstale == GC_REMARK_STALE ||
+                      arena_free_bytes(g->arena) < g->reserve)) {
+                g->remarkstale = GC_REMARK_STALE;
                 g->remarkclean = 1; /* the stacks will not settle */
+            }
         }
         return;
     }
@@ -1553,7 +1580,8 @@ static void remark_unit(global_State *g)
 static int remark_done(const global_State *g)
 {
     return g->remarkclean &&
-           (g->remarkstep == g->stepno || g->remarkstale >= GC_REMARK_STALE);
+           (g->remarkstep == g->stepno || g->remarkstale >= GC_REMARK_STALE ||
+            g->atomicput > 0);
 }
 
 /* The live bytes as the cycle that just ended knows them: what is in
@@ -1581,14 +1609,65 @@ static int remark_settled(const global_State *g)
     return remark_done(g) || g->remarks >= GC_REMARK_MAX;
 }
 
+/* Before atomic, the thread running the step is re-marked (as a chunked
+ * traversal from its lowmark, once a step) if it changed more of its
+ * stack since its last re-mark began than a clean pass allows: atomic,
+ * next in the same step, then finds only what changes after.  Other
+ * threads are clean at rest (gc_suspended marks what a coroutine changed
+ * as it stops), so this leaves atomic little to re-scan even when the
+ * re-mark passes could not settle (GC_REMARK_STALE): a deep recursion
+ * under way, coroutines unwound and rebuilt at every resume.  Not when
+ * free memory is under the reserve: the cycle must end. */
+static int remark_running_due(const global_State *g, const lua_State *L)
+{
+    return L->stack != NULL && g->remarkrun != g->stepno &&
+           L->top - L->lowmark > GC_REMARK_STACK &&
+           arena_free_bytes(g->arena) >= g->reserve;
+}
+
+static void remark_running(global_State *g, lua_State *L)
+{
+    uint32_t from = (uint32_t)(L->lowmark - L->stack);
+    thread_scanstart(L);
+    g->remarking = 1;
+    g->trav = obj2gc(L);
+    g->travpos = from;
+    g->remarkrun = g->stepno;
+}
+
+/* The part of atomic's work that is the stack of the thread running the
+ * step: what it re-scans ([lowmark, top)) and clears (up to stacklimit),
+ * in slots; the rest (the roots, other threads) varies little from one
+ * atomic to the next. */
+static uint32_t running_slots(const lua_State *L)
+{
+    if (L->stack == NULL)
+        return 0;
+    return (uint32_t)(L->top - L->lowmark) +
+           (L->stacklimit - (uint32_t)(L->top - L->stack));
+}
+
+/* What atomic will take, predicted: the last one's cycles, plus, at its
+ * rate per slot, the running thread's slots beyond what they were then. */
+static uint32_t atomic_cost(const global_State *g, uint32_t lslots)
+{
+    if (lslots <= g->atomiclslots)
+        return g->atomiccycles;
+    uint64_t extra = (uint64_t)(lslots - g->atomiclslots) * g->atomiccycles /
+                     (g->atomicslots + GC_ATOMIC_BASE_SLOTS);
+    return g->atomiccycles +
+           (uint32_t)(extra > UINT32_MAX / 2 ? UINT32_MAX / 2 : extra);
+}
+
 /* Is the next unit an atomic one (unit: PROPAGATE with nothing left to
  * traverse, look up, separate, resurrect or re-mark)? */
-static int atomic_next(const global_State *g)
+static int atomic_next(const global_State *g, const lua_State *L)
 {
     return g->gcphase == GC_PROPAGATE && g->fnzstage != FNZ_CLEARV &&
            g->fnzstage != FNZ_SEPARATE && g->fnzmark == NULL &&
            g->ephkey == NULL && g->trav == NULL && g->gray == NULL &&
-           g->weakwait == NULL && remark_settled(g);
+           g->weakwait == NULL && remark_settled(g) &&
+           !remark_running_due(g, L);
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
@@ -1615,6 +1694,10 @@ static int unit(lua_State *L, int force)
          * GC_REMARK_MAX is a fuse, not the rule). */
         if (!remark_settled(g)) {
             remark_unit(g);
+            return 1;
+        }
+        if (remark_running_due(g, L)) {
+            remark_running(g, L);
             return 1;
         }
         if (g->fnzstage == FNZ_NONE &&
@@ -1758,17 +1841,16 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
             break;
         if (maxunits && units >= maxunits)
             break;
-        /* Atomic, much longer than the units before it, is predicted by
-         * what the last one took: a step that has not room left for it
-         * ends, once for each atomic point, so that the next starts it
-         * early on (after the short re-mark pass it needs first).  Not
-         * when the stacks would not settle (GC_REMARK_STALE): they only
-         * grow dirtier meanwhile. */
-        int atomic = atomic_next(g);
-        if (atomic && units && !g->atomicput &&
-            g->remarkstale < GC_REMARK_STALE &&
-            now - start + g->atomiccycles >= budget) {
-            g->atomicput = 1;
+        /* Atomic, much longer than the units before it, is predicted
+         * (atomic_cost): a step that has not room left for it ends, at
+         * most GC_ATOMIC_DEFER times for each atomic point, so that the
+         * next starts it early on (after the short re-mark it needs
+         * first). */
+        int atomic = atomic_next(g, L);
+        uint32_t lslots = atomic ? running_slots(L) : 0;
+        if (atomic && units && g->atomicput < GC_ATOMIC_DEFER &&
+            now - start + atomic_cost(g, lslots) >= budget) {
+            g->atomicput++;
             break;
         }
         if (!work(L, 0))
@@ -1777,6 +1859,8 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         uint32_t t = port_cycles();
         if (atomic) {
             g->atomiccycles = t - now;
+            g->atomicslots = g->atomicscan + g->atomicclear;
+            g->atomiclslots = lslots;
             g->atomicput = 0;
         }
         if (t - now > longest)

@@ -222,7 +222,13 @@
  * began: threads that rewrite their stacks faster than the collector
  * re-marks them (deep coroutines unwound and rebuilt at every resume)
  * would otherwise keep a cycle from ending. */
-#define GC_REMARK_STALE 4
+#define GC_REMARK_STALE 16
+/* Times a step may end rather than start atomic late (predicted not to
+ * fit), for each atomic point, before atomic goes ahead where it falls. */
+#define GC_ATOMIC_DEFER 4
+/* Atomic's fixed part, in slots of the per-slot rate it is predicted at
+ * (roots, the re-mark of what barriers queued, the flip). */
+#define GC_ATOMIC_BASE_SLOTS 128
 
 /* ---- Colours
  * ---------------------------------------------------------------- */
@@ -301,6 +307,19 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
 #define GC_RAN_SCAN 1u  /* ran since its last scan began */
 #define GC_RAN_CLEAR 2u /* ran since its dead part was cleared */
 #define gc_thread_ran(L) ((L)->dirty = GC_RAN_SCAN | GC_RAN_CLEAR)
+/* Coroutine co stopped running (a yield, a return, an error) and L, which
+ * resumed it, goes on.  While marking, the part of co's stack that
+ * changed since its scan began ([lowmark, top): no more than the resume
+ * wrote or returned through) is marked now, at the resumer's cost, and
+ * co's scan begins again: a suspended coroutine is clean, so that neither
+ * the re-marks nor atomic chase coroutines that unwind and rebuild deep
+ * stacks at every resume.  Whichever state co's scan is in (not begun,
+ * under way, done), what it would miss is above lowmark.  In any phase
+ * its dead part (above top, up to stacklimit) is nil-filled and its limit
+ * lowered to what its frames use (vm_trimlimit), so atomic has no dead
+ * part to clear for it: at most what the resume's frames reached, once
+ * the limit has come down after a deep excursion. */
+void gc_suspended(lua_State *L, lua_State *co);
 /* Slot p of L's stack may change from now on though it lies below the
  * running frame's function: a frame became active again (a return, an
  * unwinding to a protected call), or a slot was written from outside

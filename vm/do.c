@@ -587,6 +587,23 @@ static void freeci_some(lua_State *L, int max)
         b->ci[b->n - 1].next = NULL;
 }
 
+void vm_trimlimit(lua_State *L)
+{
+    if (L->stack == NULL || L->ci == NULL || L->stacksize > LUAI_MAXSTACK)
+        return;
+    tvalue *lim = L->top;
+    int depth = 0;
+    for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous) {
+        if (++depth > DO_SHRINK_WALK)
+            return; /* deep: it uses its stack */
+        if (lim < ci->top)
+            lim = ci->top;
+    }
+    uint32_t need = (uint32_t)(lim - L->stack) + VM_EXTRA_STACK;
+    if (need < L->stacklimit)
+        L->stacklimit = need;
+}
+
 void vm_shrinkthread(lua_State *L)
 {
     if (L->stack == NULL || L->ci == NULL || L->stacksize > LUAI_MAXSTACK)
@@ -1181,6 +1198,7 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     *nres = status == LUA_YIELD ? L->ci->u2.nyield
                                 : (int)(L->top - (L->ci->func + 1));
     gc_thread_ran(L);
+    gc_suspended(from != NULL ? from : L, L);
     return status;
 }
 

@@ -153,6 +153,12 @@ void vm_freeci(lua_State *L);
  * thread deeper than a few frames is left alone.  Not from inside an
  * allocation, whose caller may count on room no frame records yet. */
 void vm_shrinkthread(lua_State *L);
+/* The collector cleared L's dead part up to stacklimit: lower the limit to
+ * what L's frames use (plus VM_EXTRA_STACK; they are walked, so only when
+ * there are at most a few), so that the next clear covers what frames
+ * reach from now on, not the deepest they ever reached.  Not from inside
+ * an allocation (as vm_shrinkthread). */
+void vm_trimlimit(lua_State *L);
 
 /* To-be-closed variables and upvalues: close everything at or above
  * level with the error object status (LUA_OK for normal exit); may call

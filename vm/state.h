@@ -171,7 +171,8 @@ typedef struct global_State {
     uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
                              collector takes the slack between bodies) */
     uint8_t remarks;      /* root re-marks done in this propagate phase */
-    uint8_t atomicput;    /* a step ended rather than start atomic late */
+    uint8_t atomicput;    /* steps that ended rather than start atomic late
+                             (GC_ATOMIC_DEFER) */
     uint8_t remarking;    /* g->trav is a thread being re-marked */
     uint8_t remarkpass;   /* a re-mark pass is under way */
     uint8_t remarkfound;  /* this pass found gray objects */
@@ -182,6 +183,8 @@ typedef struct global_State {
     uint32_t remarkslots; /* stack slots this pass re-marks */
     uint32_t stepno;      /* collector steps so far (wraps) */
     uint32_t remarkstep;  /* stepno of the step the re-mark pass began in */
+    uint32_t remarkrun;   /* stepno of the last re-mark of the thread
+                             running a step before atomic */
     uint32_t atomicscan;  /* stack slots the last atomic phase re-scanned */
     uint32_t atomicclear; /* dead stack slots it nil-filled */
     gcobj *allgc;         /* every collectable RAM object without __gc */
@@ -233,6 +236,8 @@ typedef struct global_State {
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
     uint32_t atomiccycles; /* what the last atomic unit took */
+    uint32_t atomicslots;  /* the stack slots it re-scanned and cleared */
+    uint32_t atomiclslots; /* those of the thread running its step */
     size_t cyclealloc;     /* bytes allocated since this cycle started: born
                               black or current-white, they survive it */
     uint32_t fnzowed;      /* __gc calls owed: one per object set for

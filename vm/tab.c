@@ -756,17 +756,27 @@ static inline int raw_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
 }
 
 /* A ROM table, or a weak one flagged for the clear: an entry found dead
- * is cleared and passed over (its key, dead now, is found by identity). */
+ * is cleared and passed over (its key, dead now, is found by identity).
+ * When no live one follows, *key and *val are left nil, not holding the
+ * dead entry: they are stack slots (lua_next's), and a slot the caller's
+ * frame still covers must not name an object the sweep will free. */
 static __attribute__((noinline)) int slow_next(table *t, tvalue *key,
                                                tvalue *val)
 {
     if (is_rom(t))
         return rom_next(t, key, val);
-    for (;;) {
+    for (int skipped = 0;; skipped = 1) {
         tvalue *s;
         int r = raw_next(t, key, val, &s);
-        if (r != 1 || weak_found(t, s, tt_of(key)) != &tab_absent)
+        if (r == 1 && weak_found(t, s, tt_of(key)) != &tab_absent)
             return r;
+        if (r != 1) {
+            if (skipped) {
+                set_nil(key);
+                set_nil(val);
+            }
+            return r;
+        }
     }
 }
 

@@ -1352,6 +1352,49 @@ static void test_weak_tables_are_cleared_in_bounded_chunks(void)
     }
 }
 
+/* next over a weak table the clear has not passed: when the entries left
+ * after a key are all dead, the walk ends with the key and value it
+ * writes nil, not the last dead entry (lua_next writes them in stack
+ * slots the caller's frame covers, and the sweep frees that object). */
+static void test_next_past_dead_entries_leaves_no_dead_object(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *w = weak_table(1, "v");
+    CHECK(w);
+    for (rt_int i = 1; i <= 3; i++) {
+        table *o = tagged_table(i);
+        CHECK(o && anchor(1 + i, obj2gc(o), V_TABLE));
+        tvalue v;
+        set_gc(&v, o, V_TABLE);
+        CHECK(tab_setint(L, w, i, &v) == TAB_OK);
+    }
+    release_newest();
+    finish_the_cycle();
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);     /* it starts: the roots are gray */
+    CHECK(g->gcphase == GC_PROPAGATE);
+    unanchor(3); /* 2 and 3 die: only w holds them */
+    unanchor(4);
+    int guard = 0;
+    while (g->gcphase != GC_CLEARWEAK && g->gcphase != GC_PAUSE &&
+           guard++ < 100000)
+        gc_step(L, 1); /* one unit a step: to just after atomic */
+    CHECK(g->gcphase == GC_CLEARWEAK && (w->marked & MARK_CLEARING));
+    tvalue key, val;
+    set_int(&key, 1);
+    CHECK_EQ(tab_next(w, &key, &val), 0);
+    CHECK(is_nil(&key) && is_nil(&val));
+    finish_the_cycle();
+    CHECK(checked());
+    set_nil(&key);
+    CHECK_EQ(tab_next(w, &key, &val), 1);
+    CHECK(is_int(&key) && key.v.i == 1 && is_table(&val));
+    CHECK_EQ(tab_next(w, &key, &val), 0);
+    CHECK(close_state_empty());
+}
+
 /* gc_check reports a reference to a block that was freed, without
  * reading the freed memory as an object. */
 static void test_check_reports_a_reference_to_a_freed_block(void)
@@ -1739,6 +1782,65 @@ static void test_stack_of_a_thread_that_ran_is_scanned_again(void)
     CHECK(close_state_empty());
 }
 
+/* A coroutine that stops (gc_suspended, at the end of every resume) has
+ * what it changed marked there and then: its scan begins again, clean, so
+ * neither the re-marks nor atomic chase it.  The object it takes is one
+ * the program reaches only through a weak table: white while marking (a
+ * weak value is not marked), and then on the stack alone.  (It is let go
+ * from the roots as the cycle starts, before they are traversed, so that
+ * a collection at every allocation cannot free it first.) */
+static void test_coroutine_is_marked_as_it_stops(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    table *w = weak_table(2, "v");
+    table *t = tagged_table(78);
+    CHECK(L1 && w && t && anchor(3, obj2gc(t), V_TABLE));
+    tvalue v;
+    set_gc(&v, t, V_TABLE);
+    CHECK(tab_setint(L, w, 1, &v) == TAB_OK);
+    release_newest();
+    finish_the_cycle();
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);     /* it starts: the roots are gray */
+    CHECK(g->gcphase == GC_PROPAGATE);
+    unanchor(3);
+    int guard = 0;
+    while (!(on_grayagain(L1) && w->weak != 0 && g->gray == NULL &&
+             g->weakwait == NULL && g->trav == NULL) &&
+           g->gcphase <= GC_PROPAGATE && guard++ < 100000)
+        gc_step(L, 1); /* until both were traversed */
+    CHECK(g->gcphase == GC_PROPAGATE && on_grayagain(L1));
+    CHECK(is_white(obj2gc(t)));
+    /* The coroutine ran: it read the weak value onto its stack. */
+    CHECK(gc_of(tab_getint(w, 1)) == obj2gc(t));
+    set_obj(L1->top, tab_getint(w, 1));
+    L1->top++;
+    /* ... and left a dead value above its top, as a returned frame does */
+    uint32_t limit = L1->stacklimit;
+    CHECK(limit >= (uint32_t)(L1->top - L1->stack) + 2);
+    set_gc(L1->top + 1, w, V_TABLE);
+    gc_thread_ran(L1);
+    gc_suspended(L, L1);
+    CHECK(!is_white(obj2gc(t)));
+    CHECK(!(L1->dirty & GC_RAN_SCAN));
+    CHECK(L1->lowmark == L1->ci->func);
+    /* Its dead part is nil, up to the old limit, and nothing is left for
+     * atomic to clear (its limit came down to what its frames use). */
+    for (uint32_t i = (uint32_t)(L1->top - L1->stack); i < limit; i++)
+        CHECK(is_nil(&L1->stack[i]));
+    CHECK(!(L1->dirty & GC_RAN_CLEAR));
+    CHECK(L1->stacklimit <= limit);
+    CHECK(checked());
+    finish_the_cycle();
+    CHECK(checked());
+    CHECK(still_there(obj2gc(t), 78));
+    CHECK(gc_of(tab_getint(w, 1)) == obj2gc(t));
+    CHECK(close_state_empty());
+}
+
 static void test_stack_growth_keeps_values_and_open_upvalues(void)
 {
     CHECK(open_state());
@@ -2067,6 +2169,7 @@ static const struct check_case cases[] = {
     CASE(test_ephemeron_chain_converges_in_linear_work),
     CASE(test_weak_tables_are_traversed_in_bounded_chunks),
     CASE(test_weak_tables_are_cleared_in_bounded_chunks),
+    CASE(test_next_past_dead_entries_leaves_no_dead_object),
     CASE(test_check_reports_a_reference_to_a_freed_block),
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
 #ifndef RTLUA_TORTURE
@@ -2077,6 +2180,7 @@ static const struct check_case cases[] = {
     CASE(test_allocation_failure_loses_nothing),
     CASE(test_fault_injection_at_every_allocation),
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
+    CASE(test_coroutine_is_marked_as_it_stops),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),
     CASE(test_stack_rescans_cover_only_what_changed),
     CASE(test_idle_thread_stack_shrinks_after_a_cycle),
