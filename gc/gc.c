@@ -852,7 +852,9 @@ void gc_suspended(lua_State *L, lua_State *co)
     global_State *g = G(L);
     if (co->stack == NULL)
         return;
-    if (g->gcphase == GC_PROPAGATE && (co->dirty & GC_RAN_SCAN)) {
+    if (g->gcphase != GC_PROPAGATE)
+        return;
+    if (co->dirty & GC_RAN_SCAN) {
         for (tvalue *p = co->lowmark; p < co->top; p++)
             markvalue(g, p);
         mark_openupvals(g, co, co->lowmark);

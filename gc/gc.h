@@ -314,11 +314,13 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
  * co's scan begins again: a suspended coroutine is clean, so that neither
  * the re-marks nor atomic chase coroutines that unwind and rebuild deep
  * stacks at every resume.  Whichever state co's scan is in (not begun,
- * under way, done), what it would miss is above lowmark.  In any phase
- * its dead part (above top, up to stacklimit) is nil-filled and its limit
- * lowered to what its frames use (vm_trimlimit), so atomic has no dead
- * part to clear for it: at most what the resume's frames reached, once
- * the limit has come down after a deep excursion. */
+ * under way, done), what it would miss is above lowmark.  Its dead part
+ * (above top, up to stacklimit) is nil-filled too and its limit lowered
+ * to what its frames use (vm_trimlimit), so atomic has no dead part to
+ * clear for it: at most what the resume's frames reached, once the limit
+ * has come down after a deep excursion.  Only while marking: in the
+ * other phases a resume costs nothing more (a coroutine that ran then is
+ * cleared by atomic, as before). */
 void gc_suspended(lua_State *L, lua_State *co);
 /* Slot p of L's stack may change from now on though it lies below the
  * running frame's function: a frame became active again (a return, an
