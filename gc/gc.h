@@ -36,7 +36,8 @@
  *                 read of a table not cleared yet clears what it finds
  *                 dead: gc_clearslot, gc_clearnode)
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
- *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (allgc, then finobj);
+ *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (a dead table with parts
+ *                 counts two; allgc, then finobj);
  *                 the cycle ends with the sweep
  *
  * Finalizers are not collector work: a step never calls __gc (a slow one
