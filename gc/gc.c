@@ -847,27 +847,45 @@ static void thread_scanstart(lua_State *th)
     th->lowmark = th->ci != NULL ? th->ci->func : th->stack;
 }
 
+/* Mark what changed on th's stack since its scan began ([lowmark, top)
+ * and the open upvalues there), and begin its scan again.  Returns the
+ * slots marked.  (th->stack is not NULL.) */
+static uint32_t mark_changed(global_State *g, lua_State *th)
+{
+    uint32_t n = th->top > th->lowmark ? (uint32_t)(th->top - th->lowmark) : 0;
+    for (tvalue *p = th->lowmark; p < th->top; p++)
+        markvalue(g, p);
+    mark_openupvals(g, th, th->lowmark);
+    thread_scanstart(th);
+    return n;
+}
+
+/* Nil-fill th's dead part, from top up to slot `end`, and lower its limit
+ * when it was cleared up to it (vm_trimlimit; not inside an allocation).
+ * Returns the slots cleared.  (th->stack is not NULL.) */
+static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
+{
+    uint32_t top = (uint32_t)(th->top - th->stack);
+    if (end > th->stacksize)
+        end = th->stacksize;
+    for (uint32_t i = top; i < end; i++)
+        set_nil(&th->stack[i]);
+    if (end == th->stacklimit && !g->gcemergency && !g->gcinassist)
+        vm_trimlimit(th);
+    th->dirty &= (uint8_t)~GC_RAN_CLEAR;
+    th->deadfrom = top;
+    return end > top ? end - top : 0;
+}
+
 void gc_suspended(lua_State *L, lua_State *co)
 {
     global_State *g = G(L);
-    if (co->stack == NULL)
+    if (co->stack == NULL || g->gcphase != GC_PROPAGATE)
         return;
-    if (g->gcphase != GC_PROPAGATE)
-        return;
-    if (co->dirty & GC_RAN_SCAN) {
-        for (tvalue *p = co->lowmark; p < co->top; p++)
-            markvalue(g, p);
-        mark_openupvals(g, co, co->lowmark);
-        thread_scanstart(co);
-    }
-    if (co->dirty & GC_RAN_CLEAR) {
-        uint32_t top = (uint32_t)(co->top - co->stack);
-        for (uint32_t i = top; i < co->stacklimit; i++)
-            set_nil(&co->stack[i]);
-        vm_trimlimit(co);
-        co->dirty &= (uint8_t)~GC_RAN_CLEAR;
-        co->deadfrom = top;
-    }
+    if (co->dirty & GC_RAN_SCAN)
+        mark_changed(g, co);
+    if (co->dirty & GC_RAN_CLEAR)
+        clear_dead_part(g, co, co->stacklimit);
 }
 
 /* Finish an object whose scan is complete.  A thread gives back the
@@ -1007,16 +1025,8 @@ static int thread_ran(global_State *g, lua_State *th)
  * upvalues of that part; the rest is as its last scan saw it. */
 static void rescan_thread(global_State *g, lua_State *th)
 {
-    if (th->stack == NULL)
-        return;
-    uint32_t from = (uint32_t)(th->lowmark - th->stack);
-    uint32_t to = (uint32_t)(th->top - th->stack);
-    if (from < to) {
-        scan(g, obj2gc(th), from, to);
-        g->atomicscan += to - from;
-    }
-    mark_openupvals(g, th, th->lowmark);
-    thread_scanstart(th);
+    if (th->stack != NULL)
+        g->atomicscan += mark_changed(g, th);
 }
 
 /* Revisit grayagain: threads that ran are scanned again from their
@@ -1052,20 +1062,10 @@ static void clear_dead_stacks(global_State *g)
         lua_State *th = gco2th(o);
         if (th->stack == NULL)
             continue;
-        uint32_t top = (uint32_t)(th->top - th->stack);
         uint32_t end = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread
                            ? th->stacklimit
                            : th->deadfrom;
-        if (end > th->stacksize)
-            end = th->stacksize;
-        for (uint32_t i = top; i < end; i++)
-            set_nil(&th->stack[i]);
-        if (end > top)
-            g->atomicclear += end - top;
-        if (end == th->stacklimit && !g->gcemergency && !g->gcinassist)
-            vm_trimlimit(th);
-        th->dirty &= (uint8_t)~GC_RAN_CLEAR;
-        th->deadfrom = top;
+        g->atomicclear += clear_dead_part(g, th, end);
     }
 }
 
@@ -1542,6 +1542,16 @@ int gc_cycle_due(global_State *g)
  * GC_REMARK_STACK stack slots, in the step it began in, is clean: atomic
  * may follow in that step, and re-scans of each thread only what changed
  * since its re-mark began (next to nothing: no mutator ran since). */
+/* Re-mark th from its lowmark, as a chunked traversal (g->trav). */
+static void remark_thread(global_State *g, lua_State *th)
+{
+    uint32_t from = th->stack ? (uint32_t)(th->lowmark - th->stack) : 0;
+    thread_scanstart(th);
+    g->remarking = 1;
+    g->trav = obj2gc(th);
+    g->travpos = from;
+}
+
 static void remark_unit(global_State *g)
 {
     if (!g->remarkpass) {
@@ -1572,14 +1582,8 @@ static void remark_unit(global_State *g)
         return;
     }
     g->remarknext = *gclist_of(o);
-    if (o->tt == V_THREAD && thread_ran(g, gco2th(o))) {
-        lua_State *th = gco2th(o);
-        uint32_t from = th->stack ? (uint32_t)(th->lowmark - th->stack) : 0;
-        thread_scanstart(th);
-        g->remarking = 1;
-        g->trav = o;
-        g->travpos = from;
-    }
+    if (o->tt == V_THREAD && thread_ran(g, gco2th(o)))
+        remark_thread(g, gco2th(o));
 }
 
 /* A clean re-mark pass ended in this step (a later step, after the
@@ -1634,11 +1638,7 @@ static int remark_running_due(const global_State *g, const lua_State *L)
 
 static void remark_running(global_State *g, lua_State *L)
 {
-    uint32_t from = (uint32_t)(L->lowmark - L->stack);
-    thread_scanstart(L);
-    g->remarking = 1;
-    g->trav = obj2gc(L);
-    g->travpos = from;
+    remark_thread(g, L);
     g->remarkrun = g->stepno;
 }
 

@@ -587,37 +587,38 @@ static void freeci_some(lua_State *L, int max)
         b->ci[b->n - 1].next = NULL;
 }
 
-void vm_trimlimit(lua_State *L)
+/* The highest slot L's frames use (their tops, and L->top), plus
+ * VM_EXTRA_STACK, in slots; 0 when the stack is not built, a stack
+ * overflow is being handled, or L is deeper than DO_SHRINK_WALK frames
+ * (it uses its stack). */
+static uint32_t frames_need(lua_State *L)
 {
     if (L->stack == NULL || L->ci == NULL || L->stacksize > LUAI_MAXSTACK)
-        return;
+        return 0;
     tvalue *lim = L->top;
     int depth = 0;
     for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous) {
         if (++depth > DO_SHRINK_WALK)
-            return; /* deep: it uses its stack */
+            return 0;
         if (lim < ci->top)
             lim = ci->top;
     }
-    uint32_t need = (uint32_t)(lim - L->stack) + VM_EXTRA_STACK;
-    if (need < L->stacklimit)
+    return (uint32_t)(lim - L->stack) + VM_EXTRA_STACK;
+}
+
+void vm_trimlimit(lua_State *L)
+{
+    uint32_t need = frames_need(L);
+    if (need != 0 && need < L->stacklimit)
         L->stacklimit = need;
 }
 
 void vm_shrinkthread(lua_State *L)
 {
-    if (L->stack == NULL || L->ci == NULL || L->stacksize > LUAI_MAXSTACK)
-        return; /* not built, or handling a stack overflow */
-    tvalue *lim = L->top;
-    int depth = 0;
-    for (CallInfo *ci = L->ci; ci != NULL; ci = ci->previous) {
-        if (++depth > DO_SHRINK_WALK)
-            return; /* deep: it uses its stack */
-        if (lim < ci->top)
-            lim = ci->top;
-    }
+    uint32_t inuse = frames_need(L);
+    if (inuse == 0)
+        return;
     freeci_some(L, DO_SHRINK_BLOCKS);
-    uint32_t inuse = (uint32_t)(lim - L->stack) + VM_EXTRA_STACK;
     uint32_t goal = 2 * inuse;
     if (goal < STATE_STACK_INIT)
         goal = STATE_STACK_INIT;

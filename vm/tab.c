@@ -570,16 +570,23 @@ static rt_uint hash_border(table *t, rt_uint j)
     return lo;
 }
 
-/* tab_length of a weak table flagged for the clear: each probe of the
- * array part is a lookup, which clears a dead value it finds. */
-static __attribute__((noinline)) rt_uint weak_length(table *t)
+/* Is t[k] (1 <= k <= asize) nil?  In a weak table flagged for the clear
+ * the probe is a lookup, which clears a dead value it finds. */
+static inline __attribute__((always_inline)) int
+array_nil(table *t, uint32_t k, int weak)
+{
+    return weak ? is_nil(tab_getint(t, (rt_int)k)) : is_nil(&t->array[k - 1]);
+}
+
+static inline __attribute__((always_inline)) rt_uint length_of(table *t,
+                                                               int weak)
 {
     uint32_t n = t->asize;
-    if (n > 0 && is_nil(tab_getint(t, (rt_int)n))) {
+    if (n > 0 && array_nil(t, n, weak)) {
         uint32_t lo = 0, hi = n; /* t[lo] non-nil or lo == 0; t[hi] nil */
         while (hi - lo > 1) {
             uint32_t m = lo + (hi - lo) / 2;
-            if (is_nil(tab_getint(t, (rt_int)m)))
+            if (array_nil(t, m, weak))
                 hi = m;
             else
                 lo = m;
@@ -591,25 +598,16 @@ static __attribute__((noinline)) rt_uint weak_length(table *t)
     return hash_border(t, n);
 }
 
+static __attribute__((noinline)) rt_uint weak_length(table *t)
+{
+    return length_of(t, 1);
+}
+
 rt_uint tab_length(table *t)
 {
     if (__builtin_expect(t->marked & MARK_CLEARING, 0))
         return weak_length(t);
-    uint32_t n = t->asize;
-    if (n > 0 && is_nil(&t->array[n - 1])) {
-        uint32_t lo = 0, hi = n; /* t[lo] non-nil or lo == 0; t[hi] nil */
-        while (hi - lo > 1) {
-            uint32_t m = lo + (hi - lo) / 2;
-            if (is_nil(&t->array[m - 1]))
-                hi = m;
-            else
-                lo = m;
-        }
-        return lo;
-    }
-    if (is_dummy(t) && !t->moving)
-        return n;
-    return hash_border(t, n);
+    return length_of(t, 0);
 }
 
 /* ---- Traversal ---------------------------------------------------------- */
