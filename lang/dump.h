@@ -104,14 +104,22 @@
 int dump_function(lua_State *L, const proto *f, lua_Writer writer, void *data,
                   int strip);
 
+/* The verifier's scratch array for a load (verify_proto's locals check):
+ * one int32_t per register of the largest prototype with local names
+ * seen so far, grown as a larger one comes (never a fixed OP_MAXREGS
+ * array: a 1,020-byte block is a large one in a small arena). */
+typedef struct undump_scratch {
+    int32_t *p; /* NULL until a prototype has local names */
+    size_t n;   /* int32_t's at p */
+} undump_scratch;
+
 /* Inside a protected call: read the binary chunk s[0..len-1] and push
  * its main closure, whose upvalues are fresh and closed (the caller sets
- * the first to the globals).  chunkname as given to load.  The verifier
- * needs a scratch array: *scratch is allocated here (OP_MAXREGS
- * int32_t's) when a prototype has local names, and the caller frees it
- * after the protected call, whatever happened (UNDUMP_SCRATCH_BYTES). */
+ * the first to the globals).  chunkname as given to load.  *scratch
+ * starts {NULL, 0}; the caller frees it after the protected call,
+ * whatever happened (undump_freescratch). */
 void undump_chunk(lua_State *L, const char *s, size_t len,
-                  const char *chunkname, int32_t **scratch);
-#define UNDUMP_SCRATCH_BYTES (sizeof(int32_t) * OP_MAXREGS)
+                  const char *chunkname, undump_scratch *scratch);
+void undump_freescratch(lua_State *L, undump_scratch *scratch);
 
 #endif

@@ -25,7 +25,7 @@ typedef struct loadctx {
     size_t len;
     const char *name;
     const char *mode;
-    int32_t *scratch; /* the verifier's, for binary chunks */
+    undump_scratch scratch; /* the verifier's, for binary chunks */
 } loadctx;
 
 _Noreturn static void throwstr(lua_State *L, const char *msg)
@@ -132,7 +132,7 @@ int lang_loadbuffer(lua_State *L, const char *s, size_t len,
     status = vm_pcall(L, f_parser, &c, vm_savestack(L, L->top), L->errfunc);
     L->nCcalls = ncalls;
     lex_free(&c.ps.ls);
-    gc_free(G(L), c.scratch, c.scratch != NULL ? UNDUMP_SCRATCH_BYTES : 0);
+    undump_freescratch(L, &c.scratch);
     gc_free(G(L), c.ps.dyd.actvar, sizeof(vardesc) * (size_t)c.ps.dyd.actcap);
     gc_free(G(L), c.ps.dyd.gt, sizeof(labeldesc) * (size_t)c.ps.dyd.gtcap);
     gc_free(G(L), c.ps.dyd.label,

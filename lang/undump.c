@@ -41,7 +41,7 @@ typedef struct loadstate {
     const uint8_t *p;     /* next byte to read */
     const uint8_t *end;
     const char *name; /* for messages */
-    int32_t **scratch;
+    undump_scratch *scratch;
 } loadstate;
 
 _Noreturn static void bad(loadstate *S, const char *why)
@@ -285,11 +285,24 @@ static void loaddebug(loadstate *S, proto *f)
         if (s != NULL)
             gc_objbarrier(L, f, s);
     }
-    if (f->sizelocvars > 0 && *S->scratch == NULL) {
-        *S->scratch = gc_alloc(L, UNDUMP_SCRATCH_BYTES);
-        if (*S->scratch == NULL)
+    undump_scratch *sc = S->scratch;
+    size_t need = f->maxstacksize > 0 ? f->maxstacksize : 1;
+    if (f->sizelocvars > 0 && sc->n < need) {
+        /* The old array holds nothing to keep: free it first, so that
+         * the new one may take its place. */
+        undump_freescratch(L, sc);
+        sc->p = gc_alloc(L, sizeof(int32_t) * need);
+        if (sc->p == NULL)
             vm_memerror(L);
+        sc->n = need;
     }
+}
+
+void undump_freescratch(lua_State *L, undump_scratch *scratch)
+{
+    gc_free(G(L), scratch->p, sizeof(int32_t) * scratch->n);
+    scratch->p = NULL;
+    scratch->n = 0;
 }
 
 static void loadfunction(loadstate *S, proto *f, str *psource,
@@ -323,7 +336,7 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
     if (flags & DUMP_F_DEBUG)
         loaddebug(S, f);
     int pc = -1;
-    const char *why = verify_proto(f, parent, *S->scratch, &pc);
+    const char *why = verify_proto(f, parent, S->scratch->p, &pc);
     if (why != NULL) {
         vm_checkstack(L, UNDUMP_STACK);
         if (pc >= 0)
@@ -383,7 +396,7 @@ static int checkheader(loadstate *S)
 }
 
 void undump_chunk(lua_State *L, const char *s, size_t len,
-                  const char *chunkname, int32_t **scratch)
+                  const char *chunkname, undump_scratch *scratch)
 {
     loadstate S;
     S.L = L;

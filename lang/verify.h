@@ -34,7 +34,7 @@
 /* NULL when p is acceptable; otherwise a static description of the
  * first problem, and *pc the instruction it is at (or -1).  `parent` is
  * the enclosing prototype (NULL for a main function; only its
- * maxstacksize and sizeupvalues are read).  `scratch` holds OP_MAXREGS
+ * maxstacksize and sizeupvalues are read).  `scratch` holds p->maxstacksize
  * int32_t's; it may be NULL when p has no local names. */
 const char *verify_proto(const proto *p, const proto *parent, int32_t *scratch,
                          int *pc);

@@ -460,7 +460,11 @@ int vm_growstack(lua_State *L, int n, int raiseerror)
         if (newsize < needed)
             newsize = needed;
         if (newsize <= LUAI_MAXSTACK) {
-            if (reallocstack(L, newsize)) {
+            /* When the doubled block does not fit (a small or fragmented
+             * arena, even after the emergency collection), what is
+             * needed may: the next growth doubles again. */
+            if (reallocstack(L, newsize) ||
+                (newsize > needed && reallocstack(L, needed))) {
                 raiselimit(L, needed);
                 return 1;
             }

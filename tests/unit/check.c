@@ -29,3 +29,45 @@ int check_main(const char *suite, const struct check_case *cases, int n)
     port_printf("# %s: %d passed, %d failed\n", suite, n - failed, failed);
     return failed ? 1 : 0;
 }
+
+/* q directly follows p in the arena. */
+static int adjacent(const void *p, const void *q)
+{
+    return (const char *)q ==
+           (const char *)p + arena_block_size(p) + ARENA_HEADER_SIZE;
+}
+
+int check_fragment(check_frag *f, arena_t *a, size_t hole)
+{
+    f->a = a;
+    f->nbig = f->nsmall = 0;
+    size_t keep = CHECK_FRAG_LEFT * (hole + ARENA_HEADER_SIZE);
+    while (f->nbig < CHECK_FRAG_BIG && arena_largest_alloc(a) > 2 * keep) {
+        f->big[f->nbig] = arena_alloc(a, arena_largest_alloc(a) - keep);
+        if (f->big[f->nbig] == NULL)
+            break;
+        f->nbig++;
+    }
+    while (f->nsmall < CHECK_FRAG_SMALL &&
+           (f->small[f->nsmall] = arena_alloc(a, hole)) != NULL)
+        f->nsmall++;
+    int holes = 0;
+    for (int i = 1; i + 1 < f->nsmall; i += 2)
+        if (adjacent(f->small[i - 1], f->small[i]) &&
+            adjacent(f->small[i], f->small[i + 1])) {
+            arena_free(a, f->small[i]);
+            f->small[i] = NULL;
+            holes++;
+        }
+    return holes;
+}
+
+void check_unfragment(check_frag *f)
+{
+    for (int i = 0; i < f->nsmall; i++)
+        if (f->small[i] != NULL)
+            arena_free(f->a, f->small[i]);
+    while (f->nbig > 0)
+        arena_free(f->a, f->big[--f->nbig]);
+    f->nsmall = 0;
+}

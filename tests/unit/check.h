@@ -16,6 +16,7 @@
 #ifndef RTLUA_CHECK_H
 #define RTLUA_CHECK_H
 
+#include "gc/arena.h"
 #include "port/port.h"
 
 struct check_case {
@@ -52,5 +53,26 @@ int check_main(const char *suite, const struct check_case *cases, int n);
             return;                                                           \
         }                                                                     \
     } while (0)
+
+/* An arena cut into holes of `hole` bytes, each between two held blocks
+ * (check_fragment), so that nothing much larger than a hole can be
+ * allocated: what a long-running program's arena may look like.  The
+ * large free blocks are taken whole but for CHECK_FRAG_LEFT holes'
+ * worth, which is then cut; a hole is made only between two adjacent
+ * held blocks, so no free neighbour merges with it. */
+#define CHECK_FRAG_BIG 16
+#define CHECK_FRAG_SMALL 128
+#define CHECK_FRAG_LEFT 32
+typedef struct check_frag {
+    arena_t *a;
+    void *big[CHECK_FRAG_BIG];
+    void *small[CHECK_FRAG_SMALL]; /* NULL: a hole */
+    int nbig, nsmall;
+} check_frag;
+
+/* The number of holes made. */
+int check_fragment(check_frag *f, arena_t *a, size_t hole);
+/* Give every held block back. */
+void check_unfragment(check_frag *f);
 
 #endif

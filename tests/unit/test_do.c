@@ -195,6 +195,36 @@ static void test_stack_growth_moves_frames_and_keeps_values(void)
     CHECK(close_state_empty());
 }
 
+/* A stack whose doubled block does not fit (a fragmented arena, even
+ * after the emergency collection) grows to what it needs instead: the
+ * holes are 1.5 times the stack. */
+#define GROW_SLOTS 20
+
+static void test_stack_grows_to_its_need_when_doubling_does_not_fit(void)
+{
+    CHECK(open_state());
+    CHECK(lua_checkstack(L, GROW_SLOTS));
+    int base = lua_gettop(L);
+    lua_pushinteger(L, 42);
+    uint32_t size = L->stacksize;
+    check_frag f;
+    int holes = check_fragment(&f, G(L)->arena, sizeof(tvalue) * size * 3 / 2);
+    int fragmented =
+        arena_largest_alloc(G(L)->arena) < 2 * sizeof(tvalue) * size;
+    int more = (int)size - (int)(L->top - L->stack) + 8;
+    int grew = holes > 0 && fragmented && lua_checkstack(L, more);
+    uint32_t after = L->stacksize;
+    check_unfragment(&f);
+    CHECK(holes > 0);
+    CHECK(fragmented);
+    CHECK(grew);
+    CHECK(after > size && after < 2 * size);
+    CHECK_EQ(lua_tointeger(L, base + 1), 42);
+    lua_settop(L, 0);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 #ifdef RTLUA_HOST
 static int c_overflow(lua_State *L1)
 {
@@ -1050,6 +1080,7 @@ static const struct check_case cases[] = {
     CASE(test_memory_error_carries_the_premade_message),
     CASE(test_nested_pcalls_with_message_handlers),
     CASE(test_stack_growth_moves_frames_and_keeps_values),
+    CASE(test_stack_grows_to_its_need_when_doubling_does_not_fit),
 #ifdef RTLUA_HOST
     CASE(test_stack_overflow_is_an_error_and_shrinks_back),
 #endif

@@ -691,6 +691,36 @@ static void test_fault_injection_over_a_load(void)
     CHECK(done_at > 10); /* the load did allocate that often */
 }
 
+/* A load's blocks are as large as what it loads, never a fixed worst
+ * case: the verifier's scratch for locals is sized by the prototype's
+ * registers (a fixed OP_MAXREGS array, 1,020 bytes, failed microbit's
+ * loads when its arena was fragmented, as a random string seed left it
+ * now and then).  The arena is cut into FRAG_HOLE-byte holes, each
+ * between two held blocks, and the program's chunk must load into them. */
+#define FRAG_HOLE 512u
+
+static void test_a_chunk_loads_into_a_fragmented_arena(void)
+{
+    CHECK(open_state());
+    if (!program_fits("test_a_chunk_loads_into_a_fragmented_arena"))
+        return;
+    CHECK(dump_program(0));
+    lua_gc(L, LUA_GCCOLLECT);
+    check_frag f;
+    int holes = check_fragment(&f, G(L)->arena, FRAG_HOLE);
+    int fragmented = arena_largest_alloc(G(L)->arena) < 2 * FRAG_HOLE;
+    int st = luaL_loadbufferx(L, (const char *)chunk, chunklen, "=f", "b");
+    check_unfragment(&f);
+    CHECK(holes >= 3);
+    CHECK(fragmented);
+    if (st != LUA_OK)
+        port_printf("  status %d: %s\n", st, topstr());
+    CHECK_EQ(st, LUA_OK);
+    CHECK(runs_program());
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 static const struct check_case cases[] = {
     CASE(test_dump_and_load_one_byte_at_a_time),
     CASE(test_stripped_chunk_runs_without_debug_information),
@@ -701,6 +731,7 @@ static const struct check_case cases[] = {
     CASE(test_tail_call_in_tbc_scope_is_an_error),
     CASE(test_verifier_rules_one_by_one),
     CASE(test_fault_injection_over_a_load),
+    CASE(test_a_chunk_loads_into_a_fragmented_arena),
 };
 
 int main(void)
