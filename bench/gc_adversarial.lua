@@ -35,6 +35,8 @@
 --   deepco    8 coroutines N frames deep, resumed in turn
 --   idleco    N idle coroutines
 --   deepmain  the main thread N frames deep
+--   deepupv   the main thread N frames deep, each with a local captured
+--             by a closure (N open upvalues)
 --   rehash    one table grown to N hash keys and 2N array slots (big
 --             rehashes), kept while garbage is made
 --   longstr   eight N-byte strings (string.rep) as keys, one built by
@@ -55,7 +57,7 @@ local MS = math.tointeger(tonumber(arg and arg[4] or nil))
 local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000,
                   weakkdie = 20000, weakvdie = 20000, ephchain = 2000,
                   finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
-                  deepmain = 3000, finshort = 200000, rehash = 40000, longstr = 65536,
+                  deepmain = 3000, deepupv = 2000, finshort = 200000, rehash = 40000, longstr = 65536,
                   full = 1000, frag = 1000}
 if W == "workloads" then
   local names = {}
@@ -342,6 +344,15 @@ elseif W == "idleco" then
 elseif W == "deepmain" then
   local function deep(n) if n == 0 then churn(300) return 0 end
     return 1 + deep(n - 1) end
+  deep(N)
+elseif W == "deepupv" then
+  local fs = {}
+  local function deep(n)
+    local x = n
+    fs[n % 8 + 1] = function () return x end
+    if n == 0 then churn(300) return 0 end
+    return 1 + deep(n - 1)
+  end
   deep(N)
 elseif W == "rehash" then
   local t = {}

@@ -880,8 +880,14 @@ static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
 void gc_suspended(lua_State *L, lua_State *co)
 {
     global_State *g = G(L);
-    if (co->stack == NULL || g->gcphase != GC_PROPAGATE)
+    if (co->stack == NULL)
         return;
+    if (g->gcphase != GC_PROPAGATE) {
+        /* Not marking: what it changed is before the next cycle's marks
+         * (remarkupvals need not look at it). */
+        thread_scanstart(co);
+        return;
+    }
     if (co->dirty & GC_RAN_SCAN)
         mark_changed(g, co);
     if (co->dirty & GC_RAN_CLEAR)
@@ -896,7 +902,6 @@ static void finish(global_State *g, gcobj *o)
 {
     if (o->tt == V_THREAD) {
         lua_State *th = gco2th(o);
-        mark_openupvals(g, th, th->stack);
         if (!g->gcemergency && !g->gcinassist)
             vm_shrinkthread(th);
         if (g->remarking) { /* a re-mark: it is on grayagain already */
@@ -948,6 +953,68 @@ static void start_traversal(global_State *g, gcobj **list)
         thread_scanstart(gco2th(o));
     g->trav = o;
     g->travpos = 0;
+    g->travuvlow = 0;
+}
+
+/* g->travpos of a thread whose stack is scanned: its open upvalues are
+ * being marked (mark_upval_chunk), then its dead part cleared
+ * (clear_dead_chunk). */
+#define TRAV_UPVALS UINT32_MAX
+#define TRAV_DEAD (UINT32_MAX - 1u)
+
+/* Mark a chunk of the open upvalues of th, the thread being traversed,
+ * from g->travuv down to slot g->travuvlow; 0 when none is left. */
+static int mark_upval_chunk(global_State *g, lua_State *th)
+{
+    const tvalue *low = th->stack + g->travuvlow;
+    upval *uv = g->travuv;
+    for (int i = 0; i < GC_TRAVERSE_CHUNK && uv != NULL; i++) {
+        if (uv->v < low) {
+            uv = NULL;
+            break;
+        }
+        markobj(g, uv);
+        uv = uv->u.open.next;
+    }
+    g->travuv = uv;
+    return uv != NULL;
+}
+
+/* The dead part of th, the thread being traversed, is cleared next, as
+ * atomic would (clear_dead_stacks), when th ran since its last clear:
+ * the flag goes now, and comes back if th runs before the clear ends
+ * (then the clear stops, left to atomic).  Returns 0 when there is
+ * nothing to clear. */
+static int clear_dead_begin(global_State *g, lua_State *th)
+{
+    if (!(th->dirty & GC_RAN_CLEAR) || th == &g->mainthread)
+        return 0;
+    th->dirty &= (uint8_t)~GC_RAN_CLEAR;
+    g->travpos = TRAV_DEAD;
+    g->travdead = (uint32_t)(th->top - th->stack);
+    return 1;
+}
+
+/* Nil-fill a chunk of th's dead part; 0 when it is all clear (its limit
+ * then comes down to what its frames use, as atomic's clear does). */
+static int clear_dead_chunk(global_State *g, lua_State *th)
+{
+    if (th->dirty & GC_RAN_CLEAR)
+        return 0; /* it ran: atomic clears it */
+    uint32_t end =
+        th->stacklimit < th->stacksize ? th->stacklimit : th->stacksize;
+    uint32_t i = g->travdead, to = i + 2 * GC_CLEAR_CHUNK;
+    if (to > end)
+        to = end;
+    for (; i < to; i++)
+        set_nil(&th->stack[i]);
+    g->travdead = to;
+    if (to < end)
+        return 1;
+    th->deadfrom = (uint32_t)(th->top - th->stack);
+    if (!g->gcemergency && !g->gcinassist)
+        vm_trimlimit(th);
+    return 0;
 }
 
 /* One traversal unit: at most GC_TRAVERSE_CHUNK slots.  Returns 0 when
@@ -969,6 +1036,21 @@ static int propagate_unit(global_State *g)
             return 1;
     }
     gcobj *o = g->trav;
+    if (g->travpos == TRAV_UPVALS) {
+        if (!mark_upval_chunk(g, gco2th(o)) &&
+            !clear_dead_begin(g, gco2th(o))) {
+            g->trav = NULL;
+            finish(g, o);
+        }
+        return 1;
+    }
+    if (g->travpos == TRAV_DEAD) {
+        if (!clear_dead_chunk(g, gco2th(o))) {
+            g->trav = NULL;
+            finish(g, o);
+        }
+        return 1;
+    }
     uint32_t n = object_slots(o);
     uint32_t to = g->travpos + GC_TRAVERSE_CHUNK;
     if (to > n)
@@ -976,6 +1058,16 @@ static int propagate_unit(global_State *g)
     scan(g, o, g->travpos, to);
     g->travpos = to;
     if (to >= object_slots(o)) {
+        /* A thread's open upvalues (as many as its stack slots) are
+         * marked after its stack, then its dead part cleared, a chunk at
+         * a time too. */
+        if (o->tt == V_THREAD && gco2th(o)->openupval != NULL) {
+            g->travpos = TRAV_UPVALS;
+            g->travuv = gco2th(o)->openupval;
+            return 1;
+        }
+        if (o->tt == V_THREAD && clear_dead_begin(g, gco2th(o)))
+            return 1;
         g->trav = NULL;
         finish(g, o);
     }
@@ -989,7 +1081,11 @@ static void propagateall(global_State *g)
 }
 
 /* Threads not marked keep their open upvalues' values alive only if the
- * upvalue itself is marked. */
+ * upvalue itself is marked.  Marking an open upvalue marked the value it
+ * had then (reallymark), and a write through it meets the barrier: only
+ * what the thread's own code changed since can be unmarked, and that is
+ * at or above its lowmark, in a thread that ran since its scan began
+ * (or since it last stopped: gc_suspended).  Counted as atomic's scan. */
 static void remarkupvals(global_State *g)
 {
     lua_State **pp = &g->twups;
@@ -1004,9 +1100,14 @@ static void remarkupvals(global_State *g)
             th->twups = th;
             continue;
         }
-        for (upval *uv = th->openupval; uv; uv = uv->u.open.next)
-            if (!is_white(obj2gc(uv)))
-                markvalue(g, uv->v);
+        if (th->dirty & GC_RAN_SCAN) {
+            for (upval *uv = th->openupval; uv && uv->v >= th->lowmark;
+                 uv = uv->u.open.next) {
+                if (!is_white(obj2gc(uv)))
+                    markvalue(g, uv->v);
+                g->atomicscan++;
+            }
+        }
         pp = &th->twups;
     }
 }
@@ -1062,9 +1163,10 @@ static void clear_dead_stacks(global_State *g)
         lua_State *th = gco2th(o);
         if (th->stack == NULL)
             continue;
-        uint32_t end = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread
-                           ? th->stacklimit
-                           : th->deadfrom;
+        int ran = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread;
+        if (!ran && th->deadfrom <= (uint32_t)(th->top - th->stack))
+            continue; /* clean: no clear, and its limit stays */
+        uint32_t end = ran ? th->stacklimit : th->deadfrom;
         g->atomicclear += clear_dead_part(g, th, end);
     }
 }
@@ -1550,6 +1652,7 @@ static void remark_thread(global_State *g, lua_State *th)
     g->remarking = 1;
     g->trav = obj2gc(th);
     g->travpos = from;
+    g->travuvlow = from; /* those below were marked by its traversal */
 }
 
 static void remark_unit(global_State *g)

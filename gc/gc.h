@@ -7,7 +7,11 @@
  *   PAUSE         mark the roots (registry, main thread, basic metatables)
  *   PROPAGATE     traverse gray objects; a big table (weak ones too), stack
  *                 or prototype is traversed GC_TRAVERSE_CHUNK slots at a
- *                 time and resumed; weak tables wait until gray runs out;
+ *                 time and resumed (a stack, then the thread's open
+ *                 upvalues GC_TRAVERSE_CHUNK at a time, then its dead
+ *                 part 2 * GC_CLEAR_CHUNK slots at a time when it ran
+ *                 since its last clear); weak tables wait until gray
+ *                 runs out;
  *                 a flagged ephemeron key, once marked, is looked up in
  *                 GC_TRAVERSE_CHUNK ephemeron tables a unit;
  *                 when gray runs out, the registry and the stacks of the
@@ -155,7 +159,8 @@
  * -icount shift=5, 32 ns an instruction) units of 32 slots / 16 objects /
  * 8 buckets overran a 100 us budget by up to 130 us; these sizes keep the
  * overrun near 20 us there, for about 1% more collector instructions. */
-/* Array slots, hash nodes, stack slots or constants per traversal unit. */
+/* Array slots, hash nodes, stack slots, open upvalues or constants per
+ * traversal unit. */
 #define GC_TRAVERSE_CHUNK 4
 /* Weak-table slots cleared (or tables with nothing to clear passed over)
  * per unit of a clear (FNZ_CLEARV, CLEARWEAK). */
@@ -298,6 +303,14 @@ int gc_clearnode(table *t, node *n);
 /* An object's arrays moved (a table's resize, a prototype's growth while
  * it is compiled): restart its chunked traversal. */
 void gc_resized(global_State *g, gcobj *o);
+
+/* An open upvalue leaves its thread's list (closed, or freed): the
+ * cursor of a traversal marking that list moves past it. */
+static inline void gc_upval_unlinked(global_State *g, upval *uv)
+{
+    if (g->travuv == uv)
+        g->travuv = uv->u.open.next;
+}
 /* A new thread is whole: while marking it goes gray on grayagain, to be
  * scanned in atomic (threads are never black). */
 void gc_newthread(lua_State *L, lua_State *th);
@@ -321,7 +334,9 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
  * clear for it: at most what the resume's frames reached, once the limit
  * has come down after a deep excursion.  Only while marking: in the
  * other phases a resume costs nothing more (a coroutine that ran then is
- * cleared by atomic, as before). */
+ * cleared by atomic, as before) but its scan begins again, so that
+ * atomic's look at unmarked threads' open upvalues (remarkupvals) skips
+ * it: its changes came before the cycle's marks. */
 void gc_suspended(lua_State *L, lua_State *co);
 /* Slot p of L's stack may change from now on though it lies below the
  * running frame's function: a frame became active again (a return, an

@@ -102,8 +102,9 @@ upval *fn_findupval(lua_State *L, tvalue *level)
     return uv;
 }
 
-static void unlink_open(upval *uv)
+static void unlink_open(global_State *g, upval *uv)
 {
+    gc_upval_unlinked(g, uv);
     *uv->u.open.prev = uv->u.open.next;
     if (uv->u.open.next)
         uv->u.open.next->u.open.prev = uv->u.open.prev;
@@ -113,7 +114,7 @@ void fn_closeupvals(lua_State *L, tvalue *level)
 {
     upval *uv;
     while ((uv = L->openupval) != NULL && uv->v >= level) {
-        unlink_open(uv);
+        unlink_open(G(L), uv);
         set_obj(&uv->u.value, uv->v);
         uv->v = &uv->u.value;
         /* Closed, it holds its value itself: keep "black -> not white". */
@@ -124,7 +125,7 @@ void fn_closeupvals(lua_State *L, tvalue *level)
 void fn_freeupval(global_State *g, upval *uv)
 {
     if (upval_is_open(uv))
-        unlink_open(uv);
+        unlink_open(g, uv);
     gc_free(g, uv, sizeof(upval));
 }
 

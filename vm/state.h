@@ -207,14 +207,22 @@ typedef struct global_State {
     gcobj *ephemeron;  /* weak-key tables */
     gcobj *allweak;    /* weak keys and values */
     /* The clearing of the weak tables (FNZ_CLEARV, GC_CLEARWEAK): */
-    uint8_t clearlist;     /* 0 weak, 1 allweak, 2 ephemeron */
-    uint8_t clearkeys;     /* weak keys are cleared too (GC_CLEARWEAK) */
-    uint8_t clearwhite;    /* the white of the dead */
-    gcobj *clearnext;      /* the next table of the list to clear */
-    table *cleartab;       /* the table being cleared, or NULL */
-    uint32_t clearpos;     /* where in it (tab_view's order) */
-    gcobj *trav;           /* the object a chunked traversal is inside */
-    uint32_t travpos;      /* where in it the traversal resumes */
+    uint8_t clearlist;  /* 0 weak, 1 allweak, 2 ephemeron */
+    uint8_t clearkeys;  /* weak keys are cleared too (GC_CLEARWEAK) */
+    uint8_t clearwhite; /* the white of the dead */
+    gcobj *clearnext;   /* the next table of the list to clear */
+    table *cleartab;    /* the table being cleared, or NULL */
+    uint32_t clearpos;  /* where in it (tab_view's order) */
+    gcobj *trav;        /* the object a chunked traversal is inside */
+    uint32_t travpos;   /* where in it the traversal resumes */
+    /* g->trav a thread whose stack is scanned (travpos TRAV_UPVALS): the
+     * open upvalue its traversal marks next, GC_TRAVERSE_CHUNK a unit;
+     * one that leaves the list moves it on (gc_upval_unlinked).  Marked
+     * down to slot travuvlow, where the traversal began.  Then (travpos
+     * TRAV_DEAD) its dead part is nil-filled from slot travdead up. */
+    upval *travuv;
+    uint32_t travuvlow;
+    uint32_t travdead;
     gcobj *weakwait;       /* weak tables waiting for gray to run out */
     gcobj *ephkey;         /* a flagged ephemeron key being looked up */
     gcobj *ephnext;        /* the next ephemeron table to look it up in */

@@ -1841,6 +1841,79 @@ static void test_coroutine_is_marked_as_it_stops(void)
     CHECK(close_state_empty());
 }
 
+/* White open upvalues on the stack of a thread: K of them. */
+#define UPVAL_SLOTS 64
+
+static int marked_upvals(lua_State *L1)
+{
+    int n = 0;
+    for (upval *uv = L1->openupval; uv != NULL; uv = uv->u.open.next)
+        n += !is_white(obj2gc(uv));
+    return n;
+}
+
+/* A thread's open upvalues (one for each stack slot at worst) are marked
+ * after its stack, GC_TRAVERSE_CHUNK a unit, not all in the unit that
+ * ends its traversal; closing the one the traversal marks next moves the
+ * traversal on, and the rest are still marked. */
+static void test_open_upvalues_are_marked_in_bounded_chunks(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1);
+    CHECK(state_growstack(L1, UPVAL_SLOTS + 1) == 0);
+    L1->top = L1->stack; /* over the base frame's slot: no call runs here */
+    for (rt_int i = 0; i < UPVAL_SLOTS; i++) {
+        set_int(L1->top, i);
+        L1->top++;
+    }
+    for (int i = 0; i < UPVAL_SLOTS; i++)
+        CHECK(fn_findupval(L1, L1->stack + i) != NULL);
+    finish_the_cycle();
+    CHECK(marked_upvals(L1) == 0); /* survivors of a cycle: white */
+    g->gcestimate = 0;             /* a cycle is due */
+    gc_step(L, 1);                 /* it starts */
+    CHECK(g->gcphase == GC_PROPAGATE);
+    int before = 0, most = 0, closed = 0, guard = 0;
+    while (g->gcphase == GC_PROPAGATE && guard++ < 100000) {
+        if (!closed && g->trav == obj2gc(L1) && g->travuv != NULL &&
+            g->travuv != L1->openupval) {
+            /* Mid-way: close the upvalue marked next, and those above. */
+            fn_closeupvals(L1, g->travuv->v);
+            closed = 1;
+            before = marked_upvals(L1);
+        }
+        gc_step(L, 1); /* one unit */
+        int now = marked_upvals(L1);
+        if (now - before > most)
+            most = now - before;
+        before = now;
+        if (closed && g->trav != obj2gc(L1) && now > 0)
+            break; /* its traversal is over */
+    }
+    CHECK(closed);
+    CHECK(most > 0 && most <= GC_TRAVERSE_CHUNK);
+    int open = 0;
+    for (upval *uv = L1->openupval; uv != NULL; uv = uv->u.open.next) {
+        CHECK(!is_white(obj2gc(uv)));
+        CHECK(uv->v >= L1->stack && uv->v < L1->top);
+        open++;
+    }
+    CHECK(open > 0 && open < UPVAL_SLOTS);
+    CHECK(checked());
+    finish_the_cycle();
+    CHECK(checked());
+    finish_the_cycle();
+    int k = 0;
+    for (upval *uv = L1->openupval; uv != NULL; uv = uv->u.open.next, k++)
+        CHECK(uv->v->v.i == (rt_int)(uv->v - L1->stack));
+    CHECK(k == open);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 static void test_stack_growth_keeps_values_and_open_upvalues(void)
 {
     CHECK(open_state());
@@ -2182,6 +2255,7 @@ static const struct check_case cases[] = {
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
     CASE(test_coroutine_is_marked_as_it_stops),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),
+    CASE(test_open_upvalues_are_marked_in_bounded_chunks),
     CASE(test_stack_rescans_cover_only_what_changed),
     CASE(test_idle_thread_stack_shrinks_after_a_cycle),
     CASE(test_dead_stack_part_is_cleared_where_it_was_written),
