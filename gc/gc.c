@@ -847,6 +847,38 @@ static void thread_scanstart(lua_State *th)
     th->lowmark = th->ci != NULL ? th->ci->func : th->stack;
 }
 
+/* ---- The threads atomic looks at (g->ranlist, gc.h) ------------------- */
+
+void gc_ranlist_add(lua_State *L)
+{
+    global_State *g = G(L);
+    L->rannext = g->ranlist;
+    if (g->ranlist != NULL)
+        g->ranlist->ranprev = &L->rannext;
+    L->ranprev = &g->ranlist;
+    g->ranlist = L;
+}
+
+static void ranlist_remove(lua_State *th)
+{
+    if (th->ranprev == NULL)
+        return;
+    *th->ranprev = th->rannext;
+    if (th->rannext != NULL)
+        th->rannext->ranprev = th->ranprev;
+    th->rannext = NULL;
+    th->ranprev = NULL;
+}
+
+/* th leaves the list when nothing is left for atomic to do with it: no
+ * change since its scan began, its dead part clear. */
+static void ranlist_clean(lua_State *th)
+{
+    if (th->dirty == 0 && th->stack != NULL &&
+        th->deadfrom <= (uint32_t)(th->top - th->stack))
+        ranlist_remove(th);
+}
+
 /* Mark what changed on th's stack since its scan began ([lowmark, top)
  * and the open upvalues there), and begin its scan again.  Returns the
  * slots marked.  (th->stack is not NULL.) */
@@ -892,6 +924,7 @@ void gc_suspended(lua_State *L, lua_State *co)
         mark_changed(g, co);
     if (co->dirty & GC_RAN_CLEAR)
         clear_dead_part(g, co, co->stacklimit);
+    ranlist_clean(co); /* atomic need not look at it */
 }
 
 /* Finish an object whose scan is complete.  A thread gives back the
@@ -904,6 +937,7 @@ static void finish(global_State *g, gcobj *o)
         lua_State *th = gco2th(o);
         if (!g->gcemergency && !g->gcinassist)
             vm_shrinkthread(th);
+        ranlist_clean(th);
         if (g->remarking) { /* a re-mark: it is on grayagain already */
             g->remarking = 0;
             return;
@@ -1014,6 +1048,7 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
     th->deadfrom = (uint32_t)(th->top - th->stack);
     if (!g->gcemergency && !g->gcinassist)
         vm_trimlimit(th);
+    ranlist_clean(th);
     return 0;
 }
 
@@ -1086,29 +1121,15 @@ static void propagateall(global_State *g)
  * what the thread's own code changed since can be unmarked, and that is
  * at or above its lowmark, in a thread that ran since its scan began
  * (or since it last stopped: gc_suspended).  Counted as atomic's scan. */
-static void remarkupvals(global_State *g)
+static void remarkupvals(global_State *g, lua_State *th)
 {
-    lua_State **pp = &g->twups;
-    lua_State *th;
-    while ((th = *pp) != NULL) {
-        if (!is_white(obj2gc(th)) && th->openupval != NULL) {
-            pp = &th->twups;
-            continue;
-        }
-        if (th->openupval == NULL) { /* off the list */
-            *pp = th->twups;
-            th->twups = th;
-            continue;
-        }
-        if (th->dirty & GC_RAN_SCAN) {
-            for (upval *uv = th->openupval; uv && uv->v >= th->lowmark;
-                 uv = uv->u.open.next) {
-                if (!is_white(obj2gc(uv)))
-                    markvalue(g, uv->v);
-                g->atomicscan++;
-            }
-        }
-        pp = &th->twups;
+    if (!(th->dirty & GC_RAN_SCAN) || th->stack == NULL)
+        return;
+    for (upval *uv = th->openupval; uv && uv->v >= th->lowmark;
+         uv = uv->u.open.next) {
+        if (!is_white(obj2gc(uv)))
+            markvalue(g, uv->v);
+        g->atomicscan++;
     }
 }
 
@@ -1130,44 +1151,55 @@ static void rescan_thread(global_State *g, lua_State *th)
         g->atomicscan += mark_changed(g, th);
 }
 
-/* Revisit grayagain: threads that ran are scanned again from their
- * lowmark.  (Weak tables are black once traversed, as strong ones: never
- * traversed again.) */
-static void revisit_grayagain(global_State *g)
+/* The threads that ran (g->ranlist, and the main thread always): a
+ * marked one is scanned again from its lowmark, an unmarked one has the
+ * open upvalues it changed looked at (remarkupvals; marked later, it is
+ * traversed whole).  No other thread changed since its scan.  (Weak
+ * tables are black once traversed, as strong ones: never traversed
+ * again.) */
+static void revisit_ran(global_State *g)
 {
-    gcobj *o = g->grayagain;
-    g->grayagain = NULL;
-    while (o != NULL) {
-        gcobj *next = *gclist_of(o);
-        if (o->tt == V_THREAD) {
-            lua_State *th = gco2th(o);
-            if (thread_ran(g, th))
-                rescan_thread(g, th);
-            linkgray(o, &g->grayagain);
-        }
-        o = next;
+    if (g->mainthread.ranprev == NULL)
+        rescan_thread(g, &g->mainthread);
+    for (lua_State *th = g->ranlist; th != NULL; th = th->rannext) {
+        g->atomicthreads++;
+        if (is_white(obj2gc(th)))
+            remarkupvals(g, th);
+        else if (thread_ran(g, th))
+            rescan_thread(g, th);
     }
 }
 
-/* Clear the dead part of the marked threads' stacks, above their top: it
- * was not marked (C05: a dead register must not keep garbage alive), so
- * the sweep may free what it held, and a stale slot must not be read
- * after that.  At the end of atomic grayagain holds every marked thread,
- * including those first reached inside atomic.  Only what may have been
- * written since the last clear: up to stacklimit for a thread that ran
- * (no frame reached above it, vm/do.c), and for one that did not, the
- * slots its top left since (the C API pops values off any thread). */
+/* Clear the dead part of a marked thread's stack, above its top: it was
+ * not marked (C05: a dead register must not keep garbage alive), so the
+ * sweep may free what it held, and a stale slot must not be read after
+ * that.  Only what may have been written since the last clear: up to
+ * stacklimit for a thread that ran (no frame reached above it,
+ * vm/do.c), and for one that did not, the slots its top left since (the
+ * C API pops values off any thread: gc_thread_popped). */
+static void clear_dead_part_of(global_State *g, lua_State *th)
+{
+    if (th->stack == NULL || is_white(obj2gc(th)))
+        return; /* dead: the sweep frees it */
+    int ran = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread;
+    if (!ran && th->deadfrom <= (uint32_t)(th->top - th->stack))
+        return; /* clean: no clear, and its limit stays */
+    uint32_t end = ran ? th->stacklimit : th->deadfrom;
+    g->atomicclear += clear_dead_part(g, th, end);
+}
+
+/* Every thread on g->ranlist (and the main thread), which atomic leaves
+ * empty: the marked ones are clean now, the others dead.  A thread
+ * first reached inside atomic cleared its dead part in its traversal
+ * (clear_dead_chunk), unless it is on the list. */
 static void clear_dead_stacks(global_State *g)
 {
-    for (gcobj *o = g->grayagain; o != NULL; o = *gclist_of(o)) {
-        lua_State *th = gco2th(o);
-        if (th->stack == NULL)
-            continue;
-        int ran = (th->dirty & GC_RAN_CLEAR) || th == &g->mainthread;
-        if (!ran && th->deadfrom <= (uint32_t)(th->top - th->stack))
-            continue; /* clean: no clear, and its limit stays */
-        uint32_t end = ran ? th->stacklimit : th->deadfrom;
-        g->atomicclear += clear_dead_part(g, th, end);
+    if (g->mainthread.ranprev == NULL)
+        clear_dead_part_of(g, &g->mainthread);
+    while (g->ranlist != NULL) {
+        lua_State *th = g->ranlist;
+        clear_dead_part_of(g, th);
+        ranlist_remove(th);
     }
 }
 
@@ -1373,12 +1405,10 @@ static void separate_tobefnz(global_State *g, int all)
  * queued; the ephemerons converge in the propagation. */
 static void atomic_mark(global_State *g)
 {
-    g->atomicscan = g->atomicclear = 0;
+    g->atomicscan = g->atomicclear = g->atomicthreads = 0;
     markroots(g);
     propagateall(g);
-    remarkupvals(g);
-    propagateall(g);
-    revisit_grayagain(g);
+    revisit_ran(g);
     /* Ephemerons converge in the propagation: a key marked after its
      * entry was traversed had its value looked up (ephkey_unit). */
     propagateall(g);
@@ -1524,12 +1554,7 @@ void gc_freeobj(lua_State *L, gcobj *o)
         break;
     case V_THREAD: {
         lua_State *th = gco2th(o);
-        /* Off g->twups if it is there. */
-        for (lua_State **pp = &g->twups; *pp; pp = &(*pp)->twups)
-            if (*pp == th) {
-                *pp = th->twups;
-                break;
-            }
+        ranlist_remove(th); /* atomic emptied it: only lua_close's frees */
         state_freethread(L, th);
         break;
     }
@@ -2424,6 +2449,25 @@ static void check_strings(struct checker *c)
     }
 }
 
+/* g->ranlist: linked both ways, threads only, none dead (atomic empties
+ * it before the sweep; a thread that can run is not garbage). */
+static void check_ranlist(struct checker *c)
+{
+    global_State *g = c->g;
+    lua_State **prev = &g->ranlist;
+    size_t n = 0, most = arena_in_use(g->arena) / sizeof(lua_State) + 2;
+    for (lua_State *th = g->ranlist; th != NULL; th = th->rannext) {
+        if (th->ranprev != prev || ++n > most) {
+            fail(c, GC_CHECK_LIST, "g->ranlist is not linked both ways");
+            return;
+        }
+        if (obj2gc(th)->tt != V_THREAD ||
+            (!gc_keepinvariant(g) && gc_isdead(g, obj2gc(th))))
+            fail(c, GC_CHECK_LIST, "a dead object on g->ranlist");
+        prev = &th->rannext;
+    }
+}
+
 int gc_check(lua_State *L, const char **why)
 {
     global_State *g = G(L);
@@ -2434,6 +2478,7 @@ int gc_check(lua_State *L, const char **why)
     check_list(&c, g->finobj, 0);
     check_list(&c, g->tobefnz, 0);
     check_strings(&c);
+    check_ranlist(&c);
     c.bytes += thread_parts_cost(&g->mainthread);
     /* Inside an allocation (a step of an assist or an emergency) the
      * block being made is not an object yet. */

@@ -317,10 +317,21 @@ void gc_newthread(lua_State *L, lua_State *th);
 /* setmetatable with a __gc: move the object to finobj. */
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
 /* The thread ran: its stack (from its lowmark up) must be scanned again
- * before the sweep, and its dead part cleared. */
+ * before the sweep, and its dead part cleared.  It goes on g->ranlist,
+ * which is all atomic looks at (not every thread: the marked ones that
+ * ran are scanned again from their lowmark, the unmarked ones' open
+ * upvalues looked at, their dead parts cleared); a coroutine cleaned as
+ * it stops leaves it, and atomic empties it. */
 #define GC_RAN_SCAN 1u  /* ran since its last scan began */
 #define GC_RAN_CLEAR 2u /* ran since its dead part was cleared */
-#define gc_thread_ran(L) ((L)->dirty = GC_RAN_SCAN | GC_RAN_CLEAR)
+#define gc_thread_ran(L)                                                      \
+    ((L)->dirty = GC_RAN_SCAN | GC_RAN_CLEAR,                                 \
+     (L)->ranprev == NULL ? gc_ranlist_add(L) : (void)0)
+/* Values were popped off L's stack (the C API, on any thread): its dead
+ * part grew, and atomic clears it. */
+#define gc_thread_popped(L)                                                   \
+    ((L)->ranprev == NULL ? gc_ranlist_add(L) : (void)0)
+void gc_ranlist_add(lua_State *L);
 /* Coroutine co stopped running (a yield, a return, an error) and L, which
  * resumed it, goes on.  While marking, the part of co's stack that
  * changed since its scan began ([lowmark, top): no more than the resume

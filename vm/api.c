@@ -194,6 +194,8 @@ void lua_settop(lua_State *L, int idx)
         vm_close(L, newtop, LUA_OK);
         newtop = vm_restorestack(L, off);
     }
+    if (newtop < L->top)
+        gc_thread_popped(L);
     L->top = newtop;
 }
 
@@ -258,8 +260,16 @@ void lua_xmove(lua_State *from, lua_State *to, int n)
     from->top -= n;
     for (int i = 0; i < n; i++) {
         set_obj(to->top, from->top + i);
+        set_nil(from->top + i);
         to->top++;
     }
+    /* The slots moved from are nil (a coroutine's results, at every
+     * resume): from's dead part needs no clear for them. */
+    uint32_t top = (uint32_t)(from->top - from->stack);
+    if (from->deadfrom <= top + (uint32_t)n)
+        from->deadfrom = top;
+    else
+        gc_thread_popped(from);
     gc_thread_ran(to);
 }
 
@@ -426,6 +436,7 @@ void lua_arith(lua_State *L, int op)
     }
     vm_arith(L, op, L->top - 2, L->top - 1, L->top - 2);
     L->top--;
+    gc_thread_popped(L);
 }
 
 int lua_rawequal(lua_State *L, int idx1, int idx2)
@@ -556,6 +567,7 @@ void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
         vm_memerror(L);
     /* The closure may be born black (while marking): barriers. */
     L->top -= n;
+    gc_thread_popped(L);
     for (int i = 0; i < n; i++) {
         set_obj(&cl->upvalue[i], L->top + i);
         gc_barrier(L, cl, &cl->upvalue[i]);
@@ -720,6 +732,7 @@ static void set_str(lua_State *L, const tvalue *t, const char *k)
     push_gc(L, ks, ks->tt);
     vm_settable(L, t, L->top - 1, L->top - 2);
     L->top -= 2;
+    gc_thread_popped(L);
 }
 
 void lua_setglobal(lua_State *L, const char *name)
@@ -736,6 +749,7 @@ void lua_settable(lua_State *L, int idx)
     tvalue t = *index2value(L, idx);
     vm_settable(L, &t, L->top - 2, L->top - 1);
     L->top -= 2;
+    gc_thread_popped(L);
 }
 
 void lua_setfield(lua_State *L, int idx, const char *k)
@@ -753,6 +767,7 @@ void lua_seti(lua_State *L, int idx, lua_Integer n)
     api_incr_top(L);
     vm_settable(L, &t, L->top - 1, L->top - 2);
     L->top -= 2;
+    gc_thread_popped(L);
 }
 
 void lua_rawset(lua_State *L, int idx)
@@ -761,6 +776,7 @@ void lua_rawset(lua_State *L, int idx)
     table *t = index2table(L, idx);
     vm_rawset(L, t, L->top - 2, L->top - 1);
     L->top -= 2;
+    gc_thread_popped(L);
     gc_safepoint(L);
 }
 
@@ -770,6 +786,7 @@ void lua_rawseti(lua_State *L, int idx, lua_Integer n)
     table *t = index2table(L, idx);
     vm_rawsetint(L, t, n, L->top - 1);
     L->top--;
+    gc_thread_popped(L);
     gc_safepoint(L);
 }
 
@@ -781,6 +798,7 @@ void lua_rawsetp(lua_State *L, int idx, const void *p)
     set_lightud(&k, (void *)(uintptr_t)p);
     vm_rawset(L, t, &k, L->top - 1);
     L->top--;
+    gc_thread_popped(L);
     gc_safepoint(L);
 }
 
@@ -820,6 +838,7 @@ int lua_setmetatable(lua_State *L, int objindex)
         break;
     }
     L->top--;
+    gc_thread_popped(L);
     return 1;
 }
 
@@ -836,6 +855,7 @@ int lua_setiuservalue(lua_State *L, int idx, int n)
         ok = 1;
     }
     L->top--;
+    gc_thread_popped(L);
     return ok;
 }
 
@@ -938,6 +958,7 @@ int lua_next(lua_State *L, int idx)
         return 1;
     }
     L->top--;
+    gc_thread_popped(L);
     return 0;
 }
 
@@ -1240,6 +1261,7 @@ const char *lua_setupvalue(lua_State *L, int funcindex, int n)
     const char *name = aux_upvalue(index2value(L, funcindex), n, &val, &owner);
     if (name != NULL) {
         L->top--;
+        gc_thread_popped(L);
         set_obj(val, L->top);
         gc_barrier(L, owner, val);
     }

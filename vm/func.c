@@ -95,10 +95,6 @@ upval *fn_findupval(lua_State *L, tvalue *level)
     if (p)
         p->u.open.prev = &uv->u.open.next;
     *pp = uv;
-    if (L->twups == L) { /* not yet on the list of threads with upvalues */
-        L->twups = G(L)->twups;
-        G(L)->twups = L;
-    }
     return uv;
 }
 

@@ -41,7 +41,8 @@ static void init_thread(lua_State *L1, global_State *g)
     L1->lowmark = NULL;
     L1->deadfrom = 0;
     L1->openupval = NULL;
-    L1->twups = L1; /* "not on g->twups" */
+    L1->rannext = NULL;
+    L1->ranprev = NULL; /* not on g->ranlist */
     L1->status = 0;
     L1->dirty = GC_RAN_SCAN | GC_RAN_CLEAR;
     L1->nci = 0;

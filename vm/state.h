@@ -122,8 +122,11 @@ typedef struct lua_State {
     tvalue *lowmark;
     uint32_t deadfrom; /* slots from here up were nil at the last clear */
     struct global_State *g;
-    upval *openupval;        /* open upvalues, highest level first */
-    struct lua_State *twups; /* threads with open upvalues */
+    upval *openupval; /* open upvalues, highest level first */
+    /* On g->ranlist (ranprev not NULL): threads that ran, or had values
+     * popped, since atomic last looked at them (gc.h, gc_thread_ran). */
+    struct lua_State *rannext;
+    struct lua_State **ranprev;
     gcobj *gclist;
     /* calls (vm/do.c) */
     struct CallInfo *ci;            /* the running function's record */
@@ -160,38 +163,39 @@ typedef struct global_State {
     str *tmname[25];          /* event names, by tm_event (vm/tm.h: TM_N) */
     int (*panic)(struct lua_State *L); /* lua_atpanic: unprotected errors */
     /* collector */
-    uint8_t currentwhite; /* MARK_WHITE0 or MARK_WHITE1 */
-    uint8_t gcphase;      /* enum gc_phase */
-    uint8_t gcrunning;    /* paced and assist steps allowed */
-    uint8_t gcemergency;  /* inside an emergency collection */
-    uint8_t gcfinalizing; /* a __gc call is running */
-    uint8_t gcinassist;   /* an assist step runs (inside an allocation) */
-    uint8_t fnzdue;       /* an assist asks the next safe point for __gc */
-    uint8_t gcclosing;    /* lua_close runs the finalizers: no new ones */
-    uint8_t gchold;       /* no paced steps: an rt.loop body runs (the
-                             collector takes the slack between bodies) */
-    uint8_t remarks;      /* root re-marks done in this propagate phase */
-    uint8_t atomicput;    /* steps that ended rather than start atomic late
-                             (GC_ATOMIC_DEFER) */
-    uint8_t remarking;    /* g->trav is a thread being re-marked */
-    uint8_t remarkpass;   /* a re-mark pass is under way */
-    uint8_t remarkfound;  /* this pass found gray objects */
-    uint8_t remarkclean;  /* a pass ended that found none */
-    uint8_t remarkstale;  /* passes that found none but stacks that kept
-                             changing (GC_REMARK_STALE) */
-    gcobj *remarknext;    /* the next grayagain entry the pass looks at */
-    uint32_t remarkslots; /* stack slots this pass re-marks */
-    uint32_t stepno;      /* collector steps so far (wraps) */
-    uint32_t remarkstep;  /* stepno of the step the re-mark pass began in */
-    uint32_t remarkrun;   /* stepno of the last re-mark of the thread
-                             running a step before atomic */
-    uint32_t atomicscan;  /* stack slots the last atomic phase re-scanned */
-    uint32_t atomicclear; /* dead stack slots it nil-filled */
-    gcobj *allgc;         /* every collectable RAM object without __gc */
-    gcobj *finobj;        /* objects with a __gc metamethod */
-    gcobj *tobefnz;       /* dead objects waiting for their __gc */
-    gcobj **fnztail;      /* tobefnz's last link (valid while it is not
-                             empty) */
+    uint8_t currentwhite;   /* MARK_WHITE0 or MARK_WHITE1 */
+    uint8_t gcphase;        /* enum gc_phase */
+    uint8_t gcrunning;      /* paced and assist steps allowed */
+    uint8_t gcemergency;    /* inside an emergency collection */
+    uint8_t gcfinalizing;   /* a __gc call is running */
+    uint8_t gcinassist;     /* an assist step runs (inside an allocation) */
+    uint8_t fnzdue;         /* an assist asks the next safe point for __gc */
+    uint8_t gcclosing;      /* lua_close runs the finalizers: no new ones */
+    uint8_t gchold;         /* no paced steps: an rt.loop body runs (the
+                               collector takes the slack between bodies) */
+    uint8_t remarks;        /* root re-marks done in this propagate phase */
+    uint8_t atomicput;      /* steps that ended rather than start atomic late
+                               (GC_ATOMIC_DEFER) */
+    uint8_t remarking;      /* g->trav is a thread being re-marked */
+    uint8_t remarkpass;     /* a re-mark pass is under way */
+    uint8_t remarkfound;    /* this pass found gray objects */
+    uint8_t remarkclean;    /* a pass ended that found none */
+    uint8_t remarkstale;    /* passes that found none but stacks that kept
+                               changing (GC_REMARK_STALE) */
+    gcobj *remarknext;      /* the next grayagain entry the pass looks at */
+    uint32_t remarkslots;   /* stack slots this pass re-marks */
+    uint32_t stepno;        /* collector steps so far (wraps) */
+    uint32_t remarkstep;    /* stepno of the step the re-mark pass began in */
+    uint32_t remarkrun;     /* stepno of the last re-mark of the thread
+                               running a step before atomic */
+    uint32_t atomicscan;    /* stack slots the last atomic phase re-scanned */
+    uint32_t atomicclear;   /* dead stack slots it nil-filled */
+    uint32_t atomicthreads; /* threads it looked at (g->ranlist; tests) */
+    gcobj *allgc;           /* every collectable RAM object without __gc */
+    gcobj *finobj;          /* objects with a __gc metamethod */
+    gcobj *tobefnz;         /* dead objects waiting for their __gc */
+    gcobj **fnztail;        /* tobefnz's last link (valid while it is not
+                               empty) */
     /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
     uint8_t fnzstage;  /* enum gc_fnzstage */
     gcobj **fnzsep;    /* SEPARATE: the next finobj link to look at */
@@ -228,7 +232,7 @@ typedef struct global_State {
     gcobj *ephnext;        /* the next ephemeron table to look it up in */
     uint32_t ephlookups;   /* ephemeron lookups made (tests) */
     uint32_t weakslots;    /* weak-table slots traversed (tests) */
-    lua_State *twups;      /* threads with open upvalues */
+    lua_State *ranlist;    /* threads atomic must look at (gc_thread_ran) */
     gcobj *newest;         /* the last object made: an emergency collection
                               keeps it, it may not be anchored yet */
     size_t gcestimate;     /* bytes in use at the end of the last cycle */

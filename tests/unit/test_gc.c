@@ -2132,11 +2132,80 @@ static void test_dead_stack_part_is_cleared_where_it_was_written(void)
     release_newest();
     gc_fullgc(L);
     CHECK(still_there(obj2gc(t), 66));
-    L1->top--;
+    lua_pop(L1, 1); /* the C API: lua_settop */
     tvalue *slot = L1->top;
     gc_fullgc(L);
     CHECK(is_nil(slot));
     CHECK(!still_there(obj2gc(t), 66));
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* Idle threads, each with values on its stack and an open upvalue. */
+#define IDLE_THREADS 64
+
+/* Atomic looks at the threads that ran since it last did and are not
+ * clean (g->ranlist), not at every thread: a coroutine that stopped
+ * while marking was cleaned then (gc_suspended), one that stopped
+ * before the cycle is cleaned by its traversal, and results moved off
+ * it (lua_xmove) leave nil behind.  One still running is looked at. */
+static void test_atomic_looks_only_at_threads_that_ran(void)
+{
+    /* About 1 KiB a thread, with room to spare; 8 of them or more. */
+    if (!arena_fits(8u * 2048u, "test_atomic_looks_only_at_threads_that_ran"))
+        return;
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *th[IDLE_THREADS];
+    int nth = (int)(membytes / 2048u);
+    if (nth > IDLE_THREADS)
+        nth = IDLE_THREADS;
+    for (int i = 0; i < nth; i++) {
+        th[i] = anchored_thread(10 + i);
+        CHECK(th[i] != NULL);
+        lua_pushinteger(th[i], i);
+        lua_pushinteger(th[i], 2 * i);
+        CHECK(fn_findupval(th[i], th[i]->top - 2) != NULL);
+    }
+    finish_the_cycle();
+    /* They all run and stop between cycles, results moved off. */
+    for (int i = 0; i < nth; i++) {
+        gc_thread_ran(th[i]);
+        gc_suspended(L, th[i]);
+        lua_xmove(th[i], L, 1);
+        lua_pop(L, 1);
+    }
+    CHECK(step_past_atomic());
+    CHECK(g->atomicthreads <= 2); /* the main thread, at most */
+    finish_the_cycle();
+    /* They run and stop while marking, after their traversal. */
+    g->gcestimate = 0;
+    gc_step(L, 1);
+    int guard = 0;
+    while (!(on_grayagain(th[0]) && g->trav == NULL) &&
+           g->gcphase == GC_PROPAGATE && guard++ < 100000)
+        gc_step(L, 1);
+    CHECK(g->gcphase == GC_PROPAGATE);
+    for (int i = 0; i < nth; i++) {
+        gc_thread_ran(th[i]);
+        lua_pushinteger(th[i], 3 * i);
+        lua_pushinteger(th[i], 4 * i); /* a result */
+        gc_suspended(L, th[i]);
+        lua_xmove(th[i], L, 1);
+        lua_pop(L, 1);
+    }
+    gc_thread_ran(th[1]); /* this one is still running */
+    for (guard = 0; g->gcphase != GC_SWEEP_STRING && guard < 1000000; guard++)
+        gc_step(L, 1);
+    CHECK(g->atomicthreads >= 1 && g->atomicthreads <= 3);
+    CHECK(checked());
+    finish_the_cycle();
+    for (int i = 0; i < nth; i++) {
+        CHECK(lua_gettop(th[i]) == 2);
+        CHECK(lua_tointeger(th[i], 1) == i &&
+              lua_tointeger(th[i], 2) == 3 * i);
+    }
     CHECK(checked());
     CHECK(close_state_empty());
 }
@@ -2259,6 +2328,7 @@ static const struct check_case cases[] = {
     CASE(test_stack_rescans_cover_only_what_changed),
     CASE(test_idle_thread_stack_shrinks_after_a_cycle),
     CASE(test_dead_stack_part_is_cleared_where_it_was_written),
+    CASE(test_atomic_looks_only_at_threads_that_ran),
     CASE(test_prototype_tree_is_traversed_and_freed),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
