@@ -1567,6 +1567,21 @@ void gc_freeobj(lua_State *L, gcobj *o)
  * a dead table with parts (blocks of their own to free, each an arena
  * free that coalesces) counts as two: two of them made a 550-cycle unit
  * at shift=5, twice the others.  Returns 1 when the list is finished. */
+/* A dead thread is taken apart before it is freed, a bounded piece a
+ * unit (work: this unit may): its open upvalues (one a stack slot at
+ * worst) GC_TRAVERSE_CHUNK at a time, then its call-record blocks (one
+ * for each DO_CIBLOCK_MAX frames) GC_SWEEP_MAX at a time.  Returns 1
+ * while pieces are left for later units. */
+static int dismantle(lua_State *L, lua_State *th, int work)
+{
+    if (th->openupval != NULL) {
+        if (!work)
+            return 1;
+        return fn_closesome(th, GC_TRAVERSE_CHUNK) || vm_freesomeci(L, th, 0);
+    }
+    return vm_freesomeci(L, th, work ? GC_SWEEP_MAX : 0);
+}
+
 static int sweep_unit(lua_State *L)
 {
     global_State *g = G(L);
@@ -1574,6 +1589,8 @@ static int sweep_unit(lua_State *L)
     for (int i = 0; i < GC_SWEEP_MAX && *pp != NULL; i++) {
         gcobj *o = *pp;
         if (gc_isdead(g, o) && !is_fixed(o)) {
+            if (o->tt == V_THREAD && dismantle(L, gco2th(o), i == 0))
+                break; /* the sweep stays on it */
             if (o->tt == V_TABLE &&
                 tab_memsize(gco2tab(o)) > tab_objsize(gco2tab(o)))
                 i++;

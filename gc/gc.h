@@ -41,7 +41,10 @@
  *                 dead: gc_clearslot, gc_clearnode)
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (a dead table with parts
- *                 counts two; allgc, then finobj);
+ *                 counts two; a dead thread is taken apart first: its
+ *                 open upvalues GC_TRAVERSE_CHUNK a unit, its call-record
+ *                 blocks GC_SWEEP_MAX a unit; allgc, then finobj, then
+ *                 tobefnz);
  *                 the cycle ends with the sweep
  *
  * Finalizers are not collector work: a step never calls __gc (a slow one

@@ -672,6 +672,17 @@ int vm_initthread(lua_State *L, lua_State *L1)
     return 0;
 }
 
+int vm_freesomeci(lua_State *L, lua_State *L1, int max)
+{
+    CallInfoBlock *b;
+    for (int i = 0; i < max && (b = L1->ciblocks) != NULL && b->prev != NULL;
+         i++) {
+        L1->ciblocks = b->prev;
+        gc_free(G(L), b, blockbytes(b->n));
+    }
+    return L1->ciblocks != NULL && L1->ciblocks->prev != NULL;
+}
+
 void vm_freethread(lua_State *L, lua_State *L1)
 {
     global_State *g = G(L);

@@ -202,5 +202,9 @@ int vm_finalizer(lua_State *L, gcobj *o);
  * state_open and state_newthread; free it for state_freethread. */
 int vm_initthread(lua_State *L, lua_State *L1);
 void vm_freethread(lua_State *L, lua_State *L1);
+/* A dead thread's call-record blocks, freed at most `max` at a time, the
+ * oldest left for vm_freethread; returns whether more than it is left
+ * (the sweep takes a deep thread apart a bounded piece a unit). */
+int vm_freesomeci(lua_State *L, lua_State *L1, int max);
 
 #endif

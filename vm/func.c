@@ -106,16 +106,28 @@ static void unlink_open(global_State *g, upval *uv)
         uv->u.open.next->u.open.prev = uv->u.open.prev;
 }
 
+static void close_one(lua_State *L, upval *uv)
+{
+    unlink_open(G(L), uv);
+    set_obj(&uv->u.value, uv->v);
+    uv->v = &uv->u.value;
+    /* Closed, it holds its value itself: keep "black -> not white". */
+    gc_barrier(L, uv, uv->v);
+}
+
 void fn_closeupvals(lua_State *L, tvalue *level)
 {
     upval *uv;
-    while ((uv = L->openupval) != NULL && uv->v >= level) {
-        unlink_open(G(L), uv);
-        set_obj(&uv->u.value, uv->v);
-        uv->v = &uv->u.value;
-        /* Closed, it holds its value itself: keep "black -> not white". */
-        gc_barrier(L, uv, uv->v);
-    }
+    while ((uv = L->openupval) != NULL && uv->v >= level)
+        close_one(L, uv);
+}
+
+int fn_closesome(lua_State *L, int max)
+{
+    upval *uv;
+    for (int i = 0; i < max && (uv = L->openupval) != NULL; i++)
+        close_one(L, uv);
+    return L->openupval != NULL;
 }
 
 void fn_freeupval(global_State *g, upval *uv)

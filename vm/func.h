@@ -29,6 +29,10 @@ upval *fn_newupval(lua_State *L);
 upval *fn_findupval(lua_State *L, tvalue *level);
 /* Close every open upvalue at or above `level`. */
 void fn_closeupvals(lua_State *L, tvalue *level);
+/* Close at most `max` of L's open upvalues, the highest first; returns
+ * whether some are left (the sweep closes a dead thread's a chunk at a
+ * time). */
+int fn_closesome(lua_State *L, int max);
 void fn_freeupval(global_State *g, upval *uv);
 
 udata *fn_newudata(lua_State *L, size_t size, int nuvalue);

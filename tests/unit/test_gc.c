@@ -2210,6 +2210,64 @@ static void test_atomic_looks_only_at_threads_that_ran(void)
     CHECK(close_state_empty());
 }
 
+/* A dead thread is taken apart before it is freed, a bounded piece a
+ * sweep unit: the sweep stays on it while its open upvalues are closed,
+ * GC_TRAVERSE_CHUNK a unit, and they keep their values, closed. */
+static void test_dead_thread_is_taken_apart_in_bounded_units(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1);
+    CHECK(state_growstack(L1, UPVAL_SLOTS + 1) == 0);
+    L1->top = L1->stack; /* over the base frame's slot: no call runs here */
+    for (rt_int i = 0; i < UPVAL_SLOTS; i++) {
+        set_int(L1->top, 100 + i);
+        L1->top++;
+    }
+    /* A live closure holds them all (dead ones are swept before the
+     * thread, newer on allgc, and leave its list as they go). */
+    lclosure *cl = fn_newlclosure(L, UPVAL_SLOTS);
+    CHECK(cl && anchor(2, obj2gc(cl), V_LCL));
+    for (int i = 0; i < UPVAL_SLOTS; i++) {
+        cl->upvals[i] = fn_findupval(L1, L1->stack + i);
+        CHECK(cl->upvals[i] != NULL);
+        gc_objbarrier(L, cl, cl->upvals[i]);
+    }
+    finish_the_cycle();
+    unanchor(1); /* the thread is garbage now */
+    g->gcestimate = 0;
+    gc_step(L, 1);
+    int on = 0, guard = 0, most = 0, before = UPVAL_SLOTS;
+    gcobj *o = obj2gc(L1);
+    while (g->gcphase != GC_PAUSE && guard++ < 1000000) {
+        int there = g->gcphase == GC_SWEEP_OBJ && *g->sweepgc == o;
+        if (there) {
+            int n = 0;
+            for (upval *uv = L1->openupval; uv != NULL; uv = uv->u.open.next)
+                n++;
+            if (on > 0 && before - n > most)
+                most = before - n;
+            before = n;
+            on++;
+        } else if (on > 0) {
+            break; /* freed */
+        }
+        gc_step(L, 1); /* one unit */
+    }
+    CHECK(on >= UPVAL_SLOTS / GC_TRAVERSE_CHUNK);
+    CHECK(most > 0 && most <= GC_TRAVERSE_CHUNK);
+    finish_the_cycle();
+    for (int i = 0; i < UPVAL_SLOTS; i++) {
+        upval *kept = cl->upvals[i];
+        CHECK(!upval_is_open(kept));
+        CHECK(is_int(kept->v) && kept->v->v.i == 100 + i);
+    }
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 static void test_prototype_tree_is_traversed_and_freed(void)
 {
     CHECK(open_state());
@@ -2329,6 +2387,7 @@ static const struct check_case cases[] = {
     CASE(test_idle_thread_stack_shrinks_after_a_cycle),
     CASE(test_dead_stack_part_is_cleared_where_it_was_written),
     CASE(test_atomic_looks_only_at_threads_that_ran),
+    CASE(test_dead_thread_is_taken_apart_in_bounded_units),
     CASE(test_prototype_tree_is_traversed_and_freed),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
