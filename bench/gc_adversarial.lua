@@ -37,6 +37,9 @@
 --   deepmain  the main thread N frames deep
 --   deepupv   the main thread N frames deep, each with a local captured
 --             by a closure (N open upvalues)
+--   codie     N coroutines made 100 frames deep every 4,096 iterations, each frame's
+--             local captured by a closure that outlives them, dropped
+--             at the next round (dead threads with live upvalues)
 --   rehash    one table grown to N hash keys and 2N array slots (big
 --             rehashes), kept while garbage is made
 --   longstr   eight N-byte strings (string.rep) as keys, one built by
@@ -57,7 +60,7 @@ local MS = math.tointeger(tonumber(arg and arg[4] or nil))
 local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000,
                   weakkdie = 20000, weakvdie = 20000, ephchain = 2000,
                   finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
-                  deepmain = 3000, deepupv = 2000, finshort = 200000, rehash = 40000, longstr = 65536,
+                  deepmain = 3000, deepupv = 2000, codie = 4, finshort = 200000, rehash = 40000, longstr = 65536,
                   full = 1000, frag = 1000}
 if W == "workloads" then
   local names = {}
@@ -354,6 +357,22 @@ elseif W == "deepupv" then
     return 1 + deep(n - 1)
   end
   deep(N)
+elseif W == "codie" then
+  local fs, cos = {}, {}
+  local function deep(n)
+    local x = n
+    fs[#fs + 1] = function () return x end
+    if n == 0 then coroutine.yield() return 0 end
+    return 1 + deep(n - 1)
+  end
+  churn(300, function (k)
+    if k % 4096 ~= 0 then return end
+    fs, cos = {}, {}
+    for i = 1, N do
+      cos[i] = coroutine.create(deep)
+      coroutine.resume(cos[i], 100)
+    end
+  end)
 elseif W == "rehash" then
   local t = {}
   for i = 1, N do t[-i] = i local g = {i} end
