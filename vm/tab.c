@@ -176,7 +176,7 @@ int tab_node_key(const node *n, tvalue *out)
 
 /* ---- Lookups ------------------------------------------------------------
  * raw_*: the table's own parts (a ROM table's flash part only); the
- * public lookups add the overlay of a ROM table (see tab.h). */
+ * public lookups add the overlay of a ROM table (docs/rom-tables.md). */
 
 static const tvalue *rom_value(const table *t, const node *n);
 
@@ -885,9 +885,10 @@ void tab_free(global_State *g, table *t)
 }
 
 /* ---- ROM tables ----------------------------------------------------------
- * (tab.h).  The flash part has no array part and no removed keys: every
- * node is pristine or live.  A tombstone in `over` is a light userdata
- * pointing here; no Lua value can be one, since `over` never escapes. */
+ * (docs/rom-tables.md).  The flash part has no array part and no
+ * removed keys: every node is pristine or live.  A tombstone in `over` is
+ * a light userdata pointing here; no Lua value can be one, since `over`
+ * never escapes. */
 
 static const char tombstone;
 #define is_tombstone(x)                                                       \
@@ -992,7 +993,7 @@ static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
     return set_normalised(L, s->ov, k, val);
 }
 
-/* The flash nodes in order, then the keys of `ov` (tab.h). */
+/* The flash nodes in order, then the keys of `ov` (docs/rom-tables.md). */
 static int rom_next(table *t, tvalue *key, tvalue *val)
 {
     table *ov = tab_romslot(t)->ov;

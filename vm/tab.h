@@ -28,6 +28,10 @@
  *     never keys.
  *   - Assigning to an existing key (nil included) and removing never move
  *     storage; only inserting a new key can.
+ *   - A ROM table (MARK_ROM) is a const flash part of hash nodes only,
+ *     with a RAM overlay for what a program writes to it: the lookups,
+ *     stores, tab_next and tab_length below see the union.
+ *     docs/rom-tables.md describes the design.
  *
  * Growth.  A small table (tab_small: asize + TAB_NODE_WEIGHT x sizenode
  * at most TAB_SYNC_MAX) that runs out of room rehashes at once, as Lua
@@ -127,7 +131,8 @@
 
 #include "vm/state.h"
 
-/* The RAM side of a ROM table (see above). */
+/* The RAM side of a ROM table (docs/rom-tables.md): a ROM table's
+ * flash part is const, and what a program writes to it goes here. */
 typedef struct romslot {
     table *ov;            /* keys not in flash, or NULL */
     table *over;          /* flash keys' new values, by node index + 1 */
@@ -136,6 +141,7 @@ typedef struct romslot {
     uint8_t linked;       /* on g->romslots */
 } romslot;
 
+/* A ROM table is never on a gray list: its gclist field holds its slot. */
 #define tab_romslot(t) ((romslot *)(void *)(t)->gclist)
 
 /* The metatable of a table, RAM or ROM. */
