@@ -102,11 +102,14 @@
  * (next skips it, # treats it as nil), and growth clears one before it
  * moves it; outside a clear the flag costs a test in the slow case only.
  *
- * The atomic phase's cost is bounded by configuration, not by heap size:
- * the part of each thread's stack that changed since its last re-mark
+ * The atomic phase's cost is bounded by what ran, not by heap size or
+ * the number of threads: it looks only at the threads on g->ranlist
+ * (those that ran, or had values popped, and were not cleaned since: a
+ * coroutine that stops while marking, or whose traversal ends, is), and
+ * for each the part of its stack that changed since its last re-mark
  * began (from its lowmark, the lowest slot a return or an unwinding
  * reached: frames below it were not active since), and its dead part
- * written since the last clear (up to stacklimit, vm/do.c), what the
+ * written since the last clear (up to stacklimit, vm/do.c); plus what the
  * barriers queued since the last step.  The weak tables add nothing to
  * it: they are traversed and cleared in chunks.  Finalizable objects add no
  * walk to it: their separation and the marking of what they resurrect are
