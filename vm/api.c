@@ -260,16 +260,19 @@ void lua_xmove(lua_State *from, lua_State *to, int n)
     from->top -= n;
     for (int i = 0; i < n; i++) {
         set_obj(to->top, from->top + i);
-        set_nil(from->top + i);
         to->top++;
     }
-    /* The slots moved from are nil (a coroutine's results, at every
-     * resume): from's dead part needs no clear for them. */
-    uint32_t top = (uint32_t)(from->top - from->stack);
-    if (from->deadfrom <= top + (uint32_t)n)
-        from->deadfrom = top;
-    else
-        gc_thread_popped(from);
+    /* Values popped off `from`: its dead part grew.  Not on the list (a
+     * coroutine cleaned as it stopped, its results moved at every
+     * resume), it keeps off it: nil goes where the values were, when the
+     * rest of its dead part is clear.  On the list, atomic clears it. */
+    if (from->ranprev == NULL) {
+        if (from->deadfrom > (uint32_t)(from->top - from->stack) + (uint32_t)n)
+            gc_ranlist_add(from);
+        else
+            for (int i = 0; i < n; i++)
+                set_nil(from->top + i);
+    }
     gc_thread_ran(to);
 }
 
