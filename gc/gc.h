@@ -51,11 +51,12 @@
  * would be a unit of unbounded length).  The objects atomic separated wait
  * on tobefnz, and gc_finalize calls at most GC_FINALIZE_MAX of them after
  * each paced, idle or explicit step, at a safe point, outside an rt.loop
- * body, charged to the collector's credit (gc/pace.c); never inside an
- * allocation.  Allocation owes one __gc call per object it set for
- * finalization (g->fnzowed): after an assist, safe points run batch after
- * batch while calls are owed, so the calls keep pace with the objects
- * made however late the paced steps are.  A cycle that is due waits,
+ * body within its period, charged to the collector's credit
+ * (gc/pace.c); never inside an allocation.  Allocation owes one __gc call
+ * per object it set for finalization (g->fnzowed): after an assist, safe
+ * points run batch after batch while calls are owed, outside the credit
+ * as the assists are, so the calls keep pace with the objects made
+ * however late the paced steps are.  A cycle that is due waits,
  * above the reserve, until the last one's calls have run (an object whose
  * __gc is pending would be kept by it and freed only by the next, as Lua
  * 5.4's cycle likewise ends only once its finalizers ran).  A full

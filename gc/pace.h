@@ -7,14 +7,19 @@
  * call, backward jump) test the flag with one load and a branch and then run
  * one step of min(credit, stepbudget) cycles; a step never starts inside
  * the interrupt, nor while g->gchold is set (an rt.loop body, whose slack
- * goes to the collector instead) unless the body overran its period.  Below
- * the reserve of free bytes, allocation adds assist steps (gc.c), so memory
- * cannot run out because utilisation was set low; they are sized in work
- * units, not time (gc.h), and inside an rt.loop body capped by g->assistcap
- * cycles in all (what they leave owed is paid by the next steps, in the loop's
- * slack).  rt_idle_until() gives a control loop's slack to the collector.
- * After a paced or idle step, at most GC_FINALIZE_MAX pending __gc run on
- * the same credit (gc_finalize), so they too wait while g->gchold is set.
+ * goes to the collector instead) unless the body overran its period.
+ * Allocation adds assist steps (gc.c: assist_due) when a cycle is due and
+ * the heap grows past the pause's room faster than the paced steps mark,
+ * and below the reserve of free bytes, so memory cannot run out because
+ * utilisation was set low; they are sized in work units, not time (gc.h),
+ * and inside an rt.loop body capped by g->assistcap cycles in all (what
+ * they leave owed is paid by the next steps, in the loop's slack).
+ * rt_idle_until() gives a control loop's slack to the collector.  After a
+ * paced or idle step, at most GC_FINALIZE_MAX pending __gc run on the same
+ * credit (gc_finalize); and an allocation's assist that left finalizers
+ * owed (g->fnzdue) has the next safe point run one batch of
+ * GC_FINALIZE_MAX first, outside the credit, as assists are.  Neither
+ * runs while an rt.loop body is within its period (pace_held).
  *
  * Bound: a paced step runs at most stepbudget cycles plus one work unit
  * (gc.h lists the units' bounds).
@@ -24,8 +29,10 @@
 
 #include "vm/state.h"
 
-/* A paced step runs only on at least stepbudget / this of credit (a
- * step's fixed cost is not worth a sliver of time). */
+/* After a paced step the flag stays up for the next safe point only
+ * while at least stepbudget / this of credit is left (a step's fixed
+ * cost is not worth a sliver of time; smaller remainders wait for the
+ * next tick, which raises the flag for any credit). */
 #define PACE_MIN_STEP_DIV 8
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
