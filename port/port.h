@@ -48,6 +48,7 @@ void port_vprintf(const char *fmt, va_list ap);
 /* Same formatter into a buffer; returns the length it wanted. */
 int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+int port_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
 
 /* Time. */
 uint32_t port_cycles(void);          /* wraps at 2^32 */
@@ -142,6 +143,13 @@ size_t port_stack_unused(void);
  * (SIZE_MAX on the host, whose stack is not ours to bound).  The runtime
  * turns a shortage into a "C stack overflow" error instead of a fault. */
 size_t port_stack_left(void);
+/* A C level (call, parser level, pattern-match level) is refused with
+ * "C stack overflow" when fewer than this many bytes of C stack remain,
+ * which leaves room for the error path and the deepest leaf's work (a
+ * board may lower it). */
+#ifndef LUAI_CSTACK_KEEP
+#define LUAI_CSTACK_KEEP 1536
+#endif
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,
  * a static array on the host (RTLUA_HOST_ARENA bytes), or what

@@ -1066,6 +1066,14 @@ lua_CFunction lua_atpanic(lua_State *L, lua_CFunction panicf)
     return old;
 }
 
+const char lua_ident[] = "$LuaVersion: " LUA_COPYRIGHT " $"
+                         "$LuaAuthors: " LUA_AUTHORS " $";
+
+void *rtlua_getextraspace_(lua_State *L)
+{
+    return L->extraspace;
+}
+
 lua_Number lua_version(lua_State *L)
 {
     (void)L;

@@ -78,6 +78,7 @@ lua_State *state_newthread(lua_State *L)
     if (L1 == NULL)
         return NULL;
     init_thread(L1, G(L));
+    memcpy(L1->extraspace, G(L)->mainthread.extraspace, LUA_EXTRASPACE);
     L1->base_ci = L1->ci = NULL;
     L1->ciblocks = NULL;
     L1->tbcslots = NULL;

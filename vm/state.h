@@ -143,6 +143,9 @@ typedef struct lua_State {
     int32_t hookcount;
     void (*hook)(struct lua_State *L, struct lua_Debug *ar);
     int32_t oldpc; /* last pc traced (line hooks) */
+    /* lua_getextraspace's bytes, the application's: a new thread's start
+     * as a copy of the main thread's. */
+    _Alignas(void *) unsigned char extraspace[LUA_EXTRASPACE];
 } lua_State;
 
 /* ---- The global state
