@@ -162,6 +162,18 @@ void port_heap(void **start, size_t *bytes);
  * 0 bytes gives the usual arena back.  Only for a state not yet opened. */
 int port_heap_size(size_t bytes);
 
+/* C libraries for require and package.loadlib.  A function of any type
+ * (the caller casts it to its own). */
+typedef void (*port_fn)(void);
+enum { PORT_LIB_OK, PORT_LIB_OPEN, PORT_LIB_INIT, PORT_LIB_ABSENT };
+/* Load the shared library at path (the host: dlopen, its symbols global
+ * when sym is "*") and find sym in it (not for "*").  Returns PORT_LIB_OK
+ * with *fn set; PORT_LIB_OPEN (it did not load) or PORT_LIB_INIT (no such
+ * symbol) with *err the loader's message; PORT_LIB_ABSENT where there
+ * is no dynamic linker (the boards). */
+int port_loadlib(const char *path, const char *sym, port_fn *fn,
+                 const char **err);
+
 /* Facts for banners: board name, core, clock. */
 const char *port_board(void);
 const char *port_core(void);

@@ -7,6 +7,7 @@
 #include "port/host/host.h"
 #include "port/port.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -399,4 +400,27 @@ const char *port_core(void)
 uint32_t port_clock_hz(void)
 {
     return 1000000000u;
+}
+
+int port_loadlib(const char *path, const char *sym, port_fn *fn,
+                 const char **err)
+{
+    int global = strcmp(sym, "*") == 0;
+    void *lib = dlopen(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
+    if (lib == NULL) {
+        *err = dlerror();
+        return PORT_LIB_OPEN;
+    }
+    if (global) {
+        *fn = NULL;
+        return PORT_LIB_OK;
+    }
+    void *f = dlsym(lib, sym);
+    if (f == NULL) {
+        *err = dlerror();
+        return PORT_LIB_INIT;
+    }
+    /* POSIX: dlsym's result of a function is that function. */
+    memcpy(fn, &f, sizeof *fn);
+    return PORT_LIB_OK;
 }
