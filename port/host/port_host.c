@@ -243,6 +243,11 @@ static FILE *file_of(int fd)
     return fd >= 0 && fd < HOST_FILES_MAX ? files[fd] : NULL;
 }
 
+FILE *port_host_file(int fd)
+{
+    return file_of(fd);
+}
+
 long port_file_read(int fd, void *buf, size_t n)
 {
     FILE *f = file_of(fd);
