@@ -152,14 +152,16 @@ size_t port_stack_left(void);
 #endif
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,
- * a static array on the host (RTLUA_HOST_ARENA bytes), or what
- * port_heap_size last asked for. */
+ * an anonymous mapping on the host (RTLUA_HOST_ARENA bytes, untouched
+ * pages costing nothing), or what port_heap_size last asked for. */
 void port_heap(void **start, size_t *bytes);
 /* Make port_heap give an arena of `bytes` (rtlua's -A option, for
  * bench/'s sweep over arena sizes): the start of the usual arena when it
- * is that big, else the board's PSRAM where it has one and it is.
- * Returns 0, or -1 (nothing changed) when the board has no such memory;
- * 0 bytes gives the usual arena back.  Only for a state not yet opened. */
+ * is that big, else the board's PSRAM where it has one and it is; on the
+ * host a mapping of that size (at most what the arena manages, 2 GiB).
+ * Returns 0, or -1 (nothing changed on a board) when there is no such
+ * memory; 0 bytes gives the usual arena back.  Only for a state not yet
+ * opened. */
 int port_heap_size(size_t bytes);
 
 /* C libraries for require and package.loadlib.  A function of any type
