@@ -174,6 +174,12 @@ $(BOARD_INC)/%.h: include/%.h
 HOST_INCLUDE := $(HOST_INC)/rtlua_config.h $(addprefix $(HOST_INC)/,$(PUBLIC_HEADERS))
 BOARD_INCLUDE := $(BOARD_INC)/rtlua_config.h $(addprefix $(BOARD_INC)/,$(PUBLIC_HEADERS))
 
+# Only the include directories (tests/cmod/run builds modules against
+# another number model's).
+.PHONY: host-include board-include
+host-include: $(HOST_INCLUDE)
+board-include: $(BOARD_INCLUDE)
+
 .PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
         host-tests board-tests install
 .DEFAULT_GOAL := all
@@ -186,7 +192,7 @@ setup:
 	$(Q)tools/setup
 
 # ---- user C modules ----------------------------------------------------
-# make USER_C_MODULES=dir: every dir/*/module.mk (or dir/module.mk) is a
+# make USER_C_MODULES="dir...": every dir/*/module.mk (or dir/module.mk) is a
 # C module, built for the target as a third-party module is built (the
 # target's compiler and CPU flags, -I build/<target>/include, no -D and
 # nothing internal) and linked into the host CLI and the firmware, whose
@@ -200,8 +206,8 @@ setup:
 # The list of modules is part of the build: preload.c is rewritten when
 # it changes, and only then.
 USER_C_MODULES ?=
-UMOD_MKS := $(if $(USER_C_MODULES),$(sort $(wildcard $(USER_C_MODULES)/module.mk \
-                $(USER_C_MODULES)/*/module.mk)))
+UMOD_MKS := $(sort $(foreach d,$(USER_C_MODULES),$(wildcard $(d)/module.mk \
+                $(d)/*/module.mk)))
 ifneq ($(USER_C_MODULES),)
 ifeq ($(UMOD_MKS),)
 $(error USER_C_MODULES=$(USER_C_MODULES): no module.mk there)
@@ -304,10 +310,18 @@ define gen_pc
 	    'Description: rtlua, a Lua 5.4 runtime for Cortex-M (host build, $(HOST_NUM)-bit numbers)' \
 	    'Version: 5.4.4' \
 	    'Cflags: -I$${includedir}' \
-	    'Libs: -L$${libdir} -lrtlua -lm'
+	    'Libs: -L$${libdir} -lrtlua -lm -ldl'
 endef
 $(HOST_DIR)/rtlua.pc: Makefile
 	$(Q)$(call gen_pc,$(CURDIR)/$(HOST_DIR),$${prefix}/include,$${prefix}) > $@
+
+# tests/capi/testmod.c, test_capi's module, is built as a module is, with
+# only the public include directory: it cannot use anything internal.
+$(HOST_DIR)/obj/tests/capi/testmod.o: tests/capi/testmod.c | $(HOST_INCLUDE)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(UMOD_HOST_FLAGS) $(HOST_EXTRA) -MMD -MP -c $< -o $@
+$(HOST_DIR)/tests/test_capi $(HOST_DIR)/tests/test_capi2: \
+    $(HOST_DIR)/obj/tests/capi/testmod.o
 
 $(HOST_DIR)/tests/test_%: $(HOST_DIR)/obj/tests/unit/test_%.o \
                           $(call host_obj,$(CHECK_SRCS)) $(HOST_CORE_OBJS)
@@ -361,6 +375,13 @@ $(BDIR)/tests/platform.elf: $(call board_obj,tests/board/platform.c) \
 # (Only there: -Os changes how other cases build their NaNs.)
 $(BDIR)/obj/tests/unit/test_capi.o $(BDIR)/obj/tests/unit/test_capi2.o: \
     TARGET_CFLAGS += -Os
+
+$(BDIR)/obj/tests/capi/testmod.o: tests/capi/testmod.c board/$(BOARD)/board.mk \
+                                  | $(BOARD_INCLUDE)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(UMOD_BOARD_FLAGS) -Os -MMD -MP -c $< -o $@
+$(BDIR)/tests/test_capi.elf $(BDIR)/tests/test_capi2.elf: \
+    $(BDIR)/obj/tests/capi/testmod.o
 
 $(BDIR)/tests/test_%.elf: $(BDIR)/obj/tests/unit/test_%.o \
                           $(call board_obj,$(CHECK_SRCS)) $(BOARD_LINK_DEPS)

@@ -27,9 +27,12 @@
 /* Compile against a build's include directory, -I build/<target>/include,
  * not the source tree's include/. */
 #error "rtlua_config.h not found: use -I build/<target>/include"
+#define RTLUA_CONFIG_MISSING
 #endif
 #endif
+#ifndef RTLUA_CONFIG_MISSING
 #include "rtlua_config.h"
+#endif
 
 #if defined(RTLUA_NUM) && RTLUA_NUM != RTLUA_CONFIG_NUM
 /* Use the include directory of the build you link with, no -DRTLUA_NUM. */
