@@ -116,6 +116,7 @@ lua_State *state_open_in(void *mem, size_t bytes)
         return NULL;
     global_State *g = &main_state;
     memset(g, 0, sizeof *g);
+    g->cstacklimit = LUAI_MAXCCALLS;
     g->arena = arena_create(mem, bytes);
     if (g->arena == NULL)
         return NULL;

@@ -45,13 +45,64 @@ static size_t allocated;
 static lua_Alloc arena_alloc;
 static void *arena_ud;
 
+/* The blocks the wrapper handed out, with their sizes (open addressing):
+ * every osize the runtime gives back for one of them must be its size,
+ * as the manual requires of lua_Alloc's callers. */
+#define TRACK_SLOTS 65536
+static struct {
+    void *p;
+    size_t n;
+} track[TRACK_SLOTS];
+static long tracked, wrong_osize;
+
+static size_t slot_of(void *p)
+{
+    size_t h = ((size_t)p >> 3) * 2654435761u;
+    for (size_t i = 0; i < TRACK_SLOTS; i++) {
+        size_t s = (h + i) % TRACK_SLOTS;
+        if (track[s].p == p || track[s].p == NULL)
+            return s;
+    }
+    return 0;
+}
+
+static void forget(void *p, size_t osize)
+{
+    size_t s = slot_of(p);
+    if (track[s].p != p)
+        return; /* allocated before the wrapper was installed */
+    if (track[s].n != osize)
+        wrong_osize++;
+    /* Backward-shift deletion would be exact; a tombstone is enough for
+     * a test: keep the slot taken by a pointer no block has. */
+    track[s].p = (void *)&track;
+    track[s].n = 0;
+    tracked--;
+}
+
+static void remember(void *p, size_t n)
+{
+    size_t s = slot_of(p);
+    if (track[s].p == NULL) {
+        track[s].p = p;
+        track[s].n = n;
+        tracked++;
+    }
+}
+
 /* A wrapper that counts, as lua_setallocf's users write it. */
 static void *counting(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     (void)ud;
+    if (ptr != NULL)
+        forget(ptr, osize);
     void *p = arena_alloc(arena_ud, ptr, osize, nsize);
-    if (nsize != 0 && p != NULL)
+    if (nsize != 0 && p != NULL) {
         allocated += nsize;
+        remember(p, nsize);
+    } else if (nsize != 0 && ptr != NULL) {
+        remember(ptr, osize); /* a failed resize keeps the block */
+    }
     return p;
 }
 
@@ -98,6 +149,12 @@ int main(void)
                            "return #t") == LUA_OK &&
               lua_tointeger(L, -1) == 1000 && allocated >= 1000 * 16,
           "setallocf_wraps_the_arena");
+    check(luaL_dostring(L, "collectgarbage() collectgarbage() "
+                           "local s = {} for i = 1, 300 do "
+                           "s[i] = string.rep('x', i) .. i end") == LUA_OK,
+          "setallocf_collects");
+    lua_gc(L, LUA_GCCOLLECT);
+    check(wrong_osize == 0 && tracked > 0, "setallocf_gets_exact_osize");
     lua_setallocf(L, arena_alloc, arena_ud);
     lua_settop(L, 0);
     lua_close(L);
