@@ -155,12 +155,12 @@ write_if_changed = cmp -s $(1) $(2) && rm -f $(1) || mv -f $(1) $(2)
 
 $(HOST_INC)/rtlua_config.h: Makefile
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,host); } > $@.tmp
+	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } > $@.tmp
 	$(Q)$(call write_if_changed,$@.tmp,$@)
 
 $(BOARD_INC)/rtlua_config.h: Makefile board/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(BOARD)); } > $@.tmp
+	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } > $@.tmp
 	$(Q)$(call write_if_changed,$@.tmp,$@)
 
 $(HOST_INC)/%.h: include/%.h
