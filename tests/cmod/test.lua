@@ -97,8 +97,9 @@ assert(stream.closes() == n0 + 13, stream.closes())
 assert(io.close(io.stdout) == nil) -- a standard file stays open
 assert(stream.state(io.stdout) == "open")
 if tmp then
+  assert(stream.fileno(io.stdout) == 1 and stream.fileno(io.stderr) == 2)
   local f = assert(io.open(tmp, "w"))
-  assert(stream.state(f) == "open")
+  assert(stream.state(f) == "open" and stream.fileno(f) > 2)
   assert(stream.put(f, "from C ") == true and stream.flush(f) == true)
   f:write("and from Lua")
   f:close()

@@ -7,9 +7,11 @@
  *   stream.state(fh)     -> "open" or "closed" (closef), error if no file
  *   stream.put(fh, s)    -> fwrite on the handle's FILE * (host stdio)
  *   stream.flush(fh)     -> fflush
+ *   stream.fileno(fh)    -> fileno (what a locking call would take)
  *   stream.new(tag)      -> a handle made here (its f is this module's)
  *   stream.closes()      -> how many of its handles it closed
  */
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +64,14 @@ static int st_flush(lua_State *L)
     return luaL_fileresult(L, fflush(p->f) == 0, NULL);
 }
 
+static int st_fileno(lua_State *L)
+{
+    luaL_Stream *p = check_open(L);
+    luaL_argcheck(L, p->f != (FILE *)(void *)&device, 1, "not a stdio stream");
+    lua_pushinteger(L, fileno(p->f));
+    return 1;
+}
+
 /* closef of the handles made here: called by io with the handle at 1,
  * after io set closef to NULL. */
 static int my_close(lua_State *L)
@@ -92,9 +102,10 @@ static int st_closes(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg funcs[] = {{"state", st_state},   {"put", st_put},
-                                 {"flush", st_flush},   {"new", st_new},
-                                 {"closes", st_closes}, {NULL, NULL}};
+static const luaL_Reg funcs[] = {{"state", st_state}, {"put", st_put},
+                                 {"flush", st_flush}, {"fileno", st_fileno},
+                                 {"new", st_new},     {"closes", st_closes},
+                                 {NULL, NULL}};
 
 int luaopen_stream(lua_State *L);
 
