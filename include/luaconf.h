@@ -114,6 +114,20 @@
 
 #define LUA_KCONTEXT intptr_t
 
+/* The decimal point of the locale (lua_str2number's; the caller includes
+ * <locale.h>), whether int has at least 32 bits, branch hints. */
+#define lua_getlocaledecpoint() (localeconv()->decimal_point[0])
+#define LUAI_IS32INT ((UINT_MAX >> 30) >= 3)
+#if defined(__GNUC__)
+#define luai_likely(x) (__builtin_expect(((x) != 0), 1))
+#define luai_unlikely(x) (__builtin_expect(((x) != 0), 0))
+#else
+#define luai_likely(x) (x)
+#define luai_unlikely(x) (x)
+#endif
+#define l_likely(x) luai_likely(x)
+#define l_unlikely(x) luai_unlikely(x)
+
 /* Fields that, in a union, give it the strictest alignment of Lua's
  * values. */
 #define LUAI_MAXALIGN                                                         \
@@ -158,6 +172,10 @@
 #define LUA_PATH_MARK "?"
 #define LUA_EXEC_DIR "!"
 #define LUA_DIRSEP "/"
+#define LUA_IGMARK "-"
+#define LUA_CSUBSEP LUA_DIRSEP
+#define LUA_LSUBSEP LUA_DIRSEP
+#define LUA_VDIR LUA_VERSION_MAJOR "." LUA_VERSION_MINOR
 #define LUA_ROOT "./"
 #define LUA_LDIR LUA_ROOT
 #define LUA_CDIR LUA_ROOT

@@ -7,6 +7,7 @@
  * warns, fails the compile.  LUA_COMPAT_5_3 brings the 5.3 names too.
  */
 #define LUA_COMPAT_5_3
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,5 +423,7 @@ void every_name(lua_State *L)
     n = lua_str2number(num, NULL) + l_floor(n) + l_mathop(fabs)(n);
     l_sprintf(num, sizeof num, LUA_INTEGER_FMT, (LUAI_UACINT)i);
     l_sprintf(num, sizeof num, "%" LUA_INTEGER_FRMLEN "d", (LUA_INTEGER)i);
-    (void)u;
+    if (l_likely(LUAI_IS32INT) && !l_unlikely(i == 0) &&
+        luai_likely(lua_getlocaledecpoint() == '.') && !luai_unlikely(0))
+        (void)u;
 }
