@@ -221,16 +221,33 @@ static void assist(lua_State *L)
     }
 }
 
-static void *arena_try(global_State *g, void *old, size_t n)
+/* Every block passes here: the arena, or lua_setallocf's function when
+ * one is installed (g->allocf, which wraps the arena's; vm/api.c). */
+static void *arena_try(global_State *g, void *old, size_t oldn, size_t n)
 {
+    if (g->allocf != NULL)
+        return g->allocf(g->allocud, old, old ? oldn : 0, n);
     return old ? arena_realloc(g->arena, old, n) : arena_alloc(g->arena, n);
+}
+
+static void arena_give_back(global_State *g, void *p, size_t n)
+{
+    if (g->allocf != NULL)
+        (void)g->allocf(g->allocud, p, n, 0);
+    else
+        arena_free(g->arena, p);
+}
+
+void *gc_rawalloc(global_State *g, size_t n)
+{
+    return arena_try(g, NULL, 0, n);
 }
 
 /* Allocate (old == NULL) or resize `old` to n bytes: the torture builds'
  * collections, then one arena attempt, then on failure the emergency
  * (gc.h: a whole collection, or inside an rt.loop body a bounded
  * catch-up) and a second attempt.  NULL leaves `old` as it was. */
-static void *obtain(lua_State *L, void *old, size_t n)
+static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 {
     global_State *g = G(L);
     if (injected_failure(g))
@@ -244,10 +261,10 @@ static void *obtain(lua_State *L, void *old, size_t n)
 #ifdef RTLUA_GC_EMERGENCY
     if (!collect) /* the first attempt of every allocation fails */
 #endif
-        p = arena_try(g, old, n);
+        p = arena_try(g, old, oldn, n);
     if (p == NULL && collect) {
         emergency(L);
-        p = arena_try(g, old, n);
+        p = arena_try(g, old, oldn, n);
         if (p == NULL)
             g->stats.emergencies_failed++;
     }
@@ -259,7 +276,7 @@ void *gc_alloc(lua_State *L, size_t n)
     global_State *g = G(L);
     if (n == 0)
         return NULL;
-    void *p = obtain(L, NULL, n);
+    void *p = obtain(L, NULL, 0, n);
     if (p != NULL && g->gcphase != GC_PAUSE)
         g->cyclealloc += n + ARENA_HEADER_SIZE;
     /* No __gc runs here: steps never call finalizers (gc_finalize does,
@@ -275,27 +292,26 @@ void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n)
     if (p == NULL)
         return gc_alloc(L, n);
     if (n == 0) {
-        arena_free(g->arena, p);
+        arena_give_back(g, p, oldn);
         return NULL;
     }
     if (n <= oldn) /* a shrink is done in place and cannot fail */
-        return arena_realloc(g->arena, p, n);
-    return obtain(L, p, n);
+        return arena_try(g, p, oldn, n);
+    return obtain(L, p, oldn, n);
 }
 
 int gc_grow(lua_State *L, void *p, size_t n)
 {
     global_State *g = G(L);
-    if (p == NULL || injected_failure(g))
-        return 0;
+    if (p == NULL || g->allocf != NULL || injected_failure(g))
+        return 0; /* (a lua_setallocf function cannot grow in place) */
     return arena_grow(g->arena, p, n);
 }
 
 void gc_free(global_State *g, void *p, size_t n)
 {
-    (void)n;
     if (p != NULL)
-        arena_free(g->arena, p);
+        arena_give_back(g, p, n);
 }
 
 /* While marking, objects are born black ("allocate black"): a store into

@@ -278,6 +278,10 @@ void gc_free(global_State *g, void *p, size_t n);
  * untouched.  Never collects and never copies; fault injection counts it
  * as an allocation. */
 int gc_grow(lua_State *L, void *p, size_t n);
+/* n bytes straight from the arena (or lua_setallocf's function), with
+ * no collection: for the collector's own steps.  NULL when there is no
+ * room.  Freed with gc_free. */
+void *gc_rawalloc(global_State *g, size_t n);
 
 /* A new collectable object of `size` bytes, current-white, on allgc. */
 gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size);

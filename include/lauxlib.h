@@ -2,8 +2,8 @@
  * lauxlib.h — the auxiliary library: Lua 5.4's luaL_ names and
  * signatures, built only on lua.h (lib/lauxlib.c).
  */
-#ifndef RTLUA_LAUXLIB_H
-#define RTLUA_LAUXLIB_H
+#ifndef lauxlib_h
+#define lauxlib_h
 
 #include <stddef.h>
 #include <stdio.h>
@@ -31,8 +31,15 @@ typedef struct luaL_Reg {
 #define LUAL_NUMSIZES (sizeof(lua_Integer) * 16 + sizeof(lua_Number))
 
 LUALIB_API void(luaL_checkversion_)(lua_State *L, lua_Number ver, size_t sz);
+/* What luaL_checkversion (and so luaL_newlib) calls: the Lua version, the
+ * sizes of the number types and RTLUA_CONFIG (the ABI settings of the
+ * include directory the module was compiled against) the module saw,
+ * passed as integers and a string, whose calling convention no number
+ * model changes.  A mismatch is an error naming both configurations. */
+LUALIB_API void(rtlua_checkversion_)(lua_State *L, int ver, size_t sz,
+                                     const char *config);
 #define luaL_checkversion(L)                                                  \
-    luaL_checkversion_(L, LUA_VERSION_NUM, LUAL_NUMSIZES)
+    rtlua_checkversion_(L, LUA_VERSION_NUM, LUAL_NUMSIZES, RTLUA_CONFIG)
 
 LUALIB_API int(luaL_getmetafield)(lua_State *L, int obj, const char *e);
 LUALIB_API int(luaL_callmeta)(lua_State *L, int obj, const char *e);
@@ -158,9 +165,48 @@ LUALIB_API char *(luaL_buffinitsize)(lua_State *L, luaL_Buffer *B, size_t sz);
 
 #define luaL_prepbuffer(B) luaL_prepbuffsize(B, LUAL_BUFFERSIZE)
 
+/* Compatibility with Lua 5.3's auxiliary library, when the module asks
+ * for it (LUA_COMPAT_APIINTCASTS, or LUA_COMPAT_5_3 which brings it). */
+#if defined(LUA_COMPAT_APIINTCASTS)
+#define luaL_checkunsigned(L, a) ((lua_Unsigned)luaL_checkinteger(L, a))
+#define luaL_optunsigned(L, a, d)                                             \
+    ((lua_Unsigned)luaL_optinteger(L, a, (lua_Integer)(d)))
+#define luaL_checkint(L, n) ((int)luaL_checkinteger(L, (n)))
+#define luaL_optint(L, n, d) ((int)luaL_optinteger(L, (n), (d)))
+#define luaL_checklong(L, n) ((long)luaL_checkinteger(L, (n)))
+#define luaL_optlong(L, n, d) ((long)luaL_optinteger(L, (n), (d)))
+#endif
+
+/* File handles: io's files are full userdata with this metatable name,
+ * whose block begins with a luaL_Stream.  closef is NULL once the file
+ * is closed; a module making its own handles sets f and closef (which
+ * closes f and returns luaL_fileresult's results), and io's functions
+ * (close, __gc, __close, io.type) then treat them as io's own.  f is a
+ * FILE * on the host; on a board it is the port's file or NULL (the
+ * standard files), never a newlib stdio stream. */
+#define LUA_FILEHANDLE "FILE*"
+
+typedef struct luaL_Stream {
+    FILE *f;
+    lua_CFunction closef;
+} luaL_Stream;
+
 /* Console output for the libraries (the port's console, not stdio). */
 #define lua_writestring(s, l) lua_writestring_(s, l)
 #define lua_writeline() (lua_writestring("\n", 1))
 LUALIB_API void lua_writestring_(const char *s, size_t l);
+/* A message on the error console: printf's format with one argument. */
+#define lua_writestringerror(s, p) lua_writestringerror_((s), (p))
+LUALIB_API void lua_writestringerror_(const char *fmt, ...);
+
+/* Assertions for a module's own debugging: off unless LUAI_ASSERT. */
+#if !defined(lua_assert)
+#if defined(LUAI_ASSERT)
+#include <assert.h>
+#define lua_assert(c) assert(c)
+#else
+#define lua_assert(c) ((void)0)
+#endif
+#endif
 
 #endif

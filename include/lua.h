@@ -4,11 +4,12 @@
  *
  * Semantics are the reference manual's (§4, §4.6).  rtlua-specific
  * behaviour: there is one state per program (lua_newstate on the static
- * main state; the allocator argument is ignored, the arena is fixed), and
- * memory errors come from the arena, never from malloc.
+ * main state; the allocator argument is ignored, the arena is fixed:
+ * lua_setallocf may install a function that wraps the arena's, see its
+ * declaration), and memory errors come from the arena, never from malloc.
  */
-#ifndef RTLUA_LUA_H
-#define RTLUA_LUA_H
+#ifndef lua_h
+#define lua_h
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,6 +57,7 @@ typedef struct lua_State lua_State;
 #define LUA_TUSERDATA 7
 #define LUA_TTHREAD 8
 #define LUA_NUMTYPES 9
+#define LUA_NUMTAGS LUA_NUMTYPES
 
 /* Free stack slots a C function is guaranteed. */
 #define LUA_MINSTACK 20
@@ -79,6 +81,9 @@ typedef void (*lua_WarnFunction)(void *ud, const char *msg, int tocont);
 
 typedef struct lua_Debug lua_Debug;
 typedef void (*lua_Hook)(lua_State *L, lua_Debug *ar);
+
+/* "$LuaVersion: ... $" and the authors, for tools that search binaries. */
+extern const char lua_ident[];
 
 /* State manipulation. */
 LUA_API lua_State *(lua_newstate)(lua_Alloc f, void *ud);
@@ -228,12 +233,22 @@ LUA_API int(lua_next)(lua_State *L, int idx);
 LUA_API void(lua_concat)(lua_State *L, int n);
 LUA_API void(lua_len)(lua_State *L, int idx);
 LUA_API size_t(lua_stringtonumber)(lua_State *L, const char *s);
+/* The state's allocation function: at first the arena's (every block
+ * comes from the fixed arena, through the collector's accounting).
+ * lua_setallocf installs another, which from then on gets every
+ * allocation, resize and free of the runtime's objects; it must hand out
+ * blocks of the arena, as it does by calling the function and ud that
+ * lua_getallocf returned before (a wrapper that counts or limits). */
 LUA_API lua_Alloc(lua_getallocf)(lua_State *L, void **ud);
 LUA_API void(lua_setallocf)(lua_State *L, lua_Alloc f, void *ud);
 LUA_API void(lua_toclose)(lua_State *L, int idx);
 LUA_API void(lua_closeslot)(lua_State *L, int idx);
 
 /* Useful macros. */
+/* LUA_EXTRASPACE bytes for the application in each thread (a function
+ * here: the space is a field of the thread, not memory before it). */
+LUA_API void *(rtlua_getextraspace_)(lua_State *L);
+#define lua_getextraspace(L) (rtlua_getextraspace_(L))
 #define lua_tonumber(L, i) lua_tonumberx(L, (i), NULL)
 #define lua_tointeger(L, i) lua_tointegerx(L, (i), NULL)
 #define lua_pop(L, n) lua_settop(L, -(n)-1)
@@ -259,6 +274,20 @@ LUA_API void(lua_closeslot)(lua_State *L, int idx);
 #define lua_newuserdata(L, s) lua_newuserdatauv(L, s, 1)
 #define lua_getuservalue(L, idx) lua_getiuservalue(L, idx, 1)
 #define lua_setuservalue(L, idx) lua_setiuservalue(L, idx, 1)
+/* Compatibility with Lua 5.3's API (when a module asks for it:
+ * LUA_COMPAT_5_3 or LUA_COMPAT_APIINTCASTS, see luaconf.h). */
+#if defined(LUA_COMPAT_APIINTCASTS)
+#define lua_pushunsigned(L, n) lua_pushinteger(L, (lua_Integer)(n))
+#define lua_tounsignedx(L, i, is) ((lua_Unsigned)lua_tointegerx(L, i, is))
+#define lua_tounsigned(L, i) lua_tounsignedx(L, (i), NULL)
+#endif
+#if defined(LUA_COMPAT_5_3)
+#define lua_strlen(L, i) lua_rawlen(L, (i))
+#define lua_objlen(L, i) lua_rawlen(L, (i))
+#define lua_equal(L, idx1, idx2) lua_compare(L, (idx1), (idx2), LUA_OPEQ)
+#define lua_lessthan(L, idx1, idx2) lua_compare(L, (idx1), (idx2), LUA_OPLT)
+#endif
+
 #define lua_numbertointeger(n, p)                                             \
     ((n) >= (LUA_NUMBER)(LUA_MININTEGER) &&                                   \
      (n) < -(LUA_NUMBER)(LUA_MININTEGER) && (*(p) = (LUA_INTEGER)(n), 1))

@@ -1,88 +1,185 @@
 /*
  * luaconf.h — build-time configuration of rtlua's public API.
  *
- * The number model follows RTLUA_NUM (vm/obj.h): 64 gives int64 + double
- * (the host default, identical to reference Lua), 32 gives int32 + float
- * (the board default).  Limits that cost RAM or C stack are smaller on
- * the boards; each says what it bounds.
+ * Nothing here is a default of its own: the settings that make the ABI
+ * (number model, stack and buffer limits, the C type of lua_Integer) come
+ * from rtlua_config.h, which the Makefile writes into each build's
+ * include directory (build/<target>/include) from the settings it builds
+ * the runtime with.  A module compiled with -I build/<target>/include
+ * therefore sees the very values the runtime was compiled with, and a
+ * copy of these headers without that file refuses to compile.
+ *
+ * Number models: RTLUA_CONFIG_NUM 64 gives int64 + double (the host
+ * default, identical to reference Lua), 32 gives int32 + float (the board
+ * default).  LUA_INTEGER is the fixed-width type (int64_t or int32_t);
+ * LUA_INTEGER_FRMLEN is the printf length that names its real C type for
+ * the compiler of that build, so LUA_INTEGER_FMT passes -Wformat.
  */
-#ifndef RTLUA_LUACONF_H
-#define RTLUA_LUACONF_H
+#ifndef luaconf_h
+#define luaconf_h
 
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef RTLUA_NUM
-#define RTLUA_NUM 64
+#if defined(__has_include)
+#if !__has_include("rtlua_config.h")
+/* Compile against a build's include directory, -I build/<target>/include,
+ * not the source tree's include/. */
+#error "rtlua_config.h not found: use -I build/<target>/include"
+#define RTLUA_CONFIG_MISSING
+#endif
+#endif
+#ifndef RTLUA_CONFIG_MISSING
+#include "rtlua_config.h"
 #endif
 
-#if RTLUA_NUM == 64
+#if defined(RTLUA_NUM) && RTLUA_NUM != RTLUA_CONFIG_NUM
+/* Use the include directory of the build you link with, no -DRTLUA_NUM. */
+#error "RTLUA_NUM disagrees with this include directory's rtlua_config.h"
+#endif
+#ifndef RTLUA_NUM
+#define RTLUA_NUM RTLUA_CONFIG_NUM
+#endif
+
+/* Lua 5.3 compatibility a module may ask for (before including lua.h):
+ * LUA_COMPAT_5_3 brings the others. */
+#if defined(LUA_COMPAT_5_3)
+#ifndef LUA_COMPAT_MATHLIB
+#define LUA_COMPAT_MATHLIB
+#endif
+#ifndef LUA_COMPAT_APIINTCASTS
+#define LUA_COMPAT_APIINTCASTS
+#endif
+#ifndef LUA_COMPAT_LT_LE
+#define LUA_COMPAT_LT_LE
+#endif
+#endif
+
+/* The C types lua_Integer and lua_Number can be (Lua 5.4's names). */
+#define LUA_INT_INT 1
+#define LUA_INT_LONG 2
+#define LUA_INT_LONGLONG 3
+#define LUA_FLOAT_FLOAT 1
+#define LUA_FLOAT_DOUBLE 2
+#define LUA_FLOAT_LONGDOUBLE 3
+
+#define LUA_INT_TYPE RTLUA_CONFIG_INT_TYPE
+
+#if RTLUA_CONFIG_NUM == 64
+#define LUA_32BITS 0
+#define LUA_FLOAT_TYPE LUA_FLOAT_DOUBLE
 #define LUA_INTEGER int64_t
 #define LUA_UNSIGNED uint64_t
-#define LUA_NUMBER double
 #define LUA_MAXINTEGER INT64_MAX
 #define LUA_MININTEGER INT64_MIN
-#define LUA_INTEGER_FMT "%lld"
-#define LUA_NUMBER_FMT "%.14g"
-#define LUAI_UACNUMBER double
-#define LUAI_UACINT long long
-#else
+#define LUA_MAXUNSIGNED UINT64_MAX
+#define LUA_NUMBER double
+#define LUA_NUMBER_FRMLEN ""
+#define l_mathop(op) op
+#define lua_str2number(s, p) strtod((s), (p))
+#elif RTLUA_CONFIG_NUM == 32
+#define LUA_32BITS 1
+#define LUA_FLOAT_TYPE LUA_FLOAT_FLOAT
 #define LUA_INTEGER int32_t
 #define LUA_UNSIGNED uint32_t
-#define LUA_NUMBER float
 #define LUA_MAXINTEGER INT32_MAX
 #define LUA_MININTEGER INT32_MIN
-#define LUA_INTEGER_FMT "%ld"
-#define LUA_NUMBER_FMT "%.7g"
-#define LUAI_UACNUMBER double
-#define LUAI_UACINT long
+#define LUA_MAXUNSIGNED UINT32_MAX
+#define LUA_NUMBER float
+#define LUA_NUMBER_FRMLEN ""
+#define l_mathop(op) op##f
+#define lua_str2number(s, p) strtof((s), (p))
+#else
+#error "rtlua_config.h: RTLUA_CONFIG_NUM must be 32 or 64"
 #endif
 
+#define LUA_INTEGER_FRMLEN RTLUA_CONFIG_INTEGER_FRMLEN
+#define LUA_INTEGER_FMT "%" LUA_INTEGER_FRMLEN "d"
+#define LUA_NUMBER_FMT RTLUA_CONFIG_NUMBER_FMT
+/* The types an integer and a float take through "..." (lua_pushfstring's
+ * %I and %f). */
+#define LUAI_UACINT LUA_INTEGER
+#define LUAI_UACNUMBER double
+
+/* Conversions as Lua 5.4's luaconf.h gives them (C library calls: the
+ * caller includes <stdio.h>, <stdlib.h> or <math.h> for what it uses).
+ * rtlua itself formats numbers with its own code (port/fmt.c). */
+#define l_floor(x) (l_mathop(floor)(x))
+#define l_sprintf(s, sz, f, i) snprintf(s, sz, f, i)
+#define lua_number2str(s, sz, n)                                              \
+    l_sprintf((s), sz, LUA_NUMBER_FMT, (LUAI_UACNUMBER)(n))
+#define lua_integer2str(s, sz, n)                                             \
+    l_sprintf((s), sz, LUA_INTEGER_FMT, (LUAI_UACINT)(n))
+
 #define LUA_KCONTEXT intptr_t
+
+/* The decimal point of the locale (lua_str2number's; the caller includes
+ * <locale.h>), whether int has at least 32 bits, branch hints. */
+#define lua_getlocaledecpoint() (localeconv()->decimal_point[0])
+#define LUAI_IS32INT ((UINT_MAX >> 30) >= 3)
+#if defined(__GNUC__)
+#define luai_likely(x) (__builtin_expect(((x) != 0), 1))
+#define luai_unlikely(x) (__builtin_expect(((x) != 0), 0))
+#else
+#define luai_likely(x) (x)
+#define luai_unlikely(x) (x)
+#endif
+#define l_likely(x) luai_likely(x)
+#define l_unlikely(x) luai_unlikely(x)
+
+/* Fields that, in a union, give it the strictest alignment of Lua's
+ * values. */
+#define LUAI_MAXALIGN                                                         \
+    lua_Number n;                                                             \
+    double u;                                                                 \
+    void *s;                                                                  \
+    lua_Integer i;                                                            \
+    long l
+
+/* Bytes of raw memory each lua_State carries for the application
+ * (lua_getextraspace); a new thread's starts as a copy of the main
+ * thread's. */
+#define LUA_EXTRASPACE (sizeof(void *))
 
 /* Bytes of a chunk id in messages ("[string \"...\"]"). */
 #define LUA_IDSIZE 60
 
 /* Most stack slots one thread may use ("stack overflow" beyond). */
-#ifndef LUAI_MAXSTACK
-#ifdef RTLUA_HOST
-#define LUAI_MAXSTACK 1000000
-#else
-#define LUAI_MAXSTACK 20000
-#endif
-#endif
+#define LUAI_MAXSTACK RTLUA_CONFIG_MAXSTACK
 
-/* Nested C calls and parser levels ("C stack overflow" beyond).  On the
- * boards the real bound is the stack itself: a level is refused when
- * fewer than LUAI_CSTACK_KEEP bytes of C stack remain (port_stack_left),
- * which leaves room for the error path and the deepest leaf's work. */
-#ifndef LUAI_MAXCCALLS
+/* Nested C calls and parser levels ("C stack overflow" beyond), the
+ * default of lua_setcstacklimit.  On the boards the real bound is the
+ * stack itself (vm/do.h, LUAI_CSTACK_KEEP). */
 #define LUAI_MAXCCALLS 200
-#endif
-#ifndef LUAI_CSTACK_KEEP
-#define LUAI_CSTACK_KEEP 1536
-#endif
 
 /* Bytes of a luaL_Buffer's inline storage (C stack). */
-#ifndef LUAL_BUFFERSIZE
-#ifdef RTLUA_HOST
-#define LUAL_BUFFERSIZE 1024
-#else
-#define LUAL_BUFFERSIZE 128
-#endif
-#endif
+#define LUAL_BUFFERSIZE RTLUA_CONFIG_BUFFERSIZE
 
 #define LUA_API extern
 #define LUALIB_API extern
 #define LUAMOD_API extern
+#define LUAI_FUNC extern
+#define LUAI_DDEC(dec) LUAI_FUNC dec
+#define LUAI_DDEF /* empty */
 
 /* The defaults of package.path and package.cpath (also the ROM package
  * table's, in tools/romtab.txt): the current directory only, as rtlua
- * installs no module tree.  No C library is ever loaded (lib/loadlib.c);
- * the C searchers still name the files they tried. */
+ * installs no module tree.  The host CLI loads C modules (.so) found on
+ * package.cpath; a board loads none (lib/loadlib.c), its C modules are
+ * linked in (make USER_C_MODULES=dir). */
+#define LUA_PATH_SEP ";"
+#define LUA_PATH_MARK "?"
+#define LUA_EXEC_DIR "!"
+#define LUA_DIRSEP "/"
+#define LUA_IGMARK "-"
+#define LUA_CSUBSEP LUA_DIRSEP
+#define LUA_LSUBSEP LUA_DIRSEP
+#define LUA_VDIR LUA_VERSION_MAJOR "." LUA_VERSION_MINOR
+#define LUA_ROOT "./"
+#define LUA_LDIR LUA_ROOT
+#define LUA_CDIR LUA_ROOT
 #define LUA_PATH_DEFAULT "./?.lua;./?/init.lua"
 #define LUA_CPATH_DEFAULT "./?.so"
-#define LUA_DIRSEP "/"
 
 #endif

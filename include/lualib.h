@@ -1,8 +1,8 @@
 /*
  * lualib.h — the standard libraries' openers (Lua 5.4's names).
  */
-#ifndef RTLUA_LUALIB_H
-#define RTLUA_LUALIB_H
+#ifndef lualib_h
+#define lualib_h
 
 #include "lua.h"
 

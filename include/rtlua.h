@@ -134,6 +134,11 @@ void rtlua_timer_stop(void);
  * time (lib/loadlib.c). */
 void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf);
 
+/* Offer the build's user C modules (make USER_C_MODULES=dir) to
+ * require: luaL_openlibs calls it last.  Generated (umod/preload.c); a
+ * program built without user modules has an empty one. */
+void rtlua_openusermods(lua_State *L);
+
 /* The interactive prompt (lib/repl.c) on the console, as lua5.4's: reads
  * lines until the end of input, runs them, prints values and errors;
  * returns 0 (also usable as a lua_CFunction returning nothing). */

@@ -347,7 +347,7 @@ static void enterlevel(parser *ps)
 {
     lua_State *L = ps->L;
     L->nCcalls++;
-    if (vm_getCcalls(L) >= LUAI_MAXCCALLS || vm_cstackshort())
+    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort())
         vm_runerror(L, "C stack overflow");
 }
 

@@ -310,7 +310,7 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
 {
     lua_State *L = S->L;
     L->nCcalls++; /* nesting is bounded as the parser bounds it */
-    if (vm_getCcalls(L) >= LUAI_MAXCCALLS || vm_cstackshort())
+    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort())
         corrupted(S, "functions nested too deeply");
     unsigned flags = getbyte(S);
     if (flags & ~DUMP_F_ALL)

@@ -19,8 +19,17 @@
  *   the bytes still buffered (and the pushed-back byte, if any); every
  *   write or seek first drops the buffer, moving the port back to the
  *   logical position.
- * - A closed handle keeps its userdata (kind IO_CLOSED); using it raises
- *   "attempt to use a closed file".
+ * - A handle's block begins with a luaL_Stream (lauxlib.h), as Lua's
+ *   does, so C modules can tell an open handle (closef not NULL) and make
+ *   their own: io's own have closef io_fclose (opened files) or
+ *   io_noclose (the standard files).  A closed handle keeps its userdata
+ *   (kind IO_CLOSED, closef NULL); using it raises "attempt to use a
+ *   closed file".  A handle made by a module is closed through its
+ *   closef, collected and printed as io's are; reading and writing it is
+ *   an error (io reads and writes through the port, not through f).
+ * - f is the host's FILE * behind the handle (stdio: an opened file's
+ *   stream, stdin/stdout/stderr); on a board, where io uses no stdio, it
+ *   is an opaque pointer, not NULL while the file is open.
  * - Every read call starts with the port's clearerr (as liolib's g_read
  *   with C's): an end of file or an error is a state of one read, never
  *   of the handle.
@@ -31,6 +40,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "port/host/host.h"
 #endif
 
 #include <string.h>
@@ -68,6 +79,7 @@
 enum { IO_CLOSED, IO_STDIN, IO_STDOUT, IO_STDERR, IO_PORT };
 
 typedef struct io_file {
+    luaL_Stream s; /* first: what C modules see */
     int kind;
     int fd;        /* IO_PORT: the port's file */
     int peek;      /* a byte pushed back, or IO_NOPEEK */
@@ -91,7 +103,8 @@ typedef struct rom_file {
     size_t len;
     table *metatable;
     gcobj *gclist;
-    _Alignas(8) io_file *file; /* the block (udata_mem: 8-aligned) */
+    _Alignas(8) luaL_Stream s; /* the block (udata_mem: 8-aligned) */
+    io_file *file;
 } rom_file;
 
 _Static_assert(offsetof(rom_file, nuvalue) == offsetof(udata, nuvalue) &&
@@ -99,28 +112,47 @@ _Static_assert(offsetof(rom_file, nuvalue) == offsetof(udata, nuvalue) &&
                    offsetof(rom_file, metatable) ==
                        offsetof(udata, metatable) &&
                    offsetof(rom_file, gclist) == offsetof(udata, gclist) &&
-                   offsetof(rom_file, file) == udata_offset(0),
+                   offsetof(rom_file, s) == udata_offset(0),
                "rom_file is not laid out as a userdata without user values");
 
 static io_file std_files[3];
+static int io_fclose(lua_State *L);
+static int io_noclose(lua_State *L);
+
+/* On the host the standard handles' luaL_Stream holds stdin, stdout and
+ * stderr, which are not constants: the handles are RAM there (still ROM
+ * objects to the collector, which never writes them). */
+#ifdef RTLUA_HOST
+#define STD_CONST
+#else
+#define STD_CONST const
+#endif
 
 #define ROM_FILE(i)                                                           \
     {                                                                         \
         .next = NULL, .tt = V_UDATA, .marked = MARK_ROM_PRESET, .nuvalue = 0, \
-        .len = sizeof(io_file *), .metatable = (table *)&romtab_iometa,       \
-        .gclist = NULL, .file = &std_files[i]                                 \
+        .len = sizeof(luaL_Stream), .metatable = (table *)&romtab_iometa,     \
+        .gclist = NULL,                                                       \
+        .s = {.f = (FILE *)&std_files[i], .closef = io_noclose},              \
+        .file = &std_files[i]                                                 \
     }
 
-static const rom_file io_stdin = ROM_FILE(0);
-static const rom_file io_stdout = ROM_FILE(1);
-static const rom_file io_stderr = ROM_FILE(2);
+static STD_CONST rom_file io_stdin = ROM_FILE(0);
+static STD_CONST rom_file io_stdout = ROM_FILE(1);
+static STD_CONST rom_file io_stderr = ROM_FILE(2);
 
 static io_file *file_of(void *block)
 {
-    if (block == &io_stdin.file || block == &io_stdout.file ||
-        block == &io_stderr.file)
-        return *(io_file **)block;
+    if (block == &io_stdin.s || block == &io_stdout.s || block == &io_stderr.s)
+        return ((const rom_file *)((char *)block - offsetof(rom_file, s)))
+            ->file;
     return block;
+}
+
+/* A handle io made (not a module's luaL_Stream)? */
+static int own_stream(const luaL_Stream *p)
+{
+    return p->closef == io_fclose || p->closef == io_noclose;
 }
 
 static void std_reset(void)
@@ -130,7 +162,13 @@ static void std_reset(void)
         std_files[i].kind = IO_STDIN + i;
         std_files[i].fd = -1;
         std_files[i].peek = IO_NOPEEK;
+        std_files[i].s.closef = io_noclose;
     }
+#ifdef RTLUA_HOST
+    std_files[0].s.f = io_stdin.s.f = stdin;
+    std_files[1].s.f = io_stdout.s.f = stdout;
+    std_files[2].s.f = io_stderr.s.f = stderr;
+#endif
 }
 
 /* ---- handles ------------------------------------------------------ */
@@ -146,17 +184,23 @@ static io_file *new_file(lua_State *L, int kind, size_t bufcap)
     f->pos = 0;
     f->rpos = f->rlen = 0;
     f->bufcap = bufcap;
+    f->s.f = NULL;
+    f->s.closef = NULL; /* closed until it is really open */
     luaL_setmetatable(L, IO_HANDLE);
     f->kind = kind;
     return f;
 }
 
+/* The handle at arg, open and io's own. */
 static io_file *to_file(lua_State *L, int arg)
 {
-    io_file *f = file_of(luaL_checkudata(L, arg, IO_HANDLE));
-    if (f->kind == IO_CLOSED)
+    luaL_Stream *p = luaL_checkudata(L, arg, IO_HANDLE);
+    if (p->closef == NULL)
         luaL_error(L, "attempt to use a closed file");
-    return f;
+    if (!own_stream(p))
+        luaL_error(L, "attempt to read or write a file handle made by a C "
+                      "module (io uses only its own)");
+    return file_of(p);
 }
 
 /* Drops buffered input, putting the port back at the logical position. */
@@ -267,18 +311,44 @@ static int port_fail(lua_State *L, const char *fname)
 #endif
 }
 
-/* Closes f; returns the results of file:close. */
-static int close_file(lua_State *L, io_file *f)
+/* The standard files' closef: they stay open. */
+static int io_noclose(lua_State *L)
 {
-    if (f->kind != IO_PORT) {
-        luaL_pushfail(L);
-        lua_pushliteral(L, "cannot close standard file");
-        return 2;
-    }
+    luaL_pushfail(L);
+    lua_pushliteral(L, "cannot close standard file");
+    return 2;
+}
+
+/* An opened file's closef: closes the handle at 1, returns the results
+ * of file:close. */
+static int io_fclose(lua_State *L)
+{
+    io_file *f = file_of(luaL_checkudata(L, 1, IO_HANDLE));
     int ok = port_file_close(f->fd) == 0;
     f->kind = IO_CLOSED;
     f->fd = -1;
+    f->s.f = NULL;
     return ok ? (lua_pushboolean(L, 1), 1) : port_fail(L, NULL);
+}
+
+/* Closes the open handle at 1 through its closef (io's or a module's),
+ * which is NULL from then on; returns closef's results. */
+static int close_stream(lua_State *L)
+{
+    luaL_Stream *p = luaL_checkudata(L, 1, IO_HANDLE);
+    lua_CFunction cf = p->closef;
+    if (cf != io_noclose) /* a standard file's may be in flash */
+        p->closef = NULL;
+    return cf(L);
+}
+
+/* file:close and io.close: the handle at 1, open, io's or a module's. */
+static int close_handle(lua_State *L)
+{
+    luaL_Stream *p = luaL_checkudata(L, 1, IO_HANDLE);
+    if (p->closef == NULL)
+        return luaL_error(L, "attempt to use a closed file");
+    return close_stream(L);
 }
 
 /* Opens name for a new handle pushed on the stack; NULL on failure. */
@@ -293,6 +363,12 @@ static io_file *open_file(lua_State *L, const char *name, const char *mode)
         return NULL;
     f->fd = fd;
     f->kind = IO_PORT;
+    f->s.closef = io_fclose;
+#ifdef RTLUA_HOST
+    f->s.f = port_host_file(fd);
+#else
+    f->s.f = (FILE *)f; /* opaque: no stdio on a board */
+#endif
     if (mode[0] == 'a') {
         /* QEMU's semihosting appends at the start otherwise. */
         long size = port_file_size(fd);
@@ -621,7 +697,8 @@ static int lines_step(lua_State *L)
         return luaL_error(L, "%s", lua_tostring(L, -n + 1));
     if (lua_toboolean(L, lua_upvalueindex(3))) {
         lua_settop(L, 0);
-        close_file(L, f);
+        lua_pushvalue(L, lua_upvalueindex(1));
+        close_stream(L);
     }
     return 0;
 }
@@ -683,7 +760,7 @@ static int io_close(lua_State *L)
 {
     if (lua_isnone(L, 1))
         default_file(L, IO_OUTPUT); /* lands in slot 1 */
-    return close_file(L, to_file(L, 1));
+    return close_handle(L);
 }
 
 static int io_read(lua_State *L)
@@ -706,11 +783,10 @@ static int io_write(lua_State *L)
 static int io_type(lua_State *L)
 {
     luaL_checkany(L, 1);
-    void *block = luaL_testudata(L, 1, IO_HANDLE);
-    io_file *f = block ? file_of(block) : NULL;
-    if (f == NULL)
+    luaL_Stream *p = luaL_testudata(L, 1, IO_HANDLE);
+    if (p == NULL)
         luaL_pushfail(L);
-    else if (f->kind == IO_CLOSED)
+    else if (p->closef == NULL)
         lua_pushliteral(L, "closed file");
     else
         lua_pushliteral(L, "file");
@@ -763,7 +839,7 @@ static int f_lines(lua_State *L)
 
 static int f_close(lua_State *L)
 {
-    return close_file(L, to_file(L, 1));
+    return close_handle(L);
 }
 
 static int f_seek(lua_State *L)
@@ -838,23 +914,25 @@ static int io_flush(lua_State *L)
     return f_flush(L);
 }
 
+/* __gc and __close: an open handle is closed through its closef (the
+ * standard files stay open), its results dropped. */
 static int f_gc(lua_State *L)
 {
-    io_file *f = file_of(luaL_checkudata(L, 1, IO_HANDLE));
-    if (f->kind == IO_PORT) {
-        port_file_close(f->fd);
-        f->kind = IO_CLOSED;
+    luaL_Stream *p = luaL_checkudata(L, 1, IO_HANDLE);
+    if (p->closef != NULL && p->closef != io_noclose) {
+        lua_settop(L, 1);
+        close_stream(L);
     }
     return 0;
 }
 
 static int f_tostring(lua_State *L)
 {
-    io_file *f = file_of(luaL_checkudata(L, 1, IO_HANDLE));
-    if (f->kind == IO_CLOSED)
+    luaL_Stream *p = luaL_checkudata(L, 1, IO_HANDLE);
+    if (p->closef == NULL)
         lua_pushliteral(L, "file (closed)");
     else
-        lua_pushfstring(L, "file (%p)", (void *)f);
+        lua_pushfstring(L, "file (%p)", (void *)file_of(p));
     return 1;
 }
 

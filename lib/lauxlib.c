@@ -20,6 +20,7 @@
 #include "port/port.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 #ifdef RTLUA_HOST
@@ -789,12 +790,41 @@ void luaL_checkversion_(lua_State *L, lua_Number ver, size_t sz)
                    (LUAI_UACNUMBER)ver, (LUAI_UACNUMBER)v);
 }
 
+void rtlua_checkversion_(lua_State *L, int ver, size_t sz, const char *config)
+{
+    if (sz != LUAL_NUMSIZES || config == NULL ||
+        strcmp(config, RTLUA_CONFIG) != 0)
+        luaL_error(L,
+                   "C module built for another rtlua configuration: it has "
+                   "%d-byte integers and %d-byte floats (\"%s\"), this "
+                   "runtime %d and %d (\"%s\"); rebuild the module against "
+                   "the runtime's include directory (build/%s/include)",
+                   (int)(sz / 16), (int)(sz % 16), config ? config : "?",
+                   (int)sizeof(lua_Integer), (int)sizeof(lua_Number),
+                   RTLUA_CONFIG, RTLUA_CONFIG_TARGET);
+    else if (ver != LUA_VERSION_NUM)
+        luaL_error(L, "version mismatch: app. needs %d, Lua core provides %d",
+                   ver, LUA_VERSION_NUM);
+}
+
 /* ---- The state: panic and warnings
  * ---------------------------------------------- */
 
 void lua_writestring_(const char *s, size_t l)
 {
     port_write(s, l);
+}
+
+void lua_writestringerror_(const char *fmt, ...)
+{
+    char msg[LUAL_BUFFERSIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = port_vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        port_write_err(msg,
+                       (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
 }
 
 /* Panics and warnings go to the error console, as lua5.4's go to

@@ -18,10 +18,19 @@ static const lua_CFunction std_libs[] = {
     luaopen_string, luaopen_math,    luaopen_utf8,      luaopen_os,
     luaopen_io,     luaopen_debug,   luaopen_rt,        NULL};
 
+/* The build's user C modules (make USER_C_MODULES=dir) replace this
+ * with the generated umod/preload.c's; programs linked without them
+ * (the unit tests) have none. */
+__attribute__((weak)) void rtlua_openusermods(lua_State *L)
+{
+    (void)L;
+}
+
 void luaL_openlibs(lua_State *L)
 {
     for (const lua_CFunction *open = std_libs; *open != NULL; open++) {
         lua_pushcfunction(L, *open);
         lua_call(L, 0, 0);
     }
+    rtlua_openusermods(L);
 }

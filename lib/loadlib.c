@@ -9,11 +9,12 @@
  * luaL_loadfilex, which reads through port_file_* (host files, or host
  * files over semihosting on a board); C libraries along package.cpath,
  * for the whole name and then for the first component of a dotted name.
- * rtlua loads no C library, on a board (no dynamic linker) or on the
- * host: the C searchers look for the files all the same, so that the
- * "module not found" message lists every file tried as lua5.4's does,
- * and a file they find fails to load with the reference's "dynamic
- * libraries not enabled" message, as package.loadlib always does.
+ * The host loads them (port_loadlib: dlopen; the CLI exports the API to
+ * them).  A board has no dynamic linker: its C searchers look for the
+ * files all the same, so that the "module not found" message lists
+ * every file tried as lua5.4's does, and a file they find fails to load
+ * with the reference's "dynamic libraries not enabled" message, as
+ * package.loadlib does there.
  * package.loaded is the registry's LUA_LOADED_TABLE, the same table
  * luaL_requiref fills, so libraries opened by luaL_openlibs are already
  * "required".
@@ -102,13 +103,37 @@ static int pkg_searchpath(lua_State *L)
     return 2; /* nil, message */
 }
 
+/* Loads the library at path and pushes its function sym (true for sym
+ * "*": the library is only loaded, its symbols global); or pushes the
+ * failure's message and returns its PORT_LIB_ kind. */
+static int load_func(lua_State *L, const char *path, const char *sym)
+{
+    port_fn fn = NULL;
+    const char *err = NULL;
+    int st = port_loadlib(path, sym, &fn, &err);
+    if (st == PORT_LIB_ABSENT)
+        lua_pushliteral(L, PKG_NO_DLL);
+    else if (st != PORT_LIB_OK)
+        lua_pushstring(L, err ? err : "cannot load");
+    else if (fn == NULL)
+        lua_pushboolean(L, 1);
+    else
+        lua_pushcfunction(L, (lua_CFunction)fn);
+    return st;
+}
+
 static int pkg_loadlib(lua_State *L)
 {
-    luaL_checkstring(L, 1);
-    luaL_checkstring(L, 2);
+    const char *path = luaL_checkstring(L, 1);
+    const char *sym = luaL_checkstring(L, 2);
+    int st = load_func(L, path, sym);
+    if (st == PORT_LIB_OK)
+        return 1;
     luaL_pushfail(L);
-    lua_pushliteral(L, PKG_NO_DLL);
-    lua_pushliteral(L, "absent");
+    lua_insert(L, -2);
+    lua_pushstring(L, st == PORT_LIB_INIT   ? "init"
+                      : st == PORT_LIB_OPEN ? "open"
+                                            : "absent");
     return 3;
 }
 
@@ -162,12 +187,31 @@ static int searcher_lua(lua_State *L)
     return 2;
 }
 
-/* A C library found at file cannot be loaded: the reference's error for
- * a library that does not load. */
-static int c_load_failed(lua_State *L, const char *file)
+/* The opener of module name in the C library at file: luaopen_ and the
+ * name with its dots as underscores; for a name with a hyphen, first the
+ * part before it, then the part after it.  Returns the searcher's
+ * results (the loader and file), or raises the reference's error for a
+ * library that does not load. */
+static int c_load(lua_State *L, const char *file, const char *name)
 {
-    return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
-                      lua_tostring(L, 1), file, PKG_NO_DLL);
+    const char *u = luaL_gsub(L, name, ".", "_");
+    const char *mark = strchr(u, '-');
+    int st;
+    if (mark != NULL) {
+        lua_pushfstring(L, "luaopen_%s", lua_pushlstring(L, u, mark - u));
+        st = load_func(L, file, lua_tostring(L, -1));
+        if (st != PORT_LIB_INIT)
+            goto done;
+        u = mark + 1;
+    }
+    lua_pushfstring(L, "luaopen_%s", u);
+    st = load_func(L, file, lua_tostring(L, -1));
+done:
+    if (st != PORT_LIB_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
+                          lua_tostring(L, 1), file, lua_tostring(L, -1));
+    lua_pushstring(L, file);
+    return 2;
 }
 
 static int searcher_c(lua_State *L)
@@ -177,7 +221,7 @@ static int searcher_c(lua_State *L)
     const char *file = search_path(L, name, cpath, ".", LUA_DIRSEP);
     if (file == NULL)
         return 1; /* the "no file" list */
-    return c_load_failed(L, file);
+    return c_load(L, file, name);
 }
 
 /* The all-in-one searcher: a library named by the first component of
@@ -193,7 +237,7 @@ static int searcher_croot(lua_State *L)
     const char *file = search_path(L, root, cpath, ".", LUA_DIRSEP);
     if (file == NULL)
         return 1;
-    return c_load_failed(L, file);
+    return c_load(L, file, name);
 }
 
 /* ---- require ---------------------------------------------------------- */

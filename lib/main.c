@@ -38,9 +38,14 @@
  * word) it prints the banner and runs the REPL on the console.  There
  * is no environment, and messages begin "rtlua: ".
  *
- * "-A BYTES" before everything is rtlua's own: the state's arena is
- * BYTES (port_heap_size; bench/report sweeps arena sizes with it), and
- * a size the board cannot give is an error (status 1).  So is "-T"
+ * "-A BYTES" (or "--arena=SIZE") before everything is rtlua's own: the
+ * state's arena is BYTES (port_heap_size; bench/report sweeps arena
+ * sizes with it), and a size the board cannot give is an error (status
+ * 1).  SIZE may end in K, M or G (KiB, MiB, GiB).  On the host the
+ * arena is otherwise RTLUA_ARENA=SIZE from the environment, else a
+ * quarter of the physical memory (at most the arena's 2 GiB): it is an
+ * address-space reservation whose untouched pages cost nothing, so a
+ * suite made for lua5.4 meets the memory of the machine, not ours.  So is "-T"
  * (see print_time), after -A if both are given.  Everything
  * runs inside one protected call so the C stack of main stays small:
  * boards have a few KiB of it.
@@ -468,24 +473,97 @@ static void print_time(uint64_t cycles, size_t peak)
     err_write(buf);
 }
 
-/* "-A BYTES" at argv[*first]: sets the arena and steps past it; 0 when
- * the size is not a number the board can give (reported). */
-static int arena_option(char **argv, int argc, int *first)
+#ifdef RTLUA_HOST
+/* The largest default arena: the most the arena manages (gc/arena.h's
+ * ARENA_MAX_BYTES, 32-bit offsets), which port_heap_size gives. */
+#define MAIN_ARENA_MAX (((size_t)1 << 31) - 8)
+#endif
+
+/* A size: decimal digits, then K, M or G (binary multiples) or nothing;
+ * 0 when it is none or is 0. */
+static size_t parse_size(const char *word)
 {
-    if (*first >= argc || strcmp(argv[*first], "-A") != 0)
-        return 1;
-    const char *word = *first + 1 < argc ? argv[*first + 1] : "";
     size_t bytes = 0;
     const char *p = word;
-    while (*p >= '0' && *p <= '9' && bytes <= SIZE_MAX / 10 - 1)
+    while (*p >= '0' && *p <= '9') {
+        if (bytes > (SIZE_MAX - 9) / 10)
+            return 0;
         bytes = bytes * 10 + (size_t)(*p++ - '0');
-    if (p == word || *p != '\0' || bytes == 0 || port_heap_size(bytes) != 0) {
-        err_write(PROGNAME ": -A: no arena of '");
+    }
+    if (p == word)
+        return 0;
+    unsigned shift = 0;
+    switch (*p) {
+    case 'k':
+    case 'K':
+        shift = 10;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        break;
+    }
+    if (shift != 0)
+        p++;
+    if (*p != '\0' || bytes > (SIZE_MAX >> shift))
+        return 0;
+    return bytes << shift;
+}
+
+static int set_arena(const char *opt, const char *word)
+{
+    size_t bytes = parse_size(word);
+    if (bytes == 0 || port_heap_size(bytes) != 0) {
+        err_write(PROGNAME ": ");
+        err_write(opt);
+        err_write(": no arena of '");
         err_write(word);
-        err_write("' bytes on this board\n");
+        err_write("' bytes here\n");
         return 0;
     }
-    *first += 2;
+    return 1;
+}
+
+/* "-A BYTES" or "--arena=SIZE" at argv[*first]: sets the arena and steps
+ * past it; 0 when the size is not one the board can give (reported).
+ * On the host, without either: RTLUA_ARENA, else the default. */
+static int arena_option(char **argv, int argc, int *first)
+{
+    static const char long_opt[] = "--arena=";
+    if (*first < argc && strcmp(argv[*first], "-A") == 0) {
+        if (!set_arena("-A", *first + 1 < argc ? argv[*first + 1] : ""))
+            return 0;
+        *first += 2;
+        return 1;
+    }
+    if (*first < argc &&
+        strncmp(argv[*first], long_opt, sizeof long_opt - 1) == 0) {
+        if (!set_arena("--arena", argv[*first] + sizeof long_opt - 1))
+            return 0;
+        *first += 1;
+        return 1;
+    }
+#ifdef RTLUA_HOST
+    const char *env = getenv("RTLUA_ARENA");
+    if (env != NULL)
+        return set_arena("RTLUA_ARENA", env);
+#ifdef __SANITIZE_ADDRESS__
+    /* Under ASan the arena's free space is poisoned when it is made: a
+     * shadow write an eighth of its size, at every start.  The port's
+     * default (64 MiB) keeps the sanitizer runs fast. */
+    return 1;
+#endif
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t quarter = pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page
+                                           : 0; /* 0: the port's default */
+    if (quarter > MAIN_ARENA_MAX)
+        quarter = MAIN_ARENA_MAX;
+    (void)port_heap_size(quarter);
+#endif
     return 1;
 }
 

@@ -171,14 +171,20 @@ static void buffer_sink(void *ctx, char c)
     b->len++;
 }
 
-int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
+int port_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
 {
     struct bufsink b = {buf, cap, 0};
-    va_list ap;
-    va_start(ap, fmt);
     format(buffer_sink, &b, fmt, ap);
-    va_end(ap);
     if (cap > 0)
         buf[b.len < cap ? b.len : cap - 1] = '\0';
     return (int)b.len;
+}
+
+int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = port_vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return n;
 }

@@ -48,6 +48,7 @@ void port_vprintf(const char *fmt, va_list ap);
 /* Same formatter into a buffer; returns the length it wanted. */
 int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+int port_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
 
 /* Time. */
 uint32_t port_cycles(void);          /* wraps at 2^32 */
@@ -142,17 +143,38 @@ size_t port_stack_unused(void);
  * (SIZE_MAX on the host, whose stack is not ours to bound).  The runtime
  * turns a shortage into a "C stack overflow" error instead of a fault. */
 size_t port_stack_left(void);
+/* A C level (call, parser level, pattern-match level) is refused with
+ * "C stack overflow" when fewer than this many bytes of C stack remain,
+ * which leaves room for the error path and the deepest leaf's work (a
+ * board may lower it). */
+#ifndef LUAI_CSTACK_KEEP
+#define LUAI_CSTACK_KEEP 1536
+#endif
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,
- * a static array on the host (RTLUA_HOST_ARENA bytes), or what
- * port_heap_size last asked for. */
+ * an anonymous mapping on the host (RTLUA_HOST_ARENA bytes, untouched
+ * pages costing nothing), or what port_heap_size last asked for. */
 void port_heap(void **start, size_t *bytes);
 /* Make port_heap give an arena of `bytes` (rtlua's -A option, for
  * bench/'s sweep over arena sizes): the start of the usual arena when it
- * is that big, else the board's PSRAM where it has one and it is.
- * Returns 0, or -1 (nothing changed) when the board has no such memory;
- * 0 bytes gives the usual arena back.  Only for a state not yet opened. */
+ * is that big, else the board's PSRAM where it has one and it is; on the
+ * host a mapping of that size (at most what the arena manages, 2 GiB).
+ * Returns 0, or -1 (nothing changed on a board) when there is no such
+ * memory; 0 bytes gives the usual arena back.  Only for a state not yet
+ * opened. */
 int port_heap_size(size_t bytes);
+
+/* C libraries for require and package.loadlib.  A function of any type
+ * (the caller casts it to its own). */
+typedef void (*port_fn)(void);
+enum { PORT_LIB_OK, PORT_LIB_OPEN, PORT_LIB_INIT, PORT_LIB_ABSENT };
+/* Load the shared library at path (the host: dlopen, its symbols global
+ * when sym is "*") and find sym in it (not for "*").  Returns PORT_LIB_OK
+ * with *fn set; PORT_LIB_OPEN (it did not load) or PORT_LIB_INIT (no such
+ * symbol) with *err the loader's message; PORT_LIB_ABSENT where there
+ * is no dynamic linker (the boards). */
+int port_loadlib(const char *path, const char *sym, port_fn *fn,
+                 const char **err);
 
 /* Facts for banners: board name, core, clock. */
 const char *port_board(void);

@@ -998,31 +998,38 @@ void lua_len(lua_State *L, int idx)
     api_incr_top(L);
 }
 
-/* The allocator handed out by lua_getallocf: the arena, with the
- * collector's accounting (ud is the main thread). */
+/* The arena's own allocation function, what lua_getallocf gives while
+ * no other is installed (ud is the global state): blocks of the arena,
+ * with no collection (a function wrapping it is called from inside the
+ * collector's allocations, which collect themselves when it fails). */
 static void *arena_allocf(void *ud, void *ptr, size_t osize, size_t nsize)
 {
-    lua_State *L = ud;
+    global_State *g = ud;
+    (void)osize;
     if (nsize == 0) {
-        gc_free(G(L), ptr, osize);
+        if (ptr != NULL)
+            arena_free(g->arena, ptr);
         return NULL;
     }
-    return gc_realloc(L, ptr, ptr ? osize : 0, nsize);
+    return ptr ? arena_realloc(g->arena, ptr, nsize)
+               : arena_alloc(g->arena, nsize);
 }
 
 lua_Alloc lua_getallocf(lua_State *L, void **ud)
 {
+    global_State *g = G(L);
     if (ud)
-        *ud = &G(L)->mainthread;
-    return arena_allocf;
+        *ud = g->allocf ? g->allocud : (void *)g;
+    return g->allocf ? g->allocf : arena_allocf;
 }
 
 void lua_setallocf(lua_State *L, lua_Alloc f, void *ud)
 {
-    /* The arena is fixed: another allocator cannot be installed. */
-    (void)L;
-    (void)f;
-    (void)ud;
+    global_State *g = G(L);
+    if (f == arena_allocf && ud == (void *)g)
+        f = NULL; /* the arena itself again */
+    g->allocf = f;
+    g->allocud = f ? ud : NULL;
 }
 
 void lua_setwarnf(lua_State *L, lua_WarnFunction f, void *ud)
@@ -1088,6 +1095,14 @@ lua_CFunction lua_atpanic(lua_State *L, lua_CFunction panicf)
     lua_CFunction old = G(L)->panic;
     G(L)->panic = panicf;
     return old;
+}
+
+const char lua_ident[] = "$LuaVersion: " LUA_COPYRIGHT " $"
+                         "$LuaAuthors: " LUA_AUTHORS " $";
+
+void *rtlua_getextraspace_(lua_State *L)
+{
+    return L->extraspace;
 }
 
 lua_Number lua_version(lua_State *L)

@@ -672,11 +672,26 @@ int lua_gethookcount(lua_State *L)
     return L->basehookcount;
 }
 
+/* The highest limit lua_setcstacklimit takes: the host bounds no C
+ * stack (port_stack_left), so a limit must stay where its 8 MiB hold
+ * that many levels; a board's real bound is its stack anyway. */
+#define DEBUG_CSTACK_MAX (LUAI_MAXCCALLS * 5)
+/* Levels a new limit leaves above the caller's depth: room to raise and
+ * handle the overflow error. */
+#define DEBUG_CSTACK_MARGIN 10
+
+/* Lua 5.4's manual (as 5.4.0-5.4.2 implement it): the new limit of
+ * nested C calls; the old one, or 0 when the limit is out of bounds or
+ * not above the current depth (nothing changes then). */
 int lua_setcstacklimit(lua_State *L, unsigned int limit)
 {
-    (void)L;
-    (void)limit;
-    return LUAI_MAXCCALLS;
+    global_State *g = G(L);
+    if (limit > DEBUG_CSTACK_MAX ||
+        limit < vm_getCcalls(L) + DEBUG_CSTACK_MARGIN)
+        return 0;
+    int old = (int)g->cstacklimit;
+    g->cstacklimit = limit;
+    return old;
 }
 
 /* ---- The debug API -------------------------------------------------------

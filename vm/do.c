@@ -37,9 +37,9 @@
  * handled (the message handler and the unwinding need some). */
 #define DO_ERROR_EXTRA 200
 #define DO_ERRORSTACKSIZE (LUAI_MAXSTACK + DO_ERROR_EXTRA)
-/* C levels allowed past LUAI_MAXCCALLS while handling "C stack overflow";
+/* C levels allowed past the C-call limit while handling "C stack overflow";
  * beyond them the error becomes LUA_ERRERR. */
-#define DO_CCALLS_EXTRA (LUAI_MAXCCALLS / 10 + 1)
+#define DO_CCALLS_EXTRA(L) (vm_maxccalls(L) / 10 + 1)
 /* Most nested calls (CallInfo records) of one thread: "stack overflow"
  * beyond, as when the stack is full.  Lua frames can be 1 slot apart, so
  * without this bound LUAI_MAXSTACK frames would need more arena for their
@@ -707,11 +707,11 @@ void vm_freethread(lua_State *L, lua_State *L1)
 void vm_checkcstack(lua_State *L)
 {
     uint32_t n = vm_getCcalls(L);
-    if (n == LUAI_MAXCCALLS)
+    if (n == vm_maxccalls(L))
         vm_runerror(L, "C stack overflow");
-    else if (n >= LUAI_MAXCCALLS + DO_CCALLS_EXTRA)
+    else if (n >= vm_maxccalls(L) + DO_CCALLS_EXTRA(L))
         vm_throw(L, LUA_ERRERR); /* while handling the overflow */
-    else if (n < LUAI_MAXCCALLS && vm_cstackshort()) {
+    else if (n < vm_maxccalls(L) && vm_cstackshort()) {
         /* The first shortage raises the error; the handler it runs gets
          * the rest of the reserve, and a shortage inside that gives up. */
         if (port_stack_left() < LUAI_CSTACK_KEEP / 2)
@@ -893,7 +893,7 @@ int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
 static void ccall(lua_State *L, tvalue *func, int nresults, uint32_t inc)
 {
     L->nCcalls += inc;
-    if (vm_getCcalls(L) >= LUAI_MAXCCALLS || vm_cstackshort()) {
+    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort()) {
         ptrdiff_t off = vm_savestack(L, func);
         vm_checkstack(L, 0);
         func = vm_restorestack(L, off);
@@ -1200,7 +1200,7 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
         return resumeerror(L, "cannot resume dead coroutine", nargs);
     }
     L->nCcalls = from ? vm_getCcalls(from) : 0;
-    if (vm_getCcalls(L) >= LUAI_MAXCCALLS || vm_cstackshort())
+    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort())
         return resumeerror(L, "C stack overflow", nargs);
     L->nCcalls++;
     gc_thread_ran(L);

@@ -176,7 +176,10 @@ tvalue *vm_closeyieldable(lua_State *L, tvalue *level, int status);
  * non-closable value" when it has no __close and is not false/nil). */
 void vm_newtbcupval(lua_State *L, tvalue *obj);
 
-/* Raise "C stack overflow" when L->nCcalls reached LUAI_MAXCCALLS or the
+/* Most nested C calls (and parser levels): LUAI_MAXCCALLS unless
+ * lua_setcstacklimit changed it. */
+#define vm_maxccalls(L) (G(L)->cstacklimit)
+/* Raise "C stack overflow" when L->nCcalls reached vm_maxccalls or the
  * C stack is short (vm_cstackshort); past that, while the error is being
  * handled, raise LUA_ERRERR without calling anything. */
 void vm_checkcstack(lua_State *L);

@@ -31,9 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef RTLUA_NUM
-#define RTLUA_NUM 64
-#endif
+#include "include/luaconf.h" /* RTLUA_NUM, from the build's rtlua_config.h */
 
 #if RTLUA_NUM == 64
 typedef int64_t rt_int;

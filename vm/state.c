@@ -79,6 +79,7 @@ lua_State *state_newthread(lua_State *L)
     if (L1 == NULL)
         return NULL;
     init_thread(L1, G(L));
+    memcpy(L1->extraspace, G(L)->mainthread.extraspace, LUA_EXTRASPACE);
     L1->base_ci = L1->ci = NULL;
     L1->ciblocks = NULL;
     L1->tbcslots = NULL;
@@ -116,6 +117,7 @@ lua_State *state_open_in(void *mem, size_t bytes)
         return NULL;
     global_State *g = &main_state;
     memset(g, 0, sizeof *g);
+    g->cstacklimit = LUAI_MAXCCALLS;
     g->arena = arena_create(mem, bytes);
     if (g->arena == NULL)
         return NULL;

@@ -146,12 +146,20 @@ typedef struct lua_State {
     int32_t hookcount;
     void (*hook)(struct lua_State *L, struct lua_Debug *ar);
     int32_t oldpc; /* last pc traced (line hooks) */
+    /* lua_getextraspace's bytes, the application's: a new thread's start
+     * as a copy of the main thread's. */
+    _Alignas(void *) unsigned char extraspace[LUA_EXTRASPACE];
 } lua_State;
 
 /* ---- The global state
  * -------------------------------------------------------- */
 typedef struct global_State {
-    arena_t *arena;           /* the one heap */
+    arena_t *arena; /* the one heap */
+    /* lua_setallocf's function and its ud, through which every block of
+     * the arena passes (gc/gc.c); NULL: the arena directly. */
+    void *(*allocf)(void *ud, void *ptr, size_t osize, size_t nsize);
+    void *allocud;
+    uint32_t cstacklimit;     /* nested C calls allowed (lua_setcstacklimit) */
     strtab strt;              /* interned RAM short strings */
     tvalue registry;          /* the registry table */
     tvalue nilvalue;          /* a nil; also "state fully built" once set */

@@ -218,7 +218,7 @@ void str_shrink_start(global_State *g)
         nsize /= 2;
     /* Straight from the arena: this runs inside a collector step, where
      * an allocation must not start another collection. */
-    str **h = arena_alloc(g->arena, buckets_bytes(nsize));
+    str **h = gc_rawalloc(g, buckets_bytes(nsize));
     if (h == NULL)
         return;
     start_resize(t, h, nsize);

@@ -110,3 +110,14 @@ uint32_t port_clock_hz(void)
 {
     return BOARD_CLOCK_HZ;
 }
+
+int port_loadlib(const char *path, const char *sym, port_fn *fn,
+                 const char **err)
+{
+    /* No dynamic linker: C modules are linked in (USER_C_MODULES). */
+    (void)path;
+    (void)sym;
+    (void)fn;
+    (void)err;
+    return PORT_LIB_ABSENT;
+}

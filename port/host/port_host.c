@@ -4,9 +4,11 @@
  * cycle counter is CLOCK_MONOTONIC in nanoseconds.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "port/host/host.h"
 #include "port/port.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,19 +16,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #ifndef RTLUA_HOST_ARENA
-/* 64 MiB: .bss, so it costs nothing until it is touched. */
+/* The arena of a program that asks for no size (the unit tests): 64 MiB.
+ * The CLI asks for its own (lib/main.c: a quarter of the memory). */
 #define RTLUA_HOST_ARENA (64u << 20)
 #endif
+/* The largest arena port_heap_size gives: what the arena manages
+ * (gc/arena.h, ARENA_MAX_BYTES: 32-bit offsets); more would be unused. */
+#define HOST_ARENA_MAX (((size_t)1 << 31) - 8)
 
 /* Host files open at once (stdio handles behind small integer fds). */
 #define HOST_FILES_MAX 16
 
-static _Alignas(16) unsigned char host_arena[RTLUA_HOST_ARENA];
+/* The arena: an anonymous mapping, made at the first port_heap, whose
+ * pages cost nothing until they are touched. */
+static void *heap_base;
+static size_t heap_mapped;
 static volatile sig_atomic_t tick_count;
 static volatile port_tick_fn tick_fn;
 static uint32_t tick_hz;
@@ -242,6 +252,11 @@ static FILE *file_of(int fd)
     return fd >= 0 && fd < HOST_FILES_MAX ? files[fd] : NULL;
 }
 
+FILE *port_host_file(int fd)
+{
+    return file_of(fd);
+}
+
 long port_file_read(int fd, void *buf, size_t n)
 {
     FILE *f = file_of(fd);
@@ -363,18 +378,45 @@ size_t port_stack_left(void)
     return SIZE_MAX;
 }
 
-/* port_heap_size's arena bytes (0: all of host_arena). */
+/* port_heap_size's arena bytes (0: RTLUA_HOST_ARENA). */
 static size_t heap_bytes;
+
+/* Reserves at least `bytes` of address space (a larger mapping is kept).
+ * 0, or -1 with the old mapping gone. */
+static int heap_map(size_t bytes)
+{
+    if (heap_base != NULL && heap_mapped >= bytes)
+        return 0;
+    if (heap_base != NULL)
+        munmap(heap_base, heap_mapped);
+    heap_base = NULL;
+    heap_mapped = 0;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    heap_base = p;
+    heap_mapped = bytes;
+    return 0;
+}
 
 void port_heap(void **start, size_t *bytes)
 {
-    *start = host_arena;
-    *bytes = heap_bytes != 0 ? heap_bytes : sizeof host_arena;
+    size_t want = heap_bytes != 0 ? heap_bytes : RTLUA_HOST_ARENA;
+    if (heap_map(want) != 0) {
+        static const char msg[] = "rtlua: cannot reserve the arena\n";
+        port_write_err(msg, sizeof msg - 1);
+        exit(1);
+    }
+    *start = heap_base;
+    *bytes = want;
 }
 
 int port_heap_size(size_t bytes)
 {
-    if (bytes > sizeof host_arena)
+    if (bytes > HOST_ARENA_MAX)
+        return -1;
+    if (heap_map(bytes != 0 ? bytes : RTLUA_HOST_ARENA) != 0)
         return -1;
     heap_bytes = bytes;
     return 0;
@@ -399,4 +441,27 @@ const char *port_core(void)
 uint32_t port_clock_hz(void)
 {
     return 1000000000u;
+}
+
+int port_loadlib(const char *path, const char *sym, port_fn *fn,
+                 const char **err)
+{
+    int global = strcmp(sym, "*") == 0;
+    void *lib = dlopen(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
+    if (lib == NULL) {
+        *err = dlerror();
+        return PORT_LIB_OPEN;
+    }
+    if (global) {
+        *fn = NULL;
+        return PORT_LIB_OK;
+    }
+    void *f = dlsym(lib, sym);
+    if (f == NULL) {
+        *err = dlerror();
+        return PORT_LIB_INIT;
+    }
+    /* POSIX: dlsym's result of a function is that function. */
+    memcpy(fn, &f, sizeof *fn);
+    return PORT_LIB_OK;
 }

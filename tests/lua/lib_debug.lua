@@ -78,4 +78,21 @@ E("#2 to 'debug.setmetatable' (nil or table expected", D.setmetatable, {}, 1)
 assert(D.getregistry()._LOADED == package.loaded)
 assert(not D.getuservalue(1))
 E("#1 to 'debug.setuservalue' (userdata expected", D.setuservalue, {}, 1)
+-- setcstacklimit: the limit of nested C calls, as Lua 5.4's manual gives
+-- it: the old limit, or 0 (nothing changed) for one out of bounds
+local function cdepth()
+  local maxd = 0
+  local function rec(d) if d > maxd then maxd = d end pcall(rec, d + 1) end
+  rec(1)
+  return maxd
+end
+local full = cdepth()
+assert(D.setcstacklimit(40) == 200)
+local low = cdepth()
+assert(low < 40 and low <= full, low)
+assert(D.setcstacklimit(3) == 0 and D.setcstacklimit(100000) == 0)
+local deep, msg = load("return " .. string.rep("(", 60) .. "1" .. string.rep(")", 60))
+assert(not deep and msg:find("overflow"), msg) -- the parser's levels too
+assert(D.setcstacklimit(200) == 40)
+assert(cdepth() == full)
 print("ok")

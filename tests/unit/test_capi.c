@@ -32,9 +32,9 @@
 #include <errno.h>
 #include <string.h>
 
-/* The module under test is compiled into this suite (until the Makefile
- * links tests/capi/ objects into test_capi). */
-#include "tests/capi/testmod.c"
+/* The module under test, tests/capi/testmod.c: compiled apart, with only
+ * the build's public include directory (the Makefile), and linked in. */
+int luaopen_testmod(lua_State *L);
 
 /* Elements of the long-buffer and many-keys cases. */
 #ifdef RTLUA_HOST

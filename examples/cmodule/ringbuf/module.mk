@@ -1,0 +1,4 @@
+# The example C module (see the README's "C modules" section):
+# require "ringbuf".
+MODULE := ringbuf
+MODULE_SRCS := ringbuf.c
