@@ -868,11 +868,24 @@ static void thread_scanstart(lua_State *th)
 void gc_ranlist_add(lua_State *L)
 {
     global_State *g = G(L);
+    uint8_t listed = L->dirty & GC_RAN_LISTED;
+    L->dirty = GC_RAN_ALL;
+    if (listed)
+        return;
     L->rannext = g->ranlist;
     if (g->ranlist != NULL)
         g->ranlist->ranprev = &L->rannext;
     L->ranprev = &g->ranlist;
     g->ranlist = L;
+}
+
+void gc_clear_popped(lua_State *L)
+{
+    uint32_t top = (uint32_t)(L->top - L->stack);
+    uint32_t end = L->deadfrom < L->stacksize ? L->deadfrom : L->stacksize;
+    for (uint32_t i = top; i < end; i++)
+        set_nil(&L->stack[i]);
+    L->deadfrom = top;
 }
 
 static void ranlist_remove(lua_State *th)
@@ -884,13 +897,14 @@ static void ranlist_remove(lua_State *th)
         th->rannext->ranprev = th->ranprev;
     th->rannext = NULL;
     th->ranprev = NULL;
+    th->dirty &= (uint8_t)~GC_RAN_LISTED;
 }
 
 /* th leaves the list when nothing is left for atomic to do with it: no
  * change since its scan began, its dead part clear. */
 static void ranlist_clean(lua_State *th)
 {
-    if (th->dirty == 0 && th->stack != NULL &&
+    if (!(th->dirty & (GC_RAN_SCAN | GC_RAN_CLEAR)) && th->stack != NULL &&
         th->deadfrom <= (uint32_t)(th->top - th->stack))
         ranlist_remove(th);
 }
@@ -1191,8 +1205,9 @@ static void revisit_ran(global_State *g)
  * sweep may free what it held, and a stale slot must not be read after
  * that.  Only what may have been written since the last clear: up to
  * stacklimit for a thread that ran (no frame reached above it,
- * vm/do.c), and for one that did not, the slots its top left since (the
- * C API pops values off any thread: gc_thread_popped). */
+ * vm/do.c), and for one that did not, the slots its top left since
+ * (the C API's pops; in a thread not on the list they are cleared before
+ * code runs on it: gc_thread_enter). */
 static void clear_dead_part_of(global_State *g, lua_State *th)
 {
     if (th->stack == NULL || is_white(obj2gc(th)))
@@ -2494,6 +2509,8 @@ static void check_ranlist(struct checker *c)
             fail(c, GC_CHECK_LIST, "g->ranlist is not linked both ways");
             return;
         }
+        if (!(th->dirty & GC_RAN_LISTED))
+            fail(c, GC_CHECK_LIST, "a thread on g->ranlist not marked so");
         if (obj2gc(th)->tt != V_THREAD ||
             (!gc_keepinvariant(g) && gc_isdead(g, obj2gc(th))))
             fail(c, GC_CHECK_LIST, "a dead object on g->ranlist");

@@ -105,7 +105,7 @@
  *
  * The atomic phase's cost is bounded by what ran, not by heap size or
  * the number of threads: it looks only at the threads on g->ranlist
- * (those that ran, or had values popped, and were not cleaned since: a
+ * (those that ran and were not cleaned since: a
  * coroutine that stops while marking, or whose traversal ends, is), and
  * for each the part of its stack that changed since its last re-mark
  * began (from its lowmark, the lowest slot a return or an unwinding
@@ -333,16 +333,28 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt);
  * ran are scanned again from their lowmark, the unmarked ones' open
  * upvalues looked at, their dead parts cleared); a coroutine cleaned as
  * it stops leaves it, and atomic empties it. */
-#define GC_RAN_SCAN 1u  /* ran since its last scan began */
-#define GC_RAN_CLEAR 2u /* ran since its dead part was cleared */
+#define GC_RAN_SCAN 1u   /* ran since its last scan began */
+#define GC_RAN_CLEAR 2u  /* ran since its dead part was cleared */
+#define GC_RAN_LISTED 4u /* on g->ranlist */
+#define GC_RAN_ALL (GC_RAN_SCAN | GC_RAN_CLEAR | GC_RAN_LISTED)
+/* One load and a branch while the thread runs (all three set). */
 #define gc_thread_ran(L)                                                      \
-    ((L)->dirty = GC_RAN_SCAN | GC_RAN_CLEAR,                                 \
-     (L)->ranprev == NULL ? gc_ranlist_add(L) : (void)0)
-/* Values were popped off L's stack (the C API, on any thread): its dead
- * part grew, and atomic clears it. */
-#define gc_thread_popped(L)                                                   \
-    ((L)->ranprev == NULL ? gc_ranlist_add(L) : (void)0)
+    ((L)->dirty != GC_RAN_ALL ? gc_ranlist_add(L) : (void)0)
+/* Set the marks, and put L on g->ranlist if it is not there. */
 void gc_ranlist_add(lua_State *L);
+/* Code is about to run on L from the C API (lua_resume, lua_callk,
+ * lua_pcallk, lua_closethread).  The C API's pops leave their values
+ * above the top (no cost on the hot paths); in a thread that does not run
+ * such a dead slot is not cleared by atomic (it looks at g->ranlist
+ * only), and may name an object a later sweep freed.  The frames about
+ * to run would see those slots as registers: they are nil-filled now,
+ * from the top up to where the last clear left it (deadfrom).  Cost: the
+ * slots popped since that clear. */
+#define gc_thread_enter(L)                                                    \
+    ((L)->stack != NULL && (L)->deadfrom > (uint32_t)((L)->top - (L)->stack)  \
+         ? gc_clear_popped(L)                                                 \
+         : (void)0)
+void gc_clear_popped(lua_State *L);
 /* Coroutine co stopped running (a yield, a return, an error) and L, which
  * resumed it, goes on.  While marking, the part of co's stack that
  * changed since its scan began ([lowmark, top): no more than the resume

@@ -194,8 +194,6 @@ void lua_settop(lua_State *L, int idx)
         vm_close(L, newtop, LUA_OK);
         newtop = vm_restorestack(L, off);
     }
-    if (newtop < L->top)
-        gc_thread_popped(L);
     L->top = newtop;
 }
 
@@ -261,17 +259,6 @@ void lua_xmove(lua_State *from, lua_State *to, int n)
     for (int i = 0; i < n; i++) {
         set_obj(to->top, from->top + i);
         to->top++;
-    }
-    /* Values popped off `from`: its dead part grew.  Not on the list (a
-     * coroutine cleaned as it stopped, its results moved at every
-     * resume), it keeps off it: nil goes where the values were, when the
-     * rest of its dead part is clear.  On the list, atomic clears it. */
-    if (from->ranprev == NULL) {
-        if (from->deadfrom > (uint32_t)(from->top - from->stack) + (uint32_t)n)
-            gc_ranlist_add(from);
-        else
-            for (int i = 0; i < n; i++)
-                set_nil(from->top + i);
     }
     gc_thread_ran(to);
 }
@@ -439,7 +426,6 @@ void lua_arith(lua_State *L, int op)
     }
     vm_arith(L, op, L->top - 2, L->top - 1, L->top - 2);
     L->top--;
-    gc_thread_popped(L);
 }
 
 int lua_rawequal(lua_State *L, int idx1, int idx2)
@@ -570,7 +556,6 @@ void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
         vm_memerror(L);
     /* The closure may be born black (while marking): barriers. */
     L->top -= n;
-    gc_thread_popped(L);
     for (int i = 0; i < n; i++) {
         set_obj(&cl->upvalue[i], L->top + i);
         gc_barrier(L, cl, &cl->upvalue[i]);
@@ -735,7 +720,6 @@ static void set_str(lua_State *L, const tvalue *t, const char *k)
     push_gc(L, ks, ks->tt);
     vm_settable(L, t, L->top - 1, L->top - 2);
     L->top -= 2;
-    gc_thread_popped(L);
 }
 
 void lua_setglobal(lua_State *L, const char *name)
@@ -752,7 +736,6 @@ void lua_settable(lua_State *L, int idx)
     tvalue t = *index2value(L, idx);
     vm_settable(L, &t, L->top - 2, L->top - 1);
     L->top -= 2;
-    gc_thread_popped(L);
 }
 
 void lua_setfield(lua_State *L, int idx, const char *k)
@@ -770,7 +753,6 @@ void lua_seti(lua_State *L, int idx, lua_Integer n)
     api_incr_top(L);
     vm_settable(L, &t, L->top - 1, L->top - 2);
     L->top -= 2;
-    gc_thread_popped(L);
 }
 
 void lua_rawset(lua_State *L, int idx)
@@ -779,7 +761,6 @@ void lua_rawset(lua_State *L, int idx)
     table *t = index2table(L, idx);
     vm_rawset(L, t, L->top - 2, L->top - 1);
     L->top -= 2;
-    gc_thread_popped(L);
     gc_safepoint(L);
 }
 
@@ -789,7 +770,6 @@ void lua_rawseti(lua_State *L, int idx, lua_Integer n)
     table *t = index2table(L, idx);
     vm_rawsetint(L, t, n, L->top - 1);
     L->top--;
-    gc_thread_popped(L);
     gc_safepoint(L);
 }
 
@@ -801,7 +781,6 @@ void lua_rawsetp(lua_State *L, int idx, const void *p)
     set_lightud(&k, (void *)(uintptr_t)p);
     vm_rawset(L, t, &k, L->top - 1);
     L->top--;
-    gc_thread_popped(L);
     gc_safepoint(L);
 }
 
@@ -841,7 +820,6 @@ int lua_setmetatable(lua_State *L, int objindex)
         break;
     }
     L->top--;
-    gc_thread_popped(L);
     return 1;
 }
 
@@ -858,7 +836,6 @@ int lua_setiuservalue(lua_State *L, int idx, int n)
         ok = 1;
     }
     L->top--;
-    gc_thread_popped(L);
     return ok;
 }
 
@@ -879,6 +856,7 @@ void lua_callk(lua_State *L, int nargs, int nresults, lua_KContext ctx,
               "cannot use continuations inside hooks");
     api_checknelems(L, nargs + 1);
     api_check(L, L->status == LUA_OK, "cannot do calls on non-normal thread");
+    gc_thread_enter(L);
     tvalue *func = L->top - (nargs + 1);
     if (k != NULL && vm_isyieldable(L)) {
         L->ci->u.c.k = k;
@@ -908,6 +886,7 @@ int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc,
               "cannot use continuations inside hooks");
     api_checknelems(L, nargs + 1);
     api_check(L, L->status == LUA_OK, "cannot do calls on non-normal thread");
+    gc_thread_enter(L);
     ptrdiff_t ef = 0;
     if (errfunc != 0)
         ef = vm_savestack(L, index2stack(L, errfunc));
@@ -961,7 +940,6 @@ int lua_next(lua_State *L, int idx)
         return 1;
     }
     L->top--;
-    gc_thread_popped(L);
     return 0;
 }
 
@@ -1279,7 +1257,6 @@ const char *lua_setupvalue(lua_State *L, int funcindex, int n)
     const char *name = aux_upvalue(index2value(L, funcindex), n, &val, &owner);
     if (name != NULL) {
         L->top--;
-        gc_thread_popped(L);
         set_obj(val, L->top);
         gc_barrier(L, owner, val);
     }

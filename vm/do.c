@@ -1190,6 +1190,7 @@ static int precover(lua_State *L, int status)
 
 int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
 {
+    gc_thread_enter(L);
     if (L->status == LUA_OK) {
         if (L->ci != L->base_ci)
             return resumeerror(L, "cannot resume non-suspended coroutine",
@@ -1249,6 +1250,7 @@ int lua_isyieldable(lua_State *L)
 
 int lua_closethread(lua_State *L, lua_State *from)
 {
+    gc_thread_enter(L);
     L->nCcalls = from ? vm_getCcalls(from) : 0;
     CallInfo *ci = L->ci = L->base_ci;
     int status = L->status;

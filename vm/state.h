@@ -123,8 +123,8 @@ typedef struct lua_State {
     uint32_t deadfrom; /* slots from here up were nil at the last clear */
     struct global_State *g;
     upval *openupval; /* open upvalues, highest level first */
-    /* On g->ranlist (ranprev not NULL): threads that ran, or had values
-     * popped, since atomic last looked at them (gc.h, gc_thread_ran). */
+    /* On g->ranlist (ranprev not NULL): threads that ran since atomic
+     * last looked at them (gc.h, gc_thread_ran). */
     struct lua_State *rannext;
     struct lua_State **ranprev;
     gcobj *gclist;

@@ -2108,6 +2108,16 @@ static void test_idle_thread_stack_shrinks_after_a_cycle(void)
  * top) where something may have been written since the last clear, so a
  * dead slot keeps nothing alive and never names a freed object; a thread
  * that did not run is left alone, but for slots its top left. */
+/* What a C function finds in the slot above its function, the first its
+ * frame uses (1: nil). */
+static int above_was_nil;
+
+static int c_above_top(lua_State *L1)
+{
+    above_was_nil = is_nil(L1->ci->func + 1);
+    return 0;
+}
+
 static void test_dead_stack_part_is_cleared_where_it_was_written(void)
 {
     CHECK(open_state());
@@ -2123,20 +2133,24 @@ static void test_dead_stack_part_is_cleared_where_it_was_written(void)
     gc_fullgc(L);
     CHECK(is_nil(above));
     /* A value popped off an idle thread (the C API, lua_xmove): freed,
-     * and its slot cleared. */
+     * and its slot cleared before any code runs on the thread, whose
+     * frames would see it as a register (gc_thread_enter). */
     table *t = tagged_table(66);
     CHECK(t);
-    set_gc(L1->top, t, V_TABLE);
-    L1->top++;
+    set_int(L1->top, 1); /* where the function will go */
+    set_gc(L1->top + 1, t, V_TABLE);
+    L1->top += 2;
     gc_thread_ran(L1);
     release_newest();
     gc_fullgc(L);
     CHECK(still_there(obj2gc(t), 66));
-    lua_pop(L1, 1); /* the C API: lua_settop */
-    tvalue *slot = L1->top;
+    lua_pop(L1, 2); /* the C API: lua_settop */
     gc_fullgc(L);
-    CHECK(is_nil(slot));
     CHECK(!still_there(obj2gc(t), 66));
+    above_was_nil = -1;
+    lua_pushcfunction(L1, c_above_top);
+    CHECK(lua_pcall(L1, 0, 0, 0) == LUA_OK);
+    CHECK(above_was_nil == 1);
     CHECK(checked());
     CHECK(close_state_empty());
 }
