@@ -460,10 +460,10 @@ static void markroots(global_State *g)
 void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
 {
     global_State *g = G(L);
-    /* A ROM object is black for ever and its RAM side is a root (vm/tab.h:
-     * romslot), marked at the start of the cycle and again in atomic:
-     * nothing to do, and marking here could leave v gray on no list (in
-     * the pause the gray list is about to be dropped). */
+    /* A ROM object is black for ever and its RAM side is a root
+     * (docs/rom-tables.md; vm/tab.h: romslot), marked at the start of the
+     * cycle and again in atomic: nothing to do, and marking here could leave v
+     * gray on no list (in the pause the gray list is about to be dropped). */
     if (is_rom(o))
         return;
     if (gc_keepinvariant(g))

@@ -159,16 +159,17 @@ typedef struct global_State {
      * the arena passes (gc/gc.c); NULL: the arena directly. */
     void *(*allocf)(void *ud, void *ptr, size_t osize, size_t nsize);
     void *allocud;
-    uint32_t cstacklimit;     /* nested C calls allowed (lua_setcstacklimit) */
-    strtab strt;              /* interned RAM short strings */
-    tvalue registry;          /* the registry table */
-    tvalue nilvalue;          /* a nil; also "state fully built" once set */
-    table *mt[9];             /* metatables of basic types */
-    struct romslot *romslots; /* ROM tables written since boot (vm/tab.h) */
-    str *memerrmsg;           /* "not enough memory", pre-made */
-    str *tm_mode;             /* "__mode" (ROM when ROM strings exist) */
-    str *tm_gc;               /* "__gc" */
-    str *tmname[25];          /* event names, by tm_event (vm/tm.h: TM_N) */
+    uint32_t cstacklimit; /* nested C calls allowed (lua_setcstacklimit) */
+    strtab strt;          /* interned RAM short strings */
+    tvalue registry;      /* the registry table */
+    tvalue nilvalue;      /* a nil; also "state fully built" once set */
+    table *mt[9];         /* metatables of basic types */
+    struct romslot
+        *romslots;   /* ROM tables written since boot (docs/rom-tables.md) */
+    str *memerrmsg;  /* "not enough memory", pre-made */
+    str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
+    str *tm_gc;      /* "__gc" */
+    str *tmname[25]; /* event names, by tm_event (vm/tm.h: TM_N) */
     int (*panic)(struct lua_State *L); /* lua_atpanic: unprotected errors */
     /* collector */
     uint8_t currentwhite;   /* MARK_WHITE0 or MARK_WHITE1 */

@@ -133,7 +133,7 @@ static void hookcall(lua_State *L, CallInfo *ci)
     }
 }
 
-/* VARARGPREP (contracts.md): move the function and its fixed parameters
+/* VARARGPREP (lang/verify.h checks where it may be): move the function and its fixed parameters
  * above the arguments, leaving the extra arguments below the new frame. */
 static void varargprep(lua_State *L, CallInfo *ci, int nfix)
 {

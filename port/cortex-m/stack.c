@@ -2,7 +2,8 @@
  * stack.c — stack overflow detection.
  *
  * Memory below the stack: [_stack_guard, _stack_bottom) is the guard
- * (BOARD_STACK_GUARD bytes, a power of two, aligned to its size).  Where
+ * (STACK_GUARD bytes, linker/cortex-m.ld's --defsym from board.mk, a
+ * power of two, aligned to its size).  Where
  * the core has an MPU the guard is a no-access region, so the first push
  * into it faults (fault.c reports "stack overflow").  Elsewhere (ARMv6-M)
  * the guard holds a canary pattern checked by every SysTick, at exit and in

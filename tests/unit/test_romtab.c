@@ -1,5 +1,5 @@
 /*
- * test_romtab.c — ROM tables (vm/tab.h): the library tables live in
+ * test_romtab.c — ROM tables (docs/rom-tables.md): the library tables live in
  * flash, cost no arena after boot, and take writes into a RAM overlay
  * that the collector keeps as a root.
  *
