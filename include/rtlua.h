@@ -5,8 +5,9 @@
  * C module that uses it is an rtlua module.  The collector is
  * incremental and driven by time (docs/architecture.md, gc/pace.h);
  * these calls let C code (and the `rt` library's rt.stats()) observe it
- * without reaching into the VM's headers.  Statistics are a copy taken at the call: reading
- * them allocates nothing and runs no collector step.
+ * without reaching into the VM's headers.  Statistics are a copy taken
+ * at the call: reading them allocates nothing and runs no collector
+ * step.
  */
 #ifndef RTLUA_RTLUA_H
 #define RTLUA_RTLUA_H
