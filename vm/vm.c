@@ -133,8 +133,9 @@ static void hookcall(lua_State *L, CallInfo *ci)
     }
 }
 
-/* VARARGPREP (lang/verify.h checks where it may be): move the function and its fixed parameters
- * above the arguments, leaving the extra arguments below the new frame. */
+/* VARARGPREP (lang/verify.h checks where it may be): move the function
+ * and its fixed parameters above the arguments, leaving the extra
+ * arguments below the new frame. */
 static void varargprep(lua_State *L, CallInfo *ci, int nfix)
 {
     proto *p = ci_func(ci)->p;
