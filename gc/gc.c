@@ -879,12 +879,19 @@ void gc_ranlist_add(lua_State *L)
     g->ranlist = L;
 }
 
+/* Nil-fill th's slots [from, end), end within the stack. */
+static void nil_slots(lua_State *th, uint32_t from, uint32_t end)
+{
+    if (end > th->stacksize)
+        end = th->stacksize;
+    for (uint32_t i = from; i < end; i++)
+        set_nil(&th->stack[i]);
+}
+
 void gc_clear_popped(lua_State *L)
 {
     uint32_t top = (uint32_t)(L->top - L->stack);
-    uint32_t end = L->deadfrom < L->stacksize ? L->deadfrom : L->stacksize;
-    for (uint32_t i = top; i < end; i++)
-        set_nil(&L->stack[i]);
+    nil_slots(L, top, L->deadfrom);
     L->deadfrom = top;
 }
 
@@ -930,8 +937,7 @@ static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
     uint32_t top = (uint32_t)(th->top - th->stack);
     if (end > th->stacksize)
         end = th->stacksize;
-    for (uint32_t i = top; i < end; i++)
-        set_nil(&th->stack[i]);
+    nil_slots(th, top, end);
     if (end == th->stacklimit && !g->gcemergency && !g->gcinassist)
         vm_trimlimit(th);
     th->dirty &= (uint8_t)~GC_RAN_CLEAR;
@@ -1067,11 +1073,10 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
         return 0; /* it ran: atomic clears it */
     uint32_t end =
         th->stacklimit < th->stacksize ? th->stacklimit : th->stacksize;
-    uint32_t i = g->travdead, to = i + 2 * GC_CLEAR_CHUNK;
+    uint32_t to = g->travdead + 2 * GC_CLEAR_CHUNK;
     if (to > end)
         to = end;
-    for (; i < to; i++)
-        set_nil(&th->stack[i]);
+    nil_slots(th, g->travdead, to);
     g->travdead = to;
     if (to < end)
         return 1;
@@ -1101,16 +1106,12 @@ static int propagate_unit(global_State *g)
             return 1;
     }
     gcobj *o = g->trav;
-    if (g->travpos == TRAV_UPVALS) {
-        if (!mark_upval_chunk(g, gco2th(o)) &&
-            !clear_dead_begin(g, gco2th(o))) {
-            g->trav = NULL;
-            finish(g, o);
-        }
-        return 1;
-    }
-    if (g->travpos == TRAV_DEAD) {
-        if (!clear_dead_chunk(g, gco2th(o))) {
+    if (g->travpos == TRAV_UPVALS || g->travpos == TRAV_DEAD) {
+        lua_State *th = gco2th(o);
+        int more = g->travpos == TRAV_UPVALS
+                       ? mark_upval_chunk(g, th) || clear_dead_begin(g, th)
+                       : clear_dead_chunk(g, th);
+        if (!more) {
             g->trav = NULL;
             finish(g, o);
         }
@@ -1126,13 +1127,12 @@ static int propagate_unit(global_State *g)
         /* A thread's open upvalues (as many as its stack slots) are
          * marked after its stack, then its dead part cleared, a chunk at
          * a time too. */
-        if (o->tt == V_THREAD && gco2th(o)->openupval != NULL) {
+        if (o->tt == V_THREAD) {
             g->travpos = TRAV_UPVALS;
             g->travuv = gco2th(o)->openupval;
-            return 1;
+            if (g->travuv != NULL || clear_dead_begin(g, gco2th(o)))
+                return 1;
         }
-        if (o->tt == V_THREAD && clear_dead_begin(g, gco2th(o)))
-            return 1;
         g->trav = NULL;
         finish(g, o);
     }
@@ -1189,8 +1189,7 @@ static void rescan_thread(global_State *g, lua_State *th)
  * again.) */
 static void revisit_ran(global_State *g)
 {
-    if (g->mainthread.ranprev == NULL)
-        rescan_thread(g, &g->mainthread);
+    gc_ranlist_add(&g->mainthread); /* always counts as having run */
     for (lua_State *th = g->ranlist; th != NULL; th = th->rannext) {
         g->atomicthreads++;
         if (is_white(obj2gc(th)))
@@ -1225,9 +1224,7 @@ static void clear_dead_part_of(global_State *g, lua_State *th)
  * (clear_dead_chunk), unless it is on the list. */
 static void clear_dead_stacks(global_State *g)
 {
-    if (g->mainthread.ranprev == NULL)
-        clear_dead_part_of(g, &g->mainthread);
-    while (g->ranlist != NULL) {
+    while (g->ranlist != NULL) { /* the main thread among them */
         lua_State *th = g->ranlist;
         clear_dead_part_of(g, th);
         ranlist_remove(th);

@@ -1747,6 +1747,21 @@ static lua_State *anchored_thread(rt_int k)
     return L1;
 }
 
+/* An anchored thread whose stack holds n integers, first + i * step in
+ * slot i, over the base frame's slot (no call runs on it here). */
+static lua_State *thread_of_ints(rt_int k, int n, rt_int first, rt_int step)
+{
+    lua_State *L1 = anchored_thread(k);
+    if (L1 == NULL || state_growstack(L1, (uint32_t)n + 1) != 0)
+        return NULL;
+    L1->top = L1->stack;
+    for (int i = 0; i < n; i++) {
+        set_int(L1->top, first + i * step);
+        L1->top++;
+    }
+    return L1;
+}
+
 /* A value put on a coroutine's stack after the stack was scanned (no
  * barrier: stacks have none) survives because the thread ran, so atomic
  * scans it again. */
@@ -1861,14 +1876,8 @@ static void test_open_upvalues_are_marked_in_bounded_chunks(void)
     CHECK(open_state());
     CHECK(make_root());
     global_State *g = G(L);
-    lua_State *L1 = anchored_thread(1);
+    lua_State *L1 = thread_of_ints(1, UPVAL_SLOTS, 0, 1);
     CHECK(L1);
-    CHECK(state_growstack(L1, UPVAL_SLOTS + 1) == 0);
-    L1->top = L1->stack; /* over the base frame's slot: no call runs here */
-    for (rt_int i = 0; i < UPVAL_SLOTS; i++) {
-        set_int(L1->top, i);
-        L1->top++;
-    }
     for (int i = 0; i < UPVAL_SLOTS; i++)
         CHECK(fn_findupval(L1, L1->stack + i) != NULL);
     finish_the_cycle();
@@ -1918,13 +1927,8 @@ static void test_stack_growth_keeps_values_and_open_upvalues(void)
 {
     CHECK(open_state());
     CHECK(make_root());
-    lua_State *L1 = anchored_thread(1);
+    lua_State *L1 = thread_of_ints(1, 10, 0, 3);
     CHECK(L1);
-    L1->top = L1->stack; /* over the base frame's slot: no call runs here */
-    for (rt_int i = 0; i < 10; i++) {
-        set_int(L1->top, i * 3);
-        L1->top++;
-    }
     upval *uv = fn_findupval(L1, L1->stack + 4);
     CHECK(uv && upval_is_open(uv));
     CHECK(fn_findupval(L1, L1->stack + 4) == uv); /* shared, not new */
@@ -2232,14 +2236,8 @@ static void test_dead_thread_is_taken_apart_in_bounded_units(void)
     CHECK(open_state());
     CHECK(make_root());
     global_State *g = G(L);
-    lua_State *L1 = anchored_thread(1);
+    lua_State *L1 = thread_of_ints(1, UPVAL_SLOTS, 100, 1);
     CHECK(L1);
-    CHECK(state_growstack(L1, UPVAL_SLOTS + 1) == 0);
-    L1->top = L1->stack; /* over the base frame's slot: no call runs here */
-    for (rt_int i = 0; i < UPVAL_SLOTS; i++) {
-        set_int(L1->top, 100 + i);
-        L1->top++;
-    }
     /* A live closure holds them all (dead ones are swept before the
      * thread, newer on allgc, and leave its list as they go). */
     lclosure *cl = fn_newlclosure(L, UPVAL_SLOTS);
