@@ -50,6 +50,10 @@ BOARD_NUM := $(or $(RTLUA_NUM),32)
 BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
 BOARD_OPT ?= -O2
 BOARD_INC := $(BDIR)/include
+# CSTACK_FLAGS (see "the C stack's reserves"): a change to them
+# rebuilds every board object.
+CSTACK_MARK := tools/cstack-flags.mk
+include $(CSTACK_MARK)
 TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
                  -Iboard/$(BOARD) -ffreestanding \
                  -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
@@ -243,9 +247,9 @@ UMOD_BOARD_OBJS += $$(patsubst %.c,$(BDIR)/umod/$(1)/%.o,$$(UMOD_SRCS_$(1)))
 $(HOST_DIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c | $$(HOST_INCLUDE)
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(HOST_CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_HOST_FLAGS) -MMD -MP -c $$< -o $$@
-$(BDIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c | $$(BOARD_INCLUDE)
+$(BDIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c $$(CSTACK_MARK) | $$(BOARD_INCLUDE)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_BOARD_FLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_BOARD_FLAGS) $$(CSTACK_FLAGS) -MMD -MP -c $$< -o $$@
 endef
 UMOD_HOST_OBJS :=
 UMOD_BOARD_OBJS :=
@@ -278,8 +282,8 @@ $(BDIR)/umod/preload.c: FORCE
 $(HOST_DIR)/umod/preload.o: $(HOST_DIR)/umod/preload.c | $(HOST_INCLUDE)
 	$(Q)$(HOST_CC) $(UMOD_HOST_FLAGS) -c $< -o $@
 
-$(BDIR)/umod/preload.o: $(BDIR)/umod/preload.c | $(BOARD_INCLUDE)
-	$(Q)$(CC) $(UMOD_BOARD_FLAGS) -c $< -o $@
+$(BDIR)/umod/preload.o: $(BDIR)/umod/preload.c $(CSTACK_MARK) | $(BOARD_INCLUDE)
+	$(Q)$(CC) $(UMOD_BOARD_FLAGS) $(CSTACK_FLAGS) -c $< -o $@
 
 UMOD_HOST_OBJS += $(HOST_DIR)/umod/preload.o
 UMOD_BOARD_OBJS += $(BDIR)/umod/preload.o
@@ -347,19 +351,48 @@ host-tests: host
 BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM))
 
 # board.mk holds flags (stack size, defines): a change rebuilds the board.
-$(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk | $(BOARD_INCLUDE)
+# Each object leaves beside it what tools/cstack.lua reads
+# (CSTACK_FLAGS, tools/cstack-flags.mk).
+$(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk $(CSTACK_MARK) | $(BOARD_INCLUDE)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(TARGET_CFLAGS) $(CSTACK_FLAGS) -MMD -MP -c $< -o $@
+
+# ---- the C stack's reserves ----------------------------------------------
+# Each kind of check of the C stack (port/port.h: LUAI_CSTACK_KEEP) needs
+# the most stack that anything may use after it until the next check,
+# which tools/cstack.lua computes from the firmware's objects (their .ci
+# and .tree, CSTACK_FLAGS) and a first link of it (newlib and libgcc, the
+# vector table).  The links give those numbers to the runtime as the
+# symbols rtlua_cstack_keep_KIND (cstack.flags, a gcc response file); the
+# first link has zeros.  Every image of the build (tests, bench) gets the
+# firmware's.  cstack.txt says where each number comes from.
+CSTACK_KINDS := call parse match dump undump gc error load
+CSTACK_ZERO := $(foreach k,$(CSTACK_KINDS),-Wl,--defsym=rtlua_cstack_keep_$(k)=0)
+# The exception frame the core stacks: 8 words and the alignment word,
+# and with a floating-point unit (lazy stacking reserves it) 18 more.
+CSTACK_IRQ_FRAME := $(if $(filter -mfloat-abi=hard,$(BOARD_CPU)),108,36)
+CSTACK_FILE := $(BDIR)/cstack.flags
 
 define board_link
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(filter %.o,$^) -o $@ $(TARGET_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
-	    -lm -lc -lgcc
+	    @$(CSTACK_FILE) -lm -lc -lgcc
 endef
 
-BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
+BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld $(CSTACK_FILE)
+FIRMWARE_OBJS := $(call board_obj,lib/main.c) $(BOARD_CORE_OBJS) $(UMOD_BOARD_OBJS)
 
-$(BDIR)/rtlua.elf: $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS)
+$(BDIR)/rtlua.pre.elf: $(FIRMWARE_OBJS) $(BOARD_LD) linker/cortex-m.ld
+	$(Q)$(CC) $(filter %.o,$^) -o $@ $(TARGET_LDFLAGS) $(CSTACK_ZERO) \
+	    -lm -lc -lgcc
+
+$(CSTACK_FILE): $(BDIR)/rtlua.pre.elf tools/cstack.lua
+	$(Q)lua5.4 tools/cstack.lua --prefix $(CROSS) --irq-frame $(CSTACK_IRQ_FRAME) \
+	    --kinds "$(CSTACK_KINDS)" --report $(BDIR)/cstack.txt \
+	    $< $(FIRMWARE_OBJS) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)sed 's/^/-Wl,--defsym=/' $@.tmp > $@ && rm -f $@.tmp
+
+$(BDIR)/rtlua.elf: $(FIRMWARE_OBJS) $(BOARD_LINK_DEPS)
 	$(board_link)
 
 $(BDIR)/librtlua.a: $(BOARD_CORE_OBJS)

@@ -41,7 +41,7 @@
 /* ---- Allocation ----------------------------------------------------------
  */
 
-static void emergency(lua_State *L);
+static __attribute__((noinline)) void emergency(lua_State *L);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
  * GC_CLEARWEAK), or NULL: a table's read path does not know its state,
  * and there is one (vm/state.c). */
@@ -192,8 +192,12 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits);
 /* An assist step: the units owed, within one step budget and what is
  * left of the rt.loop body's cap; what it could not do stays owed, for
  * the next assist or any step to pay. */
-static void assist(lua_State *L)
+static __attribute__((noinline)) void assist(lua_State *L)
 {
+    /* Short of C stack (port/port.h), an allocation does no collector
+     * work: the steps come at later allocations and safe points. */
+    if (port_cstack_short(gc))
+        return;
     global_State *g = G(L);
     uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
     uint32_t left = body_left(g);
@@ -300,6 +304,11 @@ void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n)
     return obtain(L, p, oldn, n);
 }
 
+void *gc_shrink(lua_State *L, void *p, size_t oldn, size_t n)
+{
+    return arena_try(G(L), p, oldn, n);
+}
+
 int gc_grow(lua_State *L, void *p, size_t n)
 {
     global_State *g = G(L);
@@ -389,17 +398,23 @@ static void markvalue(global_State *g, const tvalue *v);
  * the rest turn gray and wait on the gray list. */
 static void reallymark(global_State *g, gcobj *o)
 {
+again:
     switch (o->tt) {
     case V_SHRSTR:
     case V_LNGSTR:
         set2black(o);
         break;
     case V_UPVAL: {
-        upval *uv = gco2uv(o);
+        const tvalue *v = gco2uv(o)->v;
         set2black(o);
         /* An open upvalue's value is on a stack, scanned with its thread
-         * (or by remarkupvals); a closed one holds it itself. */
-        markvalue(g, uv->v);
+         * (or by remarkupvals); a closed one holds it itself.  A value is
+         * never an upvalue, so this goes round once at most (a loop, not
+         * a recursion: tools/cstack.lua bounds the C stack). */
+        if (is_collectable(v) && is_white(gc_of(v))) {
+            o = gc_of(v);
+            goto again;
+        }
         break;
     }
     case V_UDATA: {
@@ -2129,8 +2144,12 @@ int gc_finalize(lua_State *L, int max)
     return n;
 }
 
-static void emergency(lua_State *L)
+static __attribute__((noinline)) void emergency(lua_State *L)
 {
+    /* Short of C stack, no collection: the allocation fails (a memory
+     * error) rather than the stack. */
+    if (port_cstack_short(gc))
+        return;
     global_State *g = G(L);
     if (g->gcfinalizing)
         return;

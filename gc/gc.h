@@ -270,9 +270,13 @@
  *     run one at every allocation).
  * No __gc runs in either; pending ones wait for a step at a safe point.
  * Shrinking with gc_realloc (n <= oldn) never fails and never collects:
- * callers may rely on it. */
+ * callers may rely on it; gc_shrink is that case alone (0 < n <= oldn),
+ * for callers inside the collector, whose calls must not lead back into
+ * a collection even on paths never taken (tools/cstack.lua follows every
+ * call). */
 void *gc_alloc(lua_State *L, size_t n);
 void *gc_realloc(lua_State *L, void *p, size_t oldn, size_t n);
+void *gc_shrink(lua_State *L, void *p, size_t oldn, size_t n);
 void gc_free(global_State *g, void *p, size_t n);
 /* Grow block p to n bytes where it lies (arena_grow): 1, or 0 with p
  * untouched.  Never collects and never copies; fault injection counts it

@@ -100,6 +100,10 @@ int pace_held(global_State *g)
 
 void gc_safepoint_(lua_State *L)
 {
+    /* Short of C stack (vm/do.h), the step, the __gc calls and the hook
+     * wait for a safe point higher up: the flag stays raised. */
+    if (port_cstack_short(call))
+        return;
     global_State *g = G(L);
     uint32_t budget = g->credit;
     if (g->fnzdue && !g->gchold) {

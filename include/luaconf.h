@@ -150,7 +150,7 @@
 
 /* Nested C calls and parser levels ("C stack overflow" beyond), the
  * default of lua_setcstacklimit.  On the boards the real bound is the
- * stack itself (vm/do.h, LUAI_CSTACK_KEEP). */
+ * stack itself (vm/do.h, LUAI_CSTACK_KEEP in port/port.h). */
 #define LUAI_MAXCCALLS 200
 
 /* Bytes of a luaL_Buffer's inline storage (C stack). */

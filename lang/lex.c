@@ -51,9 +51,25 @@ static int is_newline(int c)
     return c == '\n' || c == '\r';
 }
 
+/* The first byte of the reader's next piece, or LEX_EOZ at the end. */
+static __attribute__((noinline)) int fill(lexstate *ls)
+{
+    size_t n = 0;
+    const char *b =
+        ls->reader != NULL ? ls->reader(ls->L, ls->data, &n) : NULL;
+    if (b == NULL || n == 0) {
+        ls->reader = NULL; /* the end: the reader is not called again */
+        ls->p = ls->end;
+        return LEX_EOZ;
+    }
+    ls->p = b + 1;
+    ls->end = b + n;
+    return (unsigned char)b[0];
+}
+
 static void step(lexstate *ls)
 {
-    ls->current = ls->p < ls->end ? (unsigned char)*ls->p++ : LEX_EOZ;
+    ls->current = ls->p < ls->end ? (unsigned char)*ls->p++ : fill(ls);
 }
 
 /* Append a byte to buf; a failed growth is remembered, not reported
@@ -663,6 +679,24 @@ int lex_init(lexstate *ls, lua_State *L, const char *src, size_t len,
              str *chunkname)
 {
     return lex_init_flags(ls, L, src, len, chunkname, 0);
+}
+
+int lex_init_reader(lexstate *ls, lua_State *L, const char *src, size_t len,
+                    lua_Reader reader, void *data, str *chunkname)
+{
+    memset(ls, 0, sizeof(*ls));
+    ls->reader = reader;
+    ls->data = data;
+    ls->L = L;
+    ls->p = src;
+    ls->end = src + len;
+    ls->line = 1;
+    ls->lastline = 1;
+    ls->source = chunkname;
+    ls->t.tok = TK_EOS;
+    ls->ahead.tok = TK_EOS;
+    step(ls);
+    return LEX_OK;
 }
 
 int lex_next(lexstate *ls)

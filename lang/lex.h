@@ -27,6 +27,7 @@
 #ifndef RTLUA_LEX_H
 #define RTLUA_LEX_H
 
+#include "include/lua.h"
 #include "vm/state.h"
 
 #include <stddef.h>
@@ -104,7 +105,9 @@ typedef struct token {
 
 typedef struct lexstate {
     lua_State *L;
-    const char *p, *end;   /* the next byte to read, the end of the source */
+    const char *p, *end;   /* the next byte to read, the end of the piece */
+    lua_Reader reader;     /* the next piece when p reaches end, or NULL */
+    void *data;            /* the reader's argument */
     int current;           /* the byte just read, or LEX_EOZ */
     int line;              /* line of `current` */
     int lastline;          /* line of the last token consumed (t) */
@@ -126,6 +129,12 @@ int lex_init(lexstate *ls, lua_State *L, const char *src, size_t len,
 /* The same with LEX_* flags (LEX_SKIPHASH). */
 int lex_init_flags(lexstate *ls, lua_State *L, const char *src, size_t len,
                    str *chunkname, int flags);
+/* The same, src..len being the first piece of a source that the reader
+ * delivers piece by piece (lua_load's protocol: NULL or an empty piece
+ * ends it; a piece stays valid until the next call).  The reader runs
+ * inside lex_next/lex_lookahead and may raise; it may run Lua code. */
+int lex_init_reader(lexstate *ls, lua_State *L, const char *src, size_t len,
+                    lua_Reader reader, void *data, str *chunkname);
 /* Make the next token current (the lookahead if there is one). */
 int lex_next(lexstate *ls);
 /* Read the token after t into ahead (only one lookahead at a time). */

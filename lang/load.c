@@ -13,16 +13,22 @@
 
 #include <string.h>
 
-/* First size of lua_load's gathering buffer; it doubles from there. */
+/* First size of the buffer gathering a binary chunk from a reader; it
+ * doubles from there. */
 #define LOAD_BUF_MIN 256
 /* Stack slots the parser keeps above the closure: the current and the
  * lookahead token's strings, and one for strings being anchored. */
 #define LOAD_ANCHOR_SLOTS 3
 
+/* The state of one compilation.  It lives in the arena, not on the C
+ * stack (the parser and lexer hold a few hundred bytes, and loading
+ * happens deep in the stack: tools/cstack.lua counts it). */
 typedef struct loadctx {
     parser ps;
-    const char *s;
+    const char *s; /* the chunk, or the reader's first piece */
     size_t len;
+    lua_Reader reader; /* NULL: s..len is the whole chunk */
+    void *data;
     const char *name;
     const char *mode;
     undump_scratch scratch; /* the verifier's, for binary chunks */
@@ -58,6 +64,45 @@ static void checkmode(lua_State *L, const char *mode, const char *x)
     throwstr(L, msg);
 }
 
+/* A binary chunk from a reader: the rest of its pieces after the first,
+ * gathered into a userdata pushed at the top (collectable: an error in
+ * the reader leaks nothing); c->s and c->len then describe it. */
+static void gather(lua_State *L, loadctx *c)
+{
+    size_t cap = LOAD_BUF_MIN, len = c->len;
+    while (cap < len)
+        cap *= 2;
+    udata *u = fn_newudata(L, cap, 0);
+    if (u == NULL)
+        vm_memerror(L);
+    memcpy(udata_mem(u), c->s, len);
+    set_gc(L->top, u, V_UDATA);
+    L->top++;
+    for (;;) {
+        size_t sz = 0;
+        const char *p = c->reader(L, c->data, &sz);
+        if (p == NULL || sz == 0)
+            break;
+        u = gco2ud(gc_of(L->top - 1));
+        if (len + sz > cap) {
+            size_t ncap = cap;
+            while (ncap < len + sz)
+                ncap *= 2;
+            udata *nu = fn_newudata(L, ncap, 0);
+            if (nu == NULL)
+                vm_memerror(L);
+            memcpy(udata_mem(nu), udata_mem(u), len);
+            set_gc(L->top - 1, nu, V_UDATA);
+            u = nu;
+            cap = ncap;
+        }
+        memcpy((char *)udata_mem(u) + len, p, sz);
+        len += sz;
+    }
+    c->s = udata_mem(gco2ud(gc_of(L->top - 1)));
+    c->len = len;
+}
+
 static void f_parser(lua_State *L, void *ud)
 {
     loadctx *c = ud;
@@ -67,14 +112,26 @@ static void f_parser(lua_State *L, void *ud)
     upval *uv;
     tvalue *base, *slots;
     vm_checkstack(L, LOAD_ANCHOR_SLOTS + 2);
+    if (c->reader != NULL) { /* its first piece says which kind */
+        c->s = c->reader(L, c->data, &c->len);
+        if (c->s == NULL)
+            c->len = 0;
+    }
     if (c->len > 0 && c->s[0] == DUMP_SIGNATURE[0]) {
         checkmode(L, c->mode, "binary");
+        int gathered = c->reader != NULL;
+        if (gathered)
+            gather(L, c);
         undump_chunk(L, c->s, c->len, c->name, &c->scratch);
         cl = gco2lcl(gc_of(L->top - 1));
         if (cl->nupvalues > 0) { /* the first upvalue is _ENV, as 5.4's */
             uv = cl->upvals[0];
             set_gc(uv->v, state_globals(L), V_TABLE);
             gc_barrier(L, uv, uv->v);
+        }
+        if (gathered) { /* the closure replaces the buffer */
+            set_obj(L->top - 2, L->top - 1);
+            L->top--;
         }
         return;
     }
@@ -101,7 +158,9 @@ static void f_parser(lua_State *L, void *ud)
     f->source = source;
     gc_objbarrier(L, f, source);
     set_nil(vm_restorestack(L, c->ps.tokslot) + 2);
-    lex_init(&c->ps.ls, L, c->s, c->len, source);
+    /* A text chunk is compiled as the reader delivers it. */
+    lex_init_reader(&c->ps.ls, L, c->len > 0 ? c->s : "", c->len, c->reader,
+                    c->data, source);
     parse_chunk(&c->ps, f);
     base = vm_restorestack(L, c->ps.tokslot) - 1;
     L->top = base + 1;
@@ -116,90 +175,65 @@ static void f_parser(lua_State *L, void *ud)
     gc_barrier(L, uv, uv->v);
 }
 
+/* The compiler's entry needs more C stack than most calls (port/port.h,
+ * kind load): short of it, the load fails with "C stack overflow". */
+static __attribute__((noinline)) int loadshort(lua_State *L)
+{
+    vm_checkstack(L, 1);
+    set_gc(L->top, G(L)->cstackmsg, V_SHRSTR);
+    L->top++;
+    return LUA_ERRRUN;
+}
+
+/* lang_loadbuffer and lua_load: a buffer, or a reader. */
+static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
+                void *data, const char *chunkname, const char *mode)
+{
+    if (vm_cstackshort(load))
+        return loadshort(L);
+    uint32_t ncalls = L->nCcalls;
+    loadctx *c = gc_alloc(L, sizeof(loadctx));
+    if (c == NULL) {
+        vm_checkstack(L, 1);
+        set_gc(L->top, G(L)->memerrmsg, V_SHRSTR);
+        L->top++;
+        return LUA_ERRMEM;
+    }
+    memset(c, 0, sizeof(*c));
+    c->ps.L = L;
+    c->s = s;
+    c->len = len;
+    c->reader = reader;
+    c->data = data;
+    c->name = chunkname != NULL ? chunkname : "?";
+    c->mode = mode;
+    c->ps.ls.L = L;
+    int status = vm_pcall(L, f_parser, c, vm_savestack(L, L->top), L->errfunc);
+    L->nCcalls = ncalls;
+    parse_freeframes(&c->ps);
+    lex_free(&c->ps.ls);
+    undump_freescratch(L, &c->scratch);
+    gc_free(G(L), c->ps.dyd.actvar,
+            sizeof(vardesc) * (size_t)c->ps.dyd.actcap);
+    gc_free(G(L), c->ps.dyd.gt, sizeof(labeldesc) * (size_t)c->ps.dyd.gtcap);
+    gc_free(G(L), c->ps.dyd.label,
+            sizeof(labeldesc) * (size_t)c->ps.dyd.labelcap);
+    gc_free(G(L), c, sizeof(loadctx));
+    return status;
+}
+
 int lang_loadbuffer(lua_State *L, const char *s, size_t len,
                     const char *chunkname, const char *mode)
 {
-    loadctx c;
-    uint32_t ncalls = L->nCcalls;
-    int status;
-    memset(&c, 0, sizeof(c));
-    c.ps.L = L;
-    c.s = s;
-    c.len = len;
-    c.name = chunkname != NULL ? chunkname : "?";
-    c.mode = mode;
-    c.ps.ls.L = L;
-    status = vm_pcall(L, f_parser, &c, vm_savestack(L, L->top), L->errfunc);
-    L->nCcalls = ncalls;
-    lex_free(&c.ps.ls);
-    undump_freescratch(L, &c.scratch);
-    gc_free(G(L), c.ps.dyd.actvar, sizeof(vardesc) * (size_t)c.ps.dyd.actcap);
-    gc_free(G(L), c.ps.dyd.gt, sizeof(labeldesc) * (size_t)c.ps.dyd.gtcap);
-    gc_free(G(L), c.ps.dyd.label,
-            sizeof(labeldesc) * (size_t)c.ps.dyd.labelcap);
-    return status;
+    return load(L, s, len, NULL, NULL, chunkname, mode);
 }
 
-/* ---- lua_load: gather the reader's pieces, then compile --------------- */
-typedef struct gatherctx {
-    lua_Reader reader;
-    void *data;
-    size_t len;
-} gatherctx;
-
-/* Read every piece into a userdata at the top (collectable, so an error
- * in the reader leaks nothing). */
-static void f_gather(lua_State *L, void *ud)
-{
-    gatherctx *g = ud;
-    size_t cap = LOAD_BUF_MIN;
-    udata *u;
-    vm_checkstack(L, 2);
-    u = fn_newudata(L, cap, 0);
-    if (u == NULL)
-        vm_memerror(L);
-    set_gc(L->top, u, V_UDATA);
-    L->top++;
-    g->len = 0;
-    for (;;) {
-        size_t sz = 0;
-        const char *p = g->reader(L, g->data, &sz);
-        if (p == NULL || sz == 0)
-            break;
-        u = gco2ud(gc_of(L->top - 1));
-        if (g->len + sz > cap) {
-            size_t ncap = cap;
-            udata *nu;
-            while (ncap < g->len + sz)
-                ncap *= 2;
-            nu = fn_newudata(L, ncap, 0);
-            if (nu == NULL)
-                vm_memerror(L);
-            memcpy(udata_mem(nu), udata_mem(u), g->len);
-            set_gc(L->top - 1, nu, V_UDATA);
-            u = nu;
-            cap = ncap;
-        }
-        memcpy((char *)udata_mem(u) + g->len, p, sz);
-        g->len += sz;
-    }
-}
-
+/* ---- lua_load: compiled as the reader delivers --------------------------
+ * A text chunk goes to the lexer piece by piece (lex_init_reader); only a
+ * binary chunk is gathered first (its loader reads one buffer). */
 int lua_load(lua_State *L, lua_Reader reader, void *data,
              const char *chunkname, const char *mode)
 {
-    gatherctx g;
-    int status;
-    g.reader = reader;
-    g.data = data;
-    g.len = 0;
-    status = vm_pcall(L, f_gather, &g, vm_savestack(L, L->top), L->errfunc);
-    if (status != LUA_OK)
-        return status;
-    status = lang_loadbuffer(L, udata_mem(gco2ud(gc_of(L->top - 1))), g.len,
-                             chunkname != NULL ? chunkname : "?", mode);
-    /* the result (closure or message) replaces the buffer */
-    set_obj(L->top - 2, L->top - 1);
-    L->top--;
-    return status;
+    return load(L, NULL, 0, reader, data, chunkname != NULL ? chunkname : "?",
+                mode);
 }

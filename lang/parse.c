@@ -33,8 +33,14 @@
  * functions keep small C frames (the boards have a few KiB of stack). */
 #if defined(__GNUC__)
 #define PARSE_COLD __attribute__((noinline, cold))
+/* Each kind of statement is a function of its own, never inlined into
+ * statement(): their locals would all be in statement's frame, which
+ * every level of nesting repeats (tools/cstack.lua, build/<board>/
+ * cstack.txt, has the frames). */
+#define PARSE_LEVEL __attribute__((noinline))
 #else
 #define PARSE_COLD
+#define PARSE_LEVEL
 #endif
 
 static void msg_put(char *buf, size_t cap, size_t *n, const char *s)
@@ -77,7 +83,11 @@ _Noreturn static void throwmsg(parser *ps, const char *msg, int status)
 {
     lua_State *L = ps->L;
     str *s;
-    vm_checkstack(L, 1);
+    /* A slot without raising another error (vm_checkstack would format
+     * "stack overflow"): no room is a memory error. */
+    if (L->stack + L->stacklimit - L->top <= 1 + VM_EXTRA_STACK &&
+        !vm_trygrowstack(L, 1))
+        vm_memerror(L);
     s = str_newz(L, msg);
     if (s == NULL)
         vm_memerror(L);
@@ -146,9 +156,13 @@ PARSE_COLD _Noreturn static void raise_error(parser *ps, int near,
     throwmsg(ps, buf, LUA_ERRSYNTAX);
 }
 
-/* A syntax error with a formatted message, near the current token. */
+/* A syntax error with a formatted message, near the current token.
+ * Short of C stack for raise_error's buffers (port/port.h, kind error),
+ * the error is "C stack overflow" instead. */
 PARSE_COLD _Noreturn void parse_errorf(parser *ps, const char *fmt, ...)
 {
+    if (port_cstack_short(error))
+        vm_cstackerror(ps->L);
     va_list ap;
     va_start(ap, fmt);
     raise_error(ps, 1, fmt, ap);
@@ -157,6 +171,8 @@ PARSE_COLD _Noreturn void parse_errorf(parser *ps, const char *fmt, ...)
 /* The same without "near <token>" (semantic errors). */
 PARSE_COLD _Noreturn void parse_semerrorf(parser *ps, const char *fmt, ...)
 {
+    if (port_cstack_short(error))
+        vm_cstackerror(ps->L);
     va_list ap;
     va_start(ap, fmt);
     raise_error(ps, 0, fmt, ap);
@@ -343,12 +359,16 @@ static void codename(parser *ps, expdesc *e)
     codestring(e, str_checkname(ps));
 }
 
-static void enterlevel(parser *ps)
+/* A parser level: the C stack's check (vm/do.h), inline so that the
+ * recursive function itself checks before it calls anything. */
+static inline __attribute__((always_inline)) void enterlevel(parser *ps)
 {
     lua_State *L = ps->L;
     L->nCcalls++;
-    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort())
-        vm_runerror(L, "C stack overflow");
+    int isshort = 0;
+    if (vm_getCcalls(L) >= vm_maxccalls(L) ||
+        (isshort = vm_cstackshort(parse)) != 0)
+        vm_cstackfail(L, isshort || vm_cstackshort(parse));
 }
 
 static void leavelevel(parser *ps)
@@ -436,13 +456,37 @@ static void parlist(parser *ps)
     code_reserveregs(fs, fs->nactvar);
 }
 
+/* A new function's state (funcframe), freed by closeframe or, after an
+ * error, by parse_freeframes. */
+static FuncState *openframe(parser *ps)
+{
+    funcframe *fr = gc_alloc(ps->L, sizeof(funcframe));
+    if (fr == NULL)
+        vm_memerror(ps->L);
+    fr->next = ps->frames;
+    ps->frames = fr;
+    return &fr->fs;
+}
+
+static void closeframe(parser *ps)
+{
+    funcframe *fr = ps->frames;
+    ps->frames = fr->next;
+    gc_free(G(ps->L), fr, sizeof(funcframe));
+}
+
+void parse_freeframes(parser *ps)
+{
+    while (ps->frames != NULL)
+        closeframe(ps);
+}
+
 static void body(parser *ps, expdesc *e, int ismethod, int line)
 {
-    FuncState new_fs;
-    blockcnt bl;
-    new_fs.f = scope_addproto(ps);
-    new_fs.f->linedefined = line;
-    scope_openfunc(ps, &new_fs, &bl);
+    FuncState *new_fs = openframe(ps);
+    new_fs->f = scope_addproto(ps);
+    new_fs->f->linedefined = line;
+    scope_openfunc(ps, new_fs, &ps->frames->bl);
     checknext(ps, '(');
     if (ismethod) {
         scope_newlocal(ps, parse_newliteral(ps, "self"));
@@ -451,10 +495,11 @@ static void body(parser *ps, expdesc *e, int ismethod, int line)
     parlist(ps);
     checknext(ps, ')');
     statlist(ps);
-    new_fs.f->lastlinedefined = ps->ls.line;
+    new_fs->f->lastlinedefined = ps->ls.line;
     check_match(ps, TK_END, TK_FUNCTION, line);
     codeclosure(ps, e);
     scope_closefunc(ps);
+    closeframe(ps);
 }
 
 /* ---- Expressions
@@ -552,6 +597,26 @@ static void primaryexp(parser *ps, expdesc *v)
     }
 }
 
+/* v[key] (suffixedexp's; its own function, so that the key's expdesc
+ * is not in the frame of every level of nested calls). */
+PARSE_LEVEL static void indexsuffix(parser *ps, expdesc *v)
+{
+    expdesc key;
+    code_exp2anyregup(ps->fs, v);
+    yindex(ps, &key);
+    code_indexed(ps->fs, v, &key);
+}
+
+/* v:name(args) */
+PARSE_LEVEL static void methodsuffix(parser *ps, expdesc *v)
+{
+    expdesc key;
+    next(ps);
+    codename(ps, &key);
+    code_self(ps->fs, v, &key);
+    funcargs(ps, v);
+}
+
 static void suffixedexp(parser *ps, expdesc *v)
 {
     FuncState *fs = ps->fs;
@@ -561,21 +626,12 @@ static void suffixedexp(parser *ps, expdesc *v)
         case '.':
             fieldsel(ps, v);
             break;
-        case '[': {
-            expdesc key;
-            code_exp2anyregup(fs, v);
-            yindex(ps, &key);
-            code_indexed(fs, v, &key);
+        case '[':
+            indexsuffix(ps, v);
             break;
-        }
-        case ':': {
-            expdesc key;
-            next(ps);
-            codename(ps, &key);
-            code_self(fs, v, &key);
-            funcargs(ps, v);
+        case ':':
+            methodsuffix(ps, v);
             break;
-        }
         case '(':
         case TK_STRING:
         case '{':
@@ -817,6 +873,22 @@ static const struct {
     {2, 2},   {1, 1}            /* and or */
 };
 
+static binopr subexpr(parser *ps, expdesc *v, int limit);
+
+/* v op <subexpr>: the right operand, and the operator after it (its own
+ * function, so that the operand's expdesc is not in the frame of every
+ * level of nested expressions). */
+PARSE_LEVEL static binopr binoperand(parser *ps, expdesc *v, binopr op)
+{
+    expdesc v2;
+    int line = ps->ls.line;
+    next(ps);
+    code_infix(ps->fs, op, v);
+    binopr nextop = subexpr(ps, &v2, priority[op].right);
+    code_posfix(ps->fs, op, v, &v2, line);
+    return nextop;
+}
+
 static binopr subexpr(parser *ps, expdesc *v, int limit)
 {
     binopr op;
@@ -832,16 +904,8 @@ static binopr subexpr(parser *ps, expdesc *v, int limit)
         simpleexp(ps, v);
     }
     op = getbinopr(tok(ps));
-    while (op != OPR_NOBINOPR && priority[op].left > limit) {
-        expdesc v2;
-        binopr nextop;
-        int line = ps->ls.line;
-        next(ps);
-        code_infix(ps->fs, op, v);
-        nextop = subexpr(ps, &v2, priority[op].right);
-        code_posfix(ps->fs, op, v, &v2, line);
-        op = nextop;
-    }
+    while (op != OPR_NOBINOPR && priority[op].left > limit)
+        op = binoperand(ps, v, op);
     leavelevel(ps);
     return op;
 }
@@ -936,6 +1000,10 @@ static void restassign(parser *ps, struct lhs_assign *lh, int nvars)
 {
     FuncState *fs = ps->fs;
     expdesc e;
+    /* The stack first (the level is counted below, as the reference
+     * counts it). */
+    if (vm_cstackshort(parse))
+        vm_cstackfail(ps->L, 1);
     check_condition(ps, ek_isvar(lh->v.k), "syntax error");
     scope_checkreadonly(ps, &lh->v);
     if (testnext(ps, ',')) {
@@ -973,7 +1041,7 @@ static int cond(parser *ps)
     return v.f;
 }
 
-static void gotostat(parser *ps)
+PARSE_LEVEL static void gotostat(parser *ps)
 {
     FuncState *fs = ps->fs;
     int line = ps->ls.line;
@@ -989,14 +1057,14 @@ static void gotostat(parser *ps)
     }
 }
 
-static void breakstat(parser *ps)
+PARSE_LEVEL static void breakstat(parser *ps)
 {
     int line = ps->ls.line;
     next(ps);
     scope_newgoto(ps, parse_newliteral(ps, "break"), line, code_jump(ps->fs));
 }
 
-static void labelstat(parser *ps, str *name, int line)
+PARSE_LEVEL static void labelstat(parser *ps, str *name, int line)
 {
     checknext(ps, TK_DBCOLON);
     while (tok(ps) == ';' || tok(ps) == TK_DBCOLON)
@@ -1005,7 +1073,7 @@ static void labelstat(parser *ps, str *name, int line)
     scope_createlabel(ps, name, line, block_follow(ps, 0));
 }
 
-static void whilestat(parser *ps, int line)
+PARSE_LEVEL static void whilestat(parser *ps, int line)
 {
     FuncState *fs = ps->fs;
     int whileinit, condexit;
@@ -1022,7 +1090,7 @@ static void whilestat(parser *ps, int line)
     code_patchtohere(fs, condexit);
 }
 
-static void repeatstat(parser *ps, int line)
+PARSE_LEVEL static void repeatstat(parser *ps, int line)
 {
     FuncState *fs = ps->fs;
     int condexit;
@@ -1131,7 +1199,7 @@ static void forlist(parser *ps, str *indexname)
     forbody(ps, base, line, nvars - 4, 1);
 }
 
-static void forstat(parser *ps, int line)
+PARSE_LEVEL static void forstat(parser *ps, int line)
 {
     FuncState *fs = ps->fs;
     str *varname;
@@ -1173,7 +1241,7 @@ static void test_then_block(parser *ps, int *escapelist)
     code_patchtohere(fs, jf);
 }
 
-static void ifstat(parser *ps, int line)
+PARSE_LEVEL static void ifstat(parser *ps, int line)
 {
     int escapelist = NO_JUMP;
     test_then_block(ps, &escapelist);
@@ -1185,7 +1253,7 @@ static void ifstat(parser *ps, int line)
     code_patchtohere(ps->fs, escapelist);
 }
 
-static void localfunc(parser *ps)
+PARSE_LEVEL static void localfunc(parser *ps)
 {
     FuncState *fs = ps->fs;
     expdesc b;
@@ -1220,7 +1288,7 @@ static void checktoclose(FuncState *fs, int level)
     }
 }
 
-static void localstat(parser *ps)
+PARSE_LEVEL static void localstat(parser *ps)
 {
     FuncState *fs = ps->fs;
     vardesc *var;
@@ -1270,7 +1338,7 @@ static int funcname(parser *ps, expdesc *v)
     return ismethod;
 }
 
-static void funcstat(parser *ps, int line)
+PARSE_LEVEL static void funcstat(parser *ps, int line)
 {
     expdesc v, b;
     int ismethod;
@@ -1282,7 +1350,7 @@ static void funcstat(parser *ps, int line)
     code_fixline(ps->fs, line);
 }
 
-static void exprstat(parser *ps)
+PARSE_LEVEL static void exprstat(parser *ps)
 {
     FuncState *fs = ps->fs;
     struct lhs_assign v;
@@ -1296,7 +1364,7 @@ static void exprstat(parser *ps)
     }
 }
 
-static void retstat(parser *ps)
+PARSE_LEVEL static void retstat(parser *ps)
 {
     FuncState *fs = ps->fs;
     expdesc e;
@@ -1384,19 +1452,19 @@ static void statement(parser *ps)
 void parse_chunk(parser *ps, proto *f)
 {
     lua_State *L = ps->L;
-    FuncState fs;
-    blockcnt bl;
     vm_checkstack(L, 1);
     set_nil(L->top);
     ps->longs = vm_savestack(L, L->top);
     L->top++;
-    fs.f = f;
-    scope_openfunc(ps, &fs, &bl);
-    setvararg(&fs, 0);
-    scope_mainenv(&fs);
+    FuncState *fs = openframe(ps);
+    fs->f = f;
+    scope_openfunc(ps, fs, &ps->frames->bl);
+    setvararg(fs, 0);
+    scope_mainenv(fs);
     next(ps);
     statlist(ps);
     check(ps, TK_EOS);
     scope_closefunc(ps);
+    closeframe(ps);
     L->top--; /* the long strings table */
 }

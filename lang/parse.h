@@ -163,10 +163,19 @@ typedef struct FuncState {
     ptrdiff_t h; /* stack offset of the constant/anchor table */
 } FuncState;
 
+/* A function's compile state, in the arena rather than on the C stack
+ * (every level of nested functions would repeat it there). */
+typedef struct funcframe {
+    FuncState fs;
+    blockcnt bl;
+    struct funcframe *next; /* the enclosing function's */
+} funcframe;
+
 typedef struct parser {
     lexstate ls;
     lua_State *L;
     FuncState *fs;
+    funcframe *frames; /* the open functions' states, innermost first */
     parse_dyndata dyd;
     str *envn;         /* "_ENV" */
     ptrdiff_t tokslot; /* stack offset of the two token anchor slots */
@@ -177,6 +186,8 @@ typedef struct parser {
  * closure at the top of the stack (which already holds ps's anchors).
  * Raises errors (vm_throw). */
 void parse_chunk(parser *ps, proto *f);
+/* Free the function states an error left open (ps->frames). */
+void parse_freeframes(parser *ps);
 
 /* Raise "<chunkid>:<line>: msg near <token>" as LUA_ERRSYNTAX. */
 _Noreturn void parse_error(parser *ps, const char *msg);

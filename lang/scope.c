@@ -202,24 +202,37 @@ void scope_marktbc(FuncState *fs)
 
 void scope_singlevaraux(FuncState *fs, str *n, expdesc *var, int base)
 {
-    if (fs == NULL) {
-        init_exp(var, EK_VOID, 0); /* a global */
-        return;
+    /* Outwards to the function that has n as a local or an upvalue, then
+     * back inwards making it an upvalue of each function between.  Two
+     * loops, not a recursion as deep as the nesting: tools/cstack.lua
+     * bounds the C stack. */
+    FuncState *found = fs;
+    for (;; found = found->prev, base = 0) {
+        if (found == NULL) {
+            init_exp(var, EK_VOID, 0); /* a global */
+            return;
+        }
+        int v = searchvar(found, n, var);
+        if (v >= 0) {
+            if (v == EK_LOCAL && !base)
+                markupval(found, var->u.var.vidx);
+            break;
+        }
+        int idx = searchupvalue(found, n);
+        if (idx >= 0) {
+            init_exp(var, EK_UPVAL, idx);
+            break;
+        }
     }
-    int v = searchvar(fs, n, var);
-    if (v >= 0) {
-        if (v == EK_LOCAL && !base)
-            markupval(fs, var->u.var.vidx);
-        return;
+    if (var->k != EK_LOCAL && var->k != EK_UPVAL)
+        return; /* a global or a compile-time constant */
+    while (found != fs) {
+        FuncState *inner = fs;
+        while (inner->prev != found)
+            inner = inner->prev;
+        init_exp(var, EK_UPVAL, newupvalue(inner, n, var));
+        found = inner;
     }
-    int idx = searchupvalue(fs, n);
-    if (idx < 0) {
-        scope_singlevaraux(fs->prev, n, var, 0);
-        if (var->k != EK_LOCAL && var->k != EK_UPVAL)
-            return; /* a global or a compile-time constant */
-        idx = newupvalue(fs, n, var);
-    }
-    init_exp(var, EK_UPVAL, idx);
 }
 
 /* ---- Blocks, labels and gotos ----------------------------------------------

@@ -51,7 +51,8 @@ _Noreturn static void bad(loadstate *S, const char *why)
     vm_throw(S->L, LUA_ERRSYNTAX);
 }
 
-_Noreturn static void corrupted(loadstate *S, const char *why)
+_Noreturn static __attribute__((noinline)) void corrupted(loadstate *S,
+                                                          const char *why)
 {
     vm_checkstack(S->L, UNDUMP_STACK);
     vm_pushfstring(S->L, "corrupted chunk: %s", why);
@@ -310,7 +311,7 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
 {
     lua_State *L = S->L;
     L->nCcalls++; /* nesting is bounded as the parser bounds it */
-    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort())
+    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort(undump))
         corrupted(S, "functions nested too deeply");
     unsigned flags = getbyte(S);
     if (flags & ~DUMP_F_ALL)

@@ -48,6 +48,7 @@
 
 #include "build/gen/romtab.h"
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
@@ -335,6 +336,7 @@ static int io_fclose(lua_State *L)
  * which is NULL from then on; returns closef's results. */
 static int close_stream(lua_State *L)
 {
+    LIB_CSTACKCHECK(L); /* closef may be any C function */
     luaL_Stream *p = luaL_checkudata(L, 1, IO_HANDLE);
     lua_CFunction cf = p->closef;
     if (cf != io_noclose) /* a standard file's may be in flash */

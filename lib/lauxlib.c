@@ -30,21 +30,35 @@
 /* Traceback: levels shown before and after the elided middle part. */
 #define TB_LEVELS_FIRST 10
 #define TB_LEVELS_LAST 11
-/* Depth of the search for a function's name in package.loaded
- * ("module.function"). */
-#define FUNCNAME_DEPTH 2
 /* Bytes read from a file per port_file_read call. */
 #define LOADF_CHUNK 512
 
 /* ---- Errors ---------------------------------------------------------------
  */
 
-/* Find the value at the top in the table at -2, up to `level` tables
- * deep; on success push "key.key" and return 1 (the stack as before
- * otherwise, plus nothing). */
-static int find_field(lua_State *L, int objidx, int level)
+/* Find the value at objidx among the string keys of the table on top:
+ * on success the key is pushed (the table stays below it) and 1 is
+ * returned; otherwise the stack is as it was. */
+static int find_key(lua_State *L, int objidx)
 {
-    if (level == 0 || !lua_istable(L, -1))
+    if (!lua_istable(L, -1))
+        return 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_rawequal(L, objidx, -1)) {
+            lua_pop(L, 1); /* the value; the key is the name */
+            return 1;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* The same two tables deep ("module.function"), as find_key leaves it.
+ * (Two loops, not a recursion: tools/cstack.lua bounds the C stack.) */
+static int find_field(lua_State *L, int objidx)
+{
+    if (!lua_istable(L, -1))
         return 0;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
@@ -53,7 +67,7 @@ static int find_field(lua_State *L, int objidx, int level)
                 lua_pop(L, 1); /* the value; the key is the name */
                 return 1;
             }
-            if (find_field(L, objidx, level - 1)) {
+            if (find_key(L, objidx)) {
                 /* stack: table key value name */
                 lua_pushliteral(L, ".");
                 lua_replace(L, -3); /* table key "." name */
@@ -74,7 +88,7 @@ static int push_global_funcname(lua_State *L, lua_Debug *ar)
     lua_getinfo(L, "f", ar); /* the function */
     lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     luaL_checkstack(L, 6, "not enough stack");
-    if (find_field(L, top + 1, FUNCNAME_DEPTH)) {
+    if (find_field(L, top + 1)) {
         const char *name = lua_tostring(L, -1);
         if (strncmp(name, LUA_GNAME ".", 3) == 0) {
             lua_pushstring(L, name + 3);
@@ -88,7 +102,17 @@ static int push_global_funcname(lua_State *L, lua_Debug *ar)
     return 0;
 }
 
-int luaL_argerror(lua_State *L, int arg, const char *extramsg)
+/* An error raised short of C stack (port/port.h, kind error) is "C stack
+ * overflow" (a ROM string: nothing to format or allocate), not the
+ * message whose making would need the stack. */
+static __attribute__((noinline)) int cstack_error(lua_State *L)
+{
+    lua_pushliteral(L, "C stack overflow");
+    return lua_error(L);
+}
+
+static __attribute__((noinline)) int argerror(lua_State *L, int arg,
+                                              const char *extramsg)
 {
     lua_Debug ar;
     if (!lua_getstack(L, 0, &ar)) /* no stack frame? */
@@ -106,8 +130,18 @@ int luaL_argerror(lua_State *L, int arg, const char *extramsg)
                       extramsg);
 }
 
+/* (The check of the stack before argerror's frame is made.) */
+int luaL_argerror(lua_State *L, int arg, const char *extramsg)
+{
+    if (port_cstack_short(error))
+        return cstack_error(L);
+    return argerror(L, arg, extramsg);
+}
+
 int luaL_typeerror(lua_State *L, int arg, const char *tname)
 {
+    if (port_cstack_short(error))
+        return cstack_error(L);
     const char *got;
     if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
         got = lua_tostring(L, -1);
@@ -139,6 +173,8 @@ void luaL_where(lua_State *L, int level)
 
 int luaL_error(lua_State *L, const char *fmt, ...)
 {
+    if (port_cstack_short(error))
+        return cstack_error(L);
     va_list ap;
     va_start(ap, fmt);
     luaL_where(L, 1);
@@ -601,72 +637,120 @@ static int file_error(lua_State *L, const char *what, int fnameidx, int err)
     return LUA_ERRFILE;
 }
 
-/* Read the whole file into the buffer; 0, or -1 on a read error. */
-static int read_file(int fd, luaL_Buffer *B)
+/* luaL_loadfilex's reader: the file (or standard input) in pieces of
+ * LOADF_CHUNK bytes, read into a userdata (not the C stack) and handed to
+ * lua_load, which compiles each as it comes. */
+typedef struct loadf {
+    int fd;    /* the file, or -1: standard input (port_getc) */
+    char *buf; /* LOADF_CHUNK bytes */
+    size_t at; /* the next byte of buf to hand out */
+    size_t n;  /* bytes of buf from `at` not handed out yet */
+    int err;   /* a read failed: its errno (or -1) */
+    int eof;   /* nothing more to read */
+} loadf;
+
+/* Read the next piece into buf + from; its length (0 at the end). */
+static size_t loadf_read(loadf *lf, size_t from)
 {
-    for (;;) {
-        char *p = luaL_prepbuffsize(B, LOADF_CHUNK);
-        long got = port_file_read(fd, p, LOADF_CHUNK);
+    size_t n = 0;
+    if (lf->eof)
+        return 0;
+    if (lf->fd < 0) {
+        int c;
+        while (from + n < LOADF_CHUNK && (c = port_getc()) >= 0)
+            lf->buf[from + n++] = (char)c;
+    } else {
+        errno = 0;
+        long got = port_file_read(lf->fd, lf->buf + from, LOADF_CHUNK - from);
         if (got < 0)
-            return -1;
-        if (got == 0)
-            return 0;
-        luaL_addsize(B, (size_t)got);
+            lf->err = errno != 0 ? errno : -1;
+        n = got > 0 ? (size_t)got : 0;
     }
+    if (n == 0)
+        lf->eof = 1;
+    return n;
 }
 
-/* Standard input, when there is one (the host; port_getc returns -1 at
- * its end). */
-static void read_stdin(luaL_Buffer *B)
+static const char *loadf_reader(lua_State *L, void *ud, size_t *size)
 {
-    int c;
-    while ((c = port_getc()) >= 0)
-        luaL_addchar(B, (char)c);
+    loadf *lf = ud;
+    (void)L;
+    if (lf->n == 0) {
+        lf->at = 0;
+        lf->n = loadf_read(lf, 0);
+    }
+    *size = lf->n;
+    lf->n = 0;
+    return *size > 0 ? lf->buf + lf->at : NULL;
+}
+
+/* The first piece, past a UTF-8 byte-order mark and then a first line
+ * starting with '#': that line's newline stays, so that line numbers are
+ * right, unless a binary chunk follows it. */
+static void loadf_start(loadf *lf)
+{
+    lf->n = loadf_read(lf, 0);
+    if (lf->n >= 3 && memcmp(lf->buf, "\xEF\xBB\xBF", 3) == 0) {
+        lf->at += 3;
+        lf->n -= 3;
+    }
+    if (lf->n == 0 || lf->buf[lf->at] != '#')
+        return;
+    for (;;) { /* to the newline, through as many pieces as the line takes */
+        const char *nl = memchr(lf->buf + lf->at, '\n', lf->n);
+        if (nl != NULL) {
+            lf->n -= (size_t)(nl - (lf->buf + lf->at));
+            lf->at = (size_t)(nl - lf->buf);
+            break;
+        }
+        lf->at = 0;
+        lf->n = loadf_read(lf, 0);
+        if (lf->n == 0)
+            return;
+    }
+    if (lf->n == 1) { /* the newline ends the piece: see what follows */
+        lf->buf[0] = '\n';
+        lf->at = 0;
+        lf->n = 1 + loadf_read(lf, 1);
+    }
+    if (lf->n > 1 && lf->buf[lf->at + 1] == LUA_SIGNATURE[0]) {
+        lf->at++; /* a binary chunk */
+        lf->n--;
+    }
 }
 
 int luaL_loadfilex(lua_State *L, const char *filename, const char *mode)
 {
     int fnameidx = lua_gettop(L) + 1;
-    luaL_Buffer b;
-    if (filename == NULL) {
+    loadf lf;
+    memset(&lf, 0, sizeof lf);
+    lf.fd = -1;
+    if (filename == NULL)
         lua_pushliteral(L, "=stdin");
-        luaL_buffinit(L, &b);
-        read_stdin(&b);
-    } else {
+    else
         lua_pushfstring(L, "@%s", filename);
+    /* (the buffer before the file: a memory error then leaks no file) */
+    lf.buf = lua_newuserdatauv(L, LOADF_CHUNK, 0);
+    if (filename != NULL) {
         errno = 0;
-        int fd = port_file_open(filename, "rb");
-        if (fd < 0)
-            return file_error(L, "open", fnameidx, errno);
-        luaL_buffinit(L, &b);
-        int bad = read_file(fd, &b);
-        int err = errno;
-        port_file_close(fd);
-        if (bad) {
-            lua_settop(L, fnameidx);
-            return file_error(L, "read", fnameidx, err);
+        lf.fd = port_file_open(filename, "rb");
+        if (lf.fd < 0) {
+            int err = errno;
+            lua_pop(L, 1);
+            return file_error(L, "open", fnameidx, err);
         }
     }
-    /* A UTF-8 byte-order mark, then a first line starting with '#', are
-     * skipped; the line's newline stays so line numbers are right, unless
-     * a binary chunk follows it. */
-    const char *s = b.b;
-    size_t n = b.n;
-    if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-        s += 3;
-        n -= 3;
+    loadf_start(&lf);
+    int status = lf.err != 0 ? LUA_ERRFILE
+                             : lua_load(L, loadf_reader, &lf,
+                                        lua_tostring(L, fnameidx), mode);
+    if (lf.fd >= 0)
+        port_file_close(lf.fd);
+    if (lf.err != 0) {
+        lua_settop(L, fnameidx);
+        return file_error(L, "read", fnameidx, lf.err);
     }
-    if (n > 0 && s[0] == '#') {
-        const char *nl = memchr(s, '\n', n);
-        n = nl ? n - (size_t)(nl - s) : 0;
-        s = nl ? nl : s + n;
-        if (n > 1 && s[1] == LUA_SIGNATURE[0]) { /* a binary chunk */
-            s++;
-            n--;
-        }
-    }
-    int status = lang_loadbuffer(L, s, n, lua_tostring(L, fnameidx), mode);
-    /* Leave only the result: drop the chunk name and the buffer slot. */
+    /* Leave only the result: drop the chunk name and the buffer. */
     lua_replace(L, fnameidx); /* result over the name */
     lua_settop(L, fnameidx);
     return status;
@@ -834,15 +918,14 @@ static void write_z(const char *s)
     port_write_err(s, strlen(s));
 }
 
+/* The core prints "PANIC: unprotected error in call to Lua API (msg)"
+ * when the panic function returns, and exits: so this one only returns.
+ * (Printing here would call lua_tolstring, which may convert, allocate
+ * and run a safe point, at the deepest point of the C stack.) */
 static int panic(lua_State *L)
 {
-    const char *msg = lua_type(L, -1) == LUA_TSTRING
-                          ? lua_tostring(L, -1)
-                          : "error object is not a string";
-    write_z("PANIC: unprotected error in call to Lua API (");
-    write_z(msg);
-    write_z(")\n");
-    port_exit(1); /* the core would print its own line if we returned */
+    (void)L;
+    return 0;
 }
 
 static void warn_off(void *ud, const char *msg, int tocont);

@@ -9,7 +9,9 @@
 #ifndef RTLUA_LIB_H
 #define RTLUA_LIB_H
 
+#include "lauxlib.h"
 #include "lua.h"
+#include "port/port.h"
 
 /* require (lib/loadlib.c), a field of _G (lib/base.c). */
 int pkg_require(lua_State *L);
@@ -18,6 +20,15 @@ int pkg_require(lua_State *L);
  * the stack (lib/base.c): opening a library into a state whose table
  * exists already in RAM. */
 void lib_copyrom(lua_State *L, const void *rom);
+
+/* The C stack's check (vm/do.h) at a library level that recurses (the
+ * sort's) or calls a C function it does not know (a stream's closef),
+ * before it calls anything. */
+#define LIB_CSTACKCHECK(L)                                                    \
+    do {                                                                      \
+        if (port_cstack_short(call))                                          \
+            luaL_error(L, "C stack overflow");                                \
+    } while (0)
 
 /* Loops whose length the caller gives and that run no count hook (the
  * table library's ranges, rt.loop's iterations) may last as long as the

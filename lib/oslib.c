@@ -351,19 +351,31 @@ static void add_num(luaL_Buffer *b, int64_t v, int width, char pad)
     luaL_addlstring(b, buf + sizeof buf - n, (size_t)n);
 }
 
-static void add_conv(luaL_Buffer *b, char c, const os_tm *tm);
-
-static void add_seq(luaL_Buffer *b, const char *seq, const os_tm *tm)
+/* The conversions that stand for a sequence of others, and theirs. */
+static const char *conv_seq(char c)
 {
-    for (; *seq; seq++) {
-        if (*seq == '%')
-            add_conv(b, *++seq, tm);
-        else
-            luaL_addchar(b, *seq);
+    switch (c) {
+    case 'c':
+        return "%a %b %e %H:%M:%S %Y";
+    case 'D':
+    case 'x':
+        return "%m/%d/%y";
+    case 'F':
+        return "%Y-%m-%d";
+    case 'r':
+        return "%I:%M:%S %p";
+    case 'R':
+        return "%H:%M";
+    case 'T':
+    case 'X':
+        return "%H:%M:%S";
+    default:
+        return NULL;
     }
 }
 
-static void add_conv(luaL_Buffer *b, char c, const os_tm *tm)
+/* One conversion that is not a sequence. */
+static void add_one(luaL_Buffer *b, char c, const os_tm *tm)
 {
     int64_t iy;
     int iw;
@@ -381,24 +393,14 @@ static void add_conv(luaL_Buffer *b, char c, const os_tm *tm)
     case 'B':
         luaL_addstring(b, month_names[tm->mon]);
         break;
-    case 'c':
-        add_seq(b, "%a %b %e %H:%M:%S %Y", tm);
-        break;
     case 'C':
         add_num(b, floordiv(tm->year, 100), 2, '0');
         break;
     case 'd':
         add_num(b, tm->mday, 2, '0');
         break;
-    case 'D':
-    case 'x':
-        add_seq(b, "%m/%d/%y", tm);
-        break;
     case 'e':
         add_num(b, tm->mday, 2, ' ');
-        break;
-    case 'F':
-        add_seq(b, "%Y-%m-%d", tm);
         break;
     case 'g':
         iso_week(tm, &iy, &iw);
@@ -429,21 +431,11 @@ static void add_conv(luaL_Buffer *b, char c, const os_tm *tm)
     case 'p':
         luaL_addstring(b, tm->hour < 12 ? "AM" : "PM");
         break;
-    case 'r':
-        add_seq(b, "%I:%M:%S %p", tm);
-        break;
-    case 'R':
-        add_seq(b, "%H:%M", tm);
-        break;
     case 'S':
         add_num(b, tm->sec, 2, '0');
         break;
     case 't':
         luaL_addchar(b, '\t');
-        break;
-    case 'T':
-    case 'X':
-        add_seq(b, "%H:%M:%S", tm);
         break;
     case 'u':
         add_num(b, tm->wday == 0 ? 7 : tm->wday, 1, '0');
@@ -481,6 +473,22 @@ static void add_conv(luaL_Buffer *b, char c, const os_tm *tm)
     default: /* '%' */
         luaL_addchar(b, '%');
         break;
+    }
+}
+
+/* A conversion: one, or a sequence of ones (never of sequences). */
+static void add_conv(luaL_Buffer *b, char c, const os_tm *tm)
+{
+    const char *seq = conv_seq(c);
+    if (seq == NULL) {
+        add_one(b, c, tm);
+        return;
+    }
+    for (; *seq; seq++) {
+        if (*seq == '%')
+            add_one(b, *++seq, tm);
+        else
+            luaL_addchar(b, *seq);
     }
 }
 

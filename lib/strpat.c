@@ -266,7 +266,7 @@ static const char *match_capture(match_state *ms, const char *s, int l)
  * no quantifier loop here instead of recursing. */
 static const char *pat_match(match_state *ms, const char *s, const char *p)
 {
-    if (ms->depth-- == 0 || port_stack_left() < LUAI_CSTACK_KEEP)
+    if (ms->depth-- == 0 || port_cstack_short(match))
         luaL_error(ms->L, "pattern too complex");
     while (p != ms->p_end) {
         const char *ep;

@@ -229,6 +229,7 @@ static int less_at(lua_State *L, lua_Integer i, lua_Integer j)
 
 static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
 {
+    LIB_CSTACKCHECK(L); /* log2(n) levels deep at most */
     while (lo < hi) {
         /* Median of three: order t[lo] <= t[mid] <= t[hi]. */
         if (less_at(L, hi, lo))

@@ -143,12 +143,30 @@ size_t port_stack_unused(void);
  * (SIZE_MAX on the host, whose stack is not ours to bound).  The runtime
  * turns a shortage into a "C stack overflow" error instead of a fault. */
 size_t port_stack_left(void);
-/* A C level (call, parser level, pattern-match level) is refused with
- * "C stack overflow" when fewer than this many bytes of C stack remain,
- * which leaves room for the error path and the deepest leaf's work (a
- * board may lower it). */
-#ifndef LUAI_CSTACK_KEEP
-#define LUAI_CSTACK_KEEP 1536
+/* A C level is refused ("C stack overflow") when fewer than
+ * LUAI_CSTACK_KEEP(kind) bytes of C stack remain: the most that anything
+ * may use after a check of that kind before the next check, with what
+ * interrupts push (vm/do.h).  The kinds: call (a call through the API or
+ * of a C function the runtime does not know; a safe point), parse (a
+ * parser level), match (a pattern-matching level), dump and undump (a
+ * nested prototype), gc (the collector's work inside an allocation),
+ * error (the making of an error's message), load (the compiler's entry,
+ * lang/load.c).
+ * On a board the build computes each from the compiler's frames and the
+ * call graph (tools/cstack.lua) and the link sets it: symbols
+ * rtlua_cstack_keep_KIND, whose addresses are the byte counts.  The host
+ * never runs short (port_stack_left is unbounded there). */
+#ifdef RTLUA_HOST
+#define LUAI_CSTACK_KEEP(kind) ((size_t)0)
+#define port_cstack_short(kind) 0
+#else
+extern const char rtlua_cstack_keep_call[], rtlua_cstack_keep_parse[],
+    rtlua_cstack_keep_match[], rtlua_cstack_keep_dump[],
+    rtlua_cstack_keep_undump[], rtlua_cstack_keep_gc[],
+    rtlua_cstack_keep_error[], rtlua_cstack_keep_load[];
+#define LUAI_CSTACK_KEEP(kind) ((size_t)(uintptr_t)rtlua_cstack_keep_##kind)
+/* Fewer than LUAI_CSTACK_KEEP(kind) bytes left: a check's failure. */
+#define port_cstack_short(kind) (port_stack_left() < LUAI_CSTACK_KEEP(kind))
 #endif
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,

@@ -242,7 +242,7 @@ int lua_checkstack(lua_State *L, int n)
         if (inuse > LUAI_MAXSTACK - n)
             ok = 0;
         else
-            ok = vm_growstack(L, n, 0);
+            ok = vm_trygrowstack(L, n);
     }
     if (ok && ci->top < L->top + n)
         ci->top = L->top + n;

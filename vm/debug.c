@@ -127,6 +127,11 @@ void dbg_chunkid(char *out, const char *source, size_t srclen)
 _Noreturn void dbg_errormsg(lua_State *L)
 {
     if (L->errfunc != 0) {
+        /* The handler runs only with the C stack's reserve left (it is a
+         * C level like any, vm/do.h): short of it, this is an error in
+         * error handling, and raising it calls nothing more. */
+        if (vm_cstackshort(call))
+            vm_throw(L, LUA_ERRERR);
         tvalue *errfunc = vm_restorestack(L, L->errfunc);
         set_obj(L->top, L->top - 1); /* the message moves up */
         set_obj(L->top - 1, errfunc);
@@ -220,8 +225,8 @@ static int findsetreg(const proto *p, int lastpc, int reg)
     return setreg;
 }
 
-static const char *getobjname(const proto *p, int lastpc, int reg,
-                              const char **name);
+static const char *basicobjname(const proto *p, int lastpc, int reg,
+                                const char **name);
 
 /* The name of constant k when it is a string. */
 static void kname(const proto *p, int k, const char **name)
@@ -230,10 +235,11 @@ static void kname(const proto *p, int k, const char **name)
     *name = is_str(kv) ? str_data(gco2str(gc_of(kv))) : "?";
 }
 
-/* The name of register r used as a key: a constant string, or "?". */
+/* The name of register r used as a key: a constant string, or "?".
+ * (getobjname finds a constant only where basicobjname does.) */
 static void rname(const proto *p, int pc, int r, const char **name)
 {
-    const char *what = getobjname(p, pc, r, name);
+    const char *what = basicobjname(p, pc, r, name);
     if (!(what && *what == 'c')) /* not a constant */
         *name = "?";
 }
@@ -244,6 +250,7 @@ static void rname(const proto *p, int pc, int r, const char **name)
 static const char *basicobjname(const proto *p, int lastpc, int reg,
                                 const char **name)
 {
+again:
     *name = dbg_getlocalname(p, reg + 1, lastpc);
     if (*name)
         return "local";
@@ -252,10 +259,14 @@ static const char *basicobjname(const proto *p, int lastpc, int reg,
         return NULL;
     instr i = p->code[pc];
     switch (GET_OP(i)) {
-    case OP_MOVE: {
+    case OP_MOVE: { /* a copy: what it copied, earlier (a loop: the C
+                     * stack stays bounded whatever the code) */
         int b = GETARG_B(i);
-        if (b < GETARG_A(i))
-            return basicobjname(p, pc, b, name);
+        if (b < GETARG_A(i)) {
+            lastpc = pc;
+            reg = b;
+            goto again;
+        }
         return NULL;
     }
     case OP_GETUPVAL:
@@ -295,6 +306,7 @@ static const char *isenv(const proto *p, int pc, int t, int isup)
 static const char *getobjname(const proto *p, int lastpc, int reg,
                               const char **name)
 {
+again:;
     const char *what = basicobjname(p, lastpc, reg, name);
     if (what != NULL)
         return what;
@@ -305,8 +317,11 @@ static const char *getobjname(const proto *p, int lastpc, int reg,
     switch (GET_OP(i)) {
     case OP_MOVE: { /* a copy of a register named as a field */
         int b = GETARG_B(i);
-        if (b < GETARG_A(i))
-            return getobjname(p, pc, b, name);
+        if (b < GETARG_A(i)) {
+            lastpc = pc;
+            reg = b;
+            goto again;
+        }
         return NULL;
     }
     case OP_GETTABUP:

@@ -67,8 +67,13 @@
 #define DO_SHRINK_BLOCKS 4
 /* Initial entries of a thread's to-be-closed array. */
 #define DO_TBC_INIT 4
-/* Bytes of the buffer vm_pushvfstring fills before pushing a piece. */
+/* Bytes of the buffer vm_pushvfstring fills before pushing a piece (on
+ * the C stack of every error's message: smaller on the boards). */
+#ifdef RTLUA_HOST
 #define DO_FMT_BUF 128
+#else
+#define DO_FMT_BUF 40
+#endif
 
 struct lua_longjmp {
     struct lua_longjmp *previous;
@@ -121,9 +126,14 @@ _Noreturn void vm_throw(lua_State *L, int status)
          * the main thread's protected call (as the reference does). */
         L->status = (uint8_t)status;
         if (status != LUA_ERRMEM && status != LUA_ERRERR) {
-            vm_checkstack(mainth, 1);
-            set_obj(mainth->top, L->top - 1);
-            mainth->top++;
+            if (mainth->stack + mainth->stacklimit - mainth->top >
+                    1 + VM_EXTRA_STACK ||
+                vm_trygrowstack(mainth, 1)) {
+                set_obj(mainth->top, L->top - 1);
+                mainth->top++;
+            } else {
+                status = LUA_ERRERR; /* no room for the error object */
+            }
         }
         mainth->errorJmp->status = status;
         longjmp(mainth->errorJmp->b, 1);
@@ -131,8 +141,13 @@ _Noreturn void vm_throw(lua_State *L, int status)
     L->status = (uint8_t)status;
     if (status == LUA_ERRMEM)
         set_gc(L->top - 1, g->memerrmsg, V_SHRSTR);
-    if (g->panic != NULL)
-        g->panic(L);
+    if (g->panic != NULL) {
+        /* Once: a throw from inside the panic function (its own error)
+         * goes straight on to the exit below. */
+        int (*panic)(lua_State *) = g->panic;
+        g->panic = NULL;
+        panic(L);
+    }
     const char *msg = "error object is not a string";
     if (L->top > L->stack && is_str(L->top - 1))
         msg = str_data(gco2str(gc_of(L->top - 1)));
@@ -158,14 +173,32 @@ int vm_rawrunprotected(lua_State *L, vm_pfunc f, void *ud)
 
 _Noreturn void vm_memerror(lua_State *L)
 {
-    vm_checkstack(L, 1);
-    set_gc(L->top, G(L)->memerrmsg, V_SHRSTR);
-    L->top++;
+    /* The message where there is room for it; without room (the stack
+     * could not grow either) the catcher sets it anyway (seterrorobj). */
+    if (L->stack + L->stacklimit - L->top > 1 + VM_EXTRA_STACK ||
+        vm_trygrowstack(L, 1)) {
+        set_gc(L->top, G(L)->memerrmsg, V_SHRSTR);
+        L->top++;
+    }
     vm_throw(L, LUA_ERRMEM);
+}
+
+static void growstack1(lua_State *L);
+
+/* An error raised short of C stack (port/port.h, kind error) is "C stack
+ * overflow", a ROM string: nothing formatted, nothing allocated. */
+_Noreturn __attribute__((noinline)) void vm_cstackerror(lua_State *L)
+{
+    growstack1(L);
+    set_gc(L->top, G(L)->cstackmsg, V_SHRSTR);
+    L->top++;
+    dbg_errormsg(L);
 }
 
 _Noreturn void vm_runerror(lua_State *L, const char *fmt, ...)
 {
+    if (vm_cstackshort(error))
+        vm_cstackerror(L);
     va_list ap;
     va_start(ap, fmt);
     const char *msg = vm_pushvfstring(L, fmt, ap);
@@ -193,7 +226,7 @@ struct fmtbuf {
 static void pushpiece(struct fmtbuf *b, const char *s, size_t len)
 {
     lua_State *L = b->L;
-    vm_checkstack(L, 1);
+    growstack1(L);
     str *ts = str_new(L, s, len);
     if (ts == NULL)
         vm_memerror(L);
@@ -298,6 +331,26 @@ static size_t ptr2str(char *buf, const void *p)
     return n + 2;
 }
 
+/* lua_pushfstring met an unknown conversion: only C code calls it so
+ * (the runtime's own formats are fixed), so the message gets no position
+ * and is made without formatting (which would lead back here). */
+_Noreturn static void badoption(lua_State *L, char c)
+{
+    static const char pre[] = "invalid option '%",
+                      post[] = "' to 'lua_pushfstring'";
+    char msg[sizeof pre + sizeof post];
+    memcpy(msg, pre, sizeof pre - 1);
+    msg[sizeof pre - 1] = c;
+    memcpy(msg + sizeof pre, post, sizeof post);
+    growstack1(L);
+    str *s = str_newz(L, msg);
+    if (s == NULL)
+        vm_memerror(L);
+    set_gc(L->top, s, s->tt);
+    L->top++;
+    dbg_errormsg(L);
+}
+
 const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap)
 {
     struct fmtbuf b;
@@ -357,7 +410,7 @@ const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap)
             break;
         default:
             flushbuf(&b);
-            vm_runerror(L, "invalid option '%%%c' to 'lua_pushfstring'", e[1]);
+            badoption(L, e[1]);
         }
         fmt = e + 2;
     }
@@ -400,15 +453,10 @@ static void correctstack(lua_State *L, tvalue *old, tvalue *s)
 #undef MOVED
 }
 
-/* Reallocate to newsize slots; 0 on memory failure (nothing changed). */
-static int reallocstack(lua_State *L, uint32_t newsize)
+/* The stack now at s, of newsize slots (it was at old, oldsize). */
+static void movedstack(lua_State *L, tvalue *old, uint32_t oldsize, tvalue *s,
+                       uint32_t newsize)
 {
-    uint32_t oldsize = L->stacksize;
-    tvalue *old = L->stack;
-    tvalue *s =
-        gc_realloc(L, old, sizeof(tvalue) * oldsize, sizeof(tvalue) * newsize);
-    if (s == NULL)
-        return 0;
     for (uint32_t i = oldsize; i < newsize; i++)
         set_nil(&s[i]);
     L->stack = s;
@@ -419,7 +467,31 @@ static int reallocstack(lua_State *L, uint32_t newsize)
         L->deadfrom = newsize;
     if (s != old)
         correctstack(L, old, s);
+}
+
+/* Reallocate to newsize slots; 0 on memory failure (nothing changed). */
+static int reallocstack(lua_State *L, uint32_t newsize)
+{
+    uint32_t oldsize = L->stacksize;
+    tvalue *old = L->stack;
+    tvalue *s =
+        gc_realloc(L, old, sizeof(tvalue) * oldsize, sizeof(tvalue) * newsize);
+    if (s == NULL)
+        return 0;
+    movedstack(L, old, oldsize, s, newsize);
     return 1;
+}
+
+/* Shrink to newsize slots (fewer than now): in place, never fails, never
+ * collects (gc_shrink). */
+static void shrinkstackto(lua_State *L, uint32_t newsize)
+{
+    uint32_t oldsize = L->stacksize;
+    tvalue *old = L->stack;
+    movedstack(
+        L, old, oldsize,
+        gc_shrink(L, old, sizeof(tvalue) * oldsize, sizeof(tvalue) * newsize),
+        newsize);
 }
 
 /* Hand out slots up to `needed` (and DO_LIMIT_STEP more), within the
@@ -433,7 +505,14 @@ static void raiselimit(lua_State *L, uint32_t needed)
         L->stacklimit = limit;
 }
 
-int vm_growstack(lua_State *L, int n, int raiseerror)
+/* What growstack found (vm_growstack raises the matching error). */
+enum { GROW_OK, GROW_NOMEM, GROW_OVERFLOW, GROW_ERRERR };
+
+/* The growth itself, raising nothing: GROW_OK, GROW_NOMEM (the block
+ * could not be had), GROW_OVERFLOW (past LUAI_MAXSTACK: the error's
+ * extra space is given), GROW_ERRERR (already in that space: the
+ * overflow's handler overflowed too). */
+static int growstack(lua_State *L, int n)
 {
     uint32_t size = L->stacksize;
     if (n >= 0 && n < LUAI_MAXSTACK) {
@@ -441,16 +520,11 @@ int vm_growstack(lua_State *L, int n, int raiseerror)
             (uint32_t)(L->top - L->stack) + (uint32_t)n + VM_EXTRA_STACK;
         if (needed <= size) { /* the room is there: only the limit moves */
             raiselimit(L, needed);
-            return 1;
+            return GROW_OK;
         }
     }
-    if (size > LUAI_MAXSTACK) {
-        /* Already using the extra space of an overflow: the handler
-         * itself overflowed. */
-        if (raiseerror)
-            vm_throw(L, LUA_ERRERR);
-        return 0;
-    }
+    if (size > LUAI_MAXSTACK)
+        return GROW_ERRERR;
     if (n < LUAI_MAXSTACK) {
         uint32_t needed =
             (uint32_t)(L->top - L->stack) + (uint32_t)n + VM_EXTRA_STACK;
@@ -466,19 +540,48 @@ int vm_growstack(lua_State *L, int n, int raiseerror)
             if (reallocstack(L, newsize) ||
                 (newsize > needed && reallocstack(L, needed))) {
                 raiselimit(L, needed);
-                return 1;
+                return GROW_OK;
             }
-            if (raiseerror)
-                vm_memerror(L);
-            return 0;
+            return GROW_NOMEM;
         }
     }
-    /* Too big: give the error's handling some room, then raise. */
+    /* Too big: give the error's handling some room. */
     if (reallocstack(L, DO_ERRORSTACKSIZE))
         L->stacklimit = L->stacksize;
-    if (raiseerror)
+    return GROW_OVERFLOW;
+}
+
+int vm_trygrowstack(lua_State *L, int n)
+{
+    return growstack(L, n) == GROW_OK;
+}
+
+void vm_growstack(lua_State *L, int n)
+{
+    switch (growstack(L, n)) {
+    case GROW_OK:
+        return;
+    case GROW_NOMEM:
+        vm_memerror(L);
+    case GROW_ERRERR:
+        vm_throw(L, LUA_ERRERR);
+    default:
         vm_runerror(L, "stack overflow");
-    return 0;
+    }
+}
+
+/* One more slot at top, raising nothing but a throw: the formatting of an
+ * error's message needs it, and must not raise another message. */
+static void growstack1(lua_State *L)
+{
+    if (L->stack + L->stacklimit - L->top > 1 + VM_EXTRA_STACK)
+        return;
+    int r = growstack(L, 1);
+    if (r == GROW_OK ||
+        (r == GROW_OVERFLOW &&
+         L->stack + L->stacklimit - L->top > 1 + VM_EXTRA_STACK))
+        return;
+    vm_throw(L, r == GROW_NOMEM ? LUA_ERRMEM : LUA_ERRERR);
 }
 
 int state_growstack(lua_State *L, uint32_t n)
@@ -488,7 +591,7 @@ int state_growstack(lua_State *L, uint32_t n)
     if (n >= LUAI_MAXSTACK ||
         (uint32_t)(L->top - L->stack) + n + VM_EXTRA_STACK > LUAI_MAXSTACK)
         return -1;
-    return vm_growstack(L, (int)n, 0) ? 0 : -1;
+    return vm_trygrowstack(L, (int)n) ? 0 : -1;
 }
 
 /* After an error: give back the overflow space and unused records. */
@@ -504,7 +607,7 @@ static void shrinkstack(lua_State *L)
         if (goal < STATE_STACK_INIT)
             goal = STATE_STACK_INIT;
         if (goal <= LUAI_MAXSTACK)
-            reallocstack(L, goal);
+            shrinkstackto(L, goal);
     }
     vm_freeci(L);
 }
@@ -627,7 +730,7 @@ void vm_shrinkthread(lua_State *L)
     if (goal < STATE_STACK_INIT)
         goal = STATE_STACK_INIT;
     if (L->stacksize > 3 * inuse && goal < L->stacksize)
-        reallocstack(L, goal); /* in place, never fails (gc.h) */
+        shrinkstackto(L, goal);
 }
 
 int vm_initthread(lua_State *L, lua_State *L1)
@@ -704,20 +807,18 @@ void vm_freethread(lua_State *L, lua_State *L1)
 /* ---- Calls ---------------------------------------------------------------
  */
 
-void vm_checkcstack(lua_State *L)
+__attribute__((noinline)) void vm_cstackfail(lua_State *L, int isshort)
 {
     uint32_t n = vm_getCcalls(L);
-    if (n == vm_maxccalls(L))
-        vm_runerror(L, "C stack overflow");
-    else if (n >= vm_maxccalls(L) + DO_CCALLS_EXTRA(L))
-        vm_throw(L, LUA_ERRERR); /* while handling the overflow */
-    else if (n < vm_maxccalls(L) && vm_cstackshort()) {
-        /* The first shortage raises the error; the handler it runs gets
-         * the rest of the reserve, and a shortage inside that gives up. */
-        if (port_stack_left() < LUAI_CSTACK_KEEP / 2)
-            vm_throw(L, LUA_ERRERR);
-        vm_runerror(L, "C stack overflow");
+    if (!isshort) {
+        if (n >= vm_maxccalls(L) + DO_CCALLS_EXTRA(L))
+            vm_throw(L, LUA_ERRERR); /* while handling the overflow */
+        if (n > vm_maxccalls(L))
+            return; /* the overflow's handler runs in the extra levels */
     }
+    /* (Short of stack, no message handler is called: dbg_errormsg.) */
+    vm_checkstack(L, 0); /* room for the message */
+    vm_runerror(L, "C stack overflow");
 }
 
 /* Insert the __call metamethod of the value at func below it. */
@@ -824,7 +925,7 @@ CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults)
             int fsize = p->maxstacksize;
             if (L->stack + L->stacklimit - L->top <= fsize + VM_EXTRA_STACK) {
                 ptrdiff_t off = vm_savestack(L, func);
-                vm_growstack(L, fsize, 1);
+                vm_growstack(L, fsize);
                 func = vm_restorestack(L, off);
             }
             CallInfo *ci = L->ci->next; /* the common case: a kept record */
@@ -893,11 +994,12 @@ int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
 static void ccall(lua_State *L, tvalue *func, int nresults, uint32_t inc)
 {
     L->nCcalls += inc;
-    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort()) {
+    int isshort = 0;
+    if (vm_getCcalls(L) >= vm_maxccalls(L) ||
+        (isshort = vm_cstackshort(call)) != 0) {
         ptrdiff_t off = vm_savestack(L, func);
-        vm_checkstack(L, 0);
+        vm_cstackfail(L, isshort || vm_cstackshort(call));
         func = vm_restorestack(L, off);
-        vm_checkcstack(L);
     }
     CallInfo *ci = vm_precall(L, func, nresults);
     if (ci != NULL) {
@@ -1188,8 +1290,18 @@ static int precover(lua_State *L, int status)
     return status;
 }
 
+/* lua_resume's check of the C stack failed (a function of its own, which
+ * tools/cstack.lua knows as a failure). */
+static __attribute__((noinline)) int resumeshort(lua_State *L, int narg)
+{
+    gc_thread_enter(L);
+    return resumeerror(L, "C stack overflow", narg);
+}
+
 int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
 {
+    if (vm_cstackshort(call)) /* before anything is called (vm/do.h) */
+        return resumeshort(L, nargs);
     gc_thread_enter(L);
     if (L->status == LUA_OK) {
         if (L->ci != L->base_ci)
@@ -1201,7 +1313,7 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
         return resumeerror(L, "cannot resume dead coroutine", nargs);
     }
     L->nCcalls = from ? vm_getCcalls(from) : 0;
-    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort())
+    if (vm_getCcalls(L) >= vm_maxccalls(L))
         return resumeerror(L, "C stack overflow", nargs);
     L->nCcalls++;
     gc_thread_ran(L);
@@ -1296,7 +1408,7 @@ int vm_finalizer(lua_State *L, gcobj *o)
         !(tt_of(tm) == V_LCL || tt_of(tm) == V_CCL || tt_of(tm) == V_LCF))
         return 0; /* no __gc any more, or not callable: nothing to do */
     if (L->stack + L->stacklimit - L->top <= 2 + VM_EXTRA_STACK &&
-        !vm_growstack(L, 2, 0))
+        !vm_trygrowstack(L, 2))
         return 0;
     uint8_t oldah = L->allowhook;
     L->allowhook = 0; /* no hooks inside a finalizer */

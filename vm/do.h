@@ -98,12 +98,16 @@ typedef struct CallInfoBlock {
     do {                                                                      \
         if ((L)->stack + (L)->stacklimit - (L)->top <=                        \
             (ptrdiff_t)(n) + VM_EXTRA_STACK)                                  \
-            vm_growstack(L, (int)(n), 1);                                     \
+            vm_growstack(L, (int)(n));                                        \
     } while (0)
 
-/* Grow so n slots fit above top (plus VM_EXTRA_STACK).  raiseerror 0:
- * return 0 on failure instead of raising.  Returns 1 on success. */
-int vm_growstack(lua_State *L, int n, int raiseerror);
+/* Grow so n slots fit above top (plus VM_EXTRA_STACK), or raise "not
+ * enough memory", "stack overflow" (past LUAI_MAXSTACK) or LUA_ERRERR (past
+ * it while handling that).  vm_trygrowstack raises nothing: 1 on success,
+ * 0 on failure (two functions, not a flag, so that the one that cannot
+ * raise calls nothing that does). */
+void vm_growstack(lua_State *L, int n);
+int vm_trygrowstack(lua_State *L, int n);
 
 /* Raise: the error object is at L->top - 1.  status is LUA_ERR*. */
 _Noreturn void vm_throw(lua_State *L, int status);
@@ -179,13 +183,30 @@ void vm_newtbcupval(lua_State *L, tvalue *obj);
 /* Most nested C calls (and parser levels): LUAI_MAXCCALLS unless
  * lua_setcstacklimit changed it. */
 #define vm_maxccalls(L) (G(L)->cstacklimit)
-/* Raise "C stack overflow" when L->nCcalls reached vm_maxccalls or the
- * C stack is short (vm_cstackshort); past that, while the error is being
- * handled, raise LUA_ERRERR without calling anything. */
-void vm_checkcstack(lua_State *L);
-/* Fewer than LUAI_CSTACK_KEEP bytes of C stack are left (never on the
- * host, where port_stack_left is unbounded). */
-#define vm_cstackshort() (port_stack_left() < LUAI_CSTACK_KEEP)
+/* The C stack's checks.  Every C level that can nest without bound (a
+ * call through the API, ccall; a parser level; a pattern-matching level;
+ * lua_resume; a nested prototype in the binary-chunk reader and writer)
+ * first checks, before it calls anything, that at least
+ * LUAI_CSTACK_KEEP(kind) bytes of C stack are left (vm_cstackshort,
+ * port/port.h) and, where it counts levels,
+ * that their count is below vm_maxccalls.  When a check fails it calls
+ * vm_cstackfail (or, outside vm/, raises its own error) and nothing else.
+ * tools/cstack.lua relies on this shape: it computes each kind's
+ * LUAI_CSTACK_KEEP on a board as the most stack anything can use after a
+ * check of that kind until the next check. */
+#define vm_cstackshort(kind) port_cstack_short(kind)
+/* A check failed: the C stack is short (isshort), or L->nCcalls reached
+ * vm_maxccalls.  Raises "C stack overflow" (after making room on L's
+ * stack for the message), or LUA_ERRERR when the count is
+ * DO_CCALLS_EXTRA levels past the limit.  Returns, letting the level go
+ * on, only when the count is past the limit by less than that (where the
+ * message handler of a count overflow runs) and the stack is not short.
+ * A message handler is never called short of stack (dbg_errormsg throws
+ * LUA_ERRERR instead), so raising never nests. */
+void vm_cstackfail(lua_State *L, int isshort);
+/* Raise "C stack overflow" (the pre-made message: nothing formatted,
+ * nothing allocated): an error raised short of C stack (kind error). */
+_Noreturn void vm_cstackerror(lua_State *L);
 #define vm_getCcalls(L) ((L)->nCcalls & 0xFFFFu)
 #define vm_isyieldable(L) (((L)->nCcalls & 0xFFFF0000u) == 0)
 #define vm_incnny(L) ((L)->nCcalls += 0x10000u)

@@ -79,6 +79,12 @@ typedef struct {
     uint32_t w[BN_LIMBS];
 } bignum;
 
+/* The big integers of a conversion, outside the C stack (three of them
+ * are a third of a small board's stack reserve): one conversion runs at a
+ * time, as a conversion calls nothing that converts, and interrupts never
+ * convert numbers. */
+static bignum bn_scratch[3];
+
 static void bn_set(bignum *a, uint64_t v)
 {
     a->n = 0;
@@ -227,20 +233,20 @@ static void load_digits(bignum *a, const digits *d)
 /* Sign of D * 10^E - M * 2^f; 2 when the arithmetic overflowed. */
 static int cmp_exact(const digits *d, int E, uint64_t M, int f)
 {
-    bignum lhs, rhs;
-    load_digits(&lhs, d);
-    bn_set(&rhs, M);
+    bignum *lhs = &bn_scratch[0], *rhs = &bn_scratch[1];
+    load_digits(lhs, d);
+    bn_set(rhs, M);
     if (E >= 0)
-        bn_mulpow5(&lhs, E);
+        bn_mulpow5(lhs, E);
     else
-        bn_mulpow5(&rhs, -E);
+        bn_mulpow5(rhs, -E);
     if (E > f)
-        bn_shl(&lhs, E - f);
+        bn_shl(lhs, E - f);
     else
-        bn_shl(&rhs, f - E);
-    if (lhs.over || rhs.over)
+        bn_shl(rhs, f - E);
+    if (lhs->over || rhs->over)
         return 2;
-    return bn_cmp(&lhs, &rhs);
+    return bn_cmp(lhs, rhs);
 }
 
 /* Exact powers of ten as doubles, for the estimate. */
@@ -590,11 +596,12 @@ static int scale10(double x, bignum *num, bignum *den)
         bn_mulpow10(den, K);
     else
         bn_mulpow10(num, -K);
-    bignum ten = *den;
-    bn_muladd(&ten, 10, 0);
-    while (bn_cmp(num, &ten) >= 0) {
+    bignum *ten = &bn_scratch[2];
+    *ten = *den;
+    bn_muladd(ten, 10, 0);
+    while (bn_cmp(num, ten) >= 0) {
         bn_muladd(den, 10, 0);
-        bn_muladd(&ten, 10, 0);
+        bn_muladd(ten, 10, 0);
         K++;
     }
     while (bn_cmp(num, den) < 0) {
@@ -640,9 +647,9 @@ static int gen_digits(bignum *num, bignum *den, int n, char *dg)
  * the first, after rounding. */
 static int exact_digits(double x, int n, char *dg)
 {
-    bignum num, den;
-    int K = scale10(x, &num, &den);
-    return K + gen_digits(&num, &den, n, dg);
+    bignum *num = &bn_scratch[0], *den = &bn_scratch[1];
+    int K = scale10(x, num, den);
+    return K + gen_digits(num, den, n, dg);
 }
 
 /* The digits of finite x > 0 down to the place 10^-prec, rounded half to
@@ -650,15 +657,15 @@ static int exact_digits(double x, int n, char *dg)
  * and returns the decimal exponent of dg[0]. */
 static int fixed_digits(double x, int prec, char *dg, int max, int *nd)
 {
-    bignum num, den;
-    int K = scale10(x, &num, &den);
+    bignum *num = &bn_scratch[0], *den = &bn_scratch[1];
+    int K = scale10(x, num, den);
     int n = K + 1 + prec;
     if (n <= 0) {
         /* x < 10^-prec: it rounds to one unit there when above half. */
         int up = 0;
         if (n == 0) {
-            bn_muladd(&den, 5, 0);
-            up = bn_cmp(&num, &den) > 0;
+            bn_muladd(den, 5, 0);
+            up = bn_cmp(num, den) > 0;
         }
         *nd = up;
         dg[0] = 1;
@@ -667,7 +674,7 @@ static int fixed_digits(double x, int prec, char *dg, int max, int *nd)
     if (n > max)
         n = max;
     *nd = n;
-    return K + gen_digits(&num, &den, n, dg);
+    return K + gen_digits(num, den, n, dg);
 }
 
 /* Output into a bounded buffer with snprintf's result. */

@@ -159,11 +159,13 @@ lua_State *state_open_in(void *mem, size_t bytes)
     if (tab_setint(L, reg, REG_MAINTHREAD, &v) != TAB_OK)
         goto fail;
     g->memerrmsg = str_newz(L, "not enough memory");
+    g->cstackmsg = str_newz(L, "C stack overflow");
     g->tm_mode = str_newz(L, "__mode");
     g->tm_gc = str_newz(L, "__gc");
-    if (!g->memerrmsg || !g->tm_mode || !g->tm_gc)
+    if (!g->memerrmsg || !g->cstackmsg || !g->tm_mode || !g->tm_gc)
         goto fail;
     str_fix(g->memerrmsg);
+    str_fix(g->cstackmsg);
     str_fix(g->tm_mode);
     str_fix(g->tm_gc);
     if (tm_init(L) != 0)

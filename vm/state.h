@@ -167,6 +167,7 @@ typedef struct global_State {
     struct romslot
         *romslots;   /* ROM tables written since boot (docs/rom-tables.md) */
     str *memerrmsg;  /* "not enough memory", pre-made */
+    str *cstackmsg;  /* "C stack overflow", pre-made (a ROM string) */
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
     str *tmname[25]; /* event names, by tm_event (vm/tm.h: TM_N) */

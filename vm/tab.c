@@ -511,7 +511,8 @@ int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val)
     return set_normalised(L, t, &k, &v);
 }
 
-int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val)
+/* tab_setint for a table that is not a ROM table (rom_set's overlay). */
+static int setint_ram(lua_State *L, table *t, rt_int key, const tvalue *val)
 {
     if (in_array(t, key)) {
         tvalue *slot = &t->array[key - 1];
@@ -524,9 +525,17 @@ int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val)
     }
     tvalue k, v = *val;
     set_int(&k, key);
-    if (rom_case(t))
-        return rom_set(L, t, &k, &v);
     return set_normalised(L, t, &k, &v);
+}
+
+int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val)
+{
+    if (!in_array(t, key) && rom_case(t)) {
+        tvalue k, v = *val;
+        set_int(&k, key);
+        return rom_set(L, t, &k, &v);
+    }
+    return setint_ram(L, t, key, val);
 }
 
 int tab_setstr(lua_State *L, table *t, str *key, const tvalue *val)
@@ -984,7 +993,7 @@ static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
         if (rom_part(L, s, &s->over) == NULL)
             return TAB_ERR_MEM;
         rt_int idx = (rt_int)((const node *)(const void *)raw - t->node) + 1;
-        return tab_setint(L, s->over, idx, &v);
+        return setint_ram(L, s->over, idx, &v);
     }
     if (s->ov == NULL && is_nil(val))
         return TAB_OK; /* removing an absent key */
@@ -997,11 +1006,12 @@ static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
 static int rom_next(table *t, tvalue *key, tvalue *val)
 {
     table *ov = tab_romslot(t)->ov;
+    tvalue *s;
     uint32_t i = 0, size = 1u << t->lsizenode;
     if (!is_nil(key)) {
         const tvalue *raw = raw_get(t, key);
         if (raw == &tab_absent) /* not a flash key: one of ov's, or none */
-            return ov != NULL ? tab_next(ov, key, val) : -1;
+            return ov != NULL ? raw_next(ov, key, val, &s) : -1;
         i = (uint32_t)((const node *)(const void *)raw - t->node) + 1u;
     }
     for (; i < size; i++) {
@@ -1018,7 +1028,8 @@ static int rom_next(table *t, tvalue *key, tvalue *val)
     if (ov == NULL)
         return 0;
     set_nil(key);
-    return tab_next(ov, key, val);
+    /* (ov is a plain RAM table: no ROM, no weak mode) */
+    return raw_next(ov, key, val, &s);
 }
 
 void tab_setmetatable(lua_State *L, table *t, table *mt)

@@ -823,24 +823,36 @@ static int grow_now(lua_State *L, table *t)
 
 /* The hash part is full and `key` is new: a big table readies its next
  * part; a small one is sized for every live entry plus that key. */
+/* The new sizes for t with key added: the array part's (returned), the
+ * hash part's (*nhash) and whether key goes to the hash (*extra).  A
+ * function of its own, so that the counts are off the C stack while the
+ * parts are allocated (and a collector step may run). */
+static __attribute__((noinline)) uint32_t
+new_sizes(table *t, const tvalue *key, uint32_t *nhash, uint32_t *extra)
+{
+    uint32_t nums[TAB_MAXABITS + 1];
+    memset(nums, 0, sizeof nums);
+    uint32_t total;
+    uint32_t nint = count_all(t, nums, &total);
+    total++;
+    if (is_int(key))
+        nint += count_int(key->v.i, nums);
+    uint32_t inarray;
+    uint32_t asize = best_array_size(nums, nint, &inarray);
+    *extra = is_int(key) && (rt_uint)key->v.i - 1u < asize ? 0u : 1u;
+    *nhash = total - inarray;
+    return asize;
+}
+
 int tab_rehash(lua_State *L, table *t, const tvalue *key)
 {
     int rc;
     if (t->mig != NULL && (rc = grow_now(L, t)) != TAB_AGAIN)
         return rc;
     do {
-        uint32_t nums[TAB_MAXABITS + 1];
-        memset(nums, 0, sizeof nums);
-        uint32_t total;
-        uint32_t nint = count_all(t, nums, &total);
-        total++;
-        if (is_int(key))
-            nint += count_int(key->v.i, nums);
-        uint32_t inarray;
-        uint32_t asize = best_array_size(nums, nint, &inarray);
-        uint32_t extra =
-            is_int(key) && (rt_uint)key->v.i - 1u < asize ? 0u : 1u;
-        rc = resize_parts(L, t, asize, total - inarray, extra);
+        uint32_t nhash, extra;
+        uint32_t asize = new_sizes(t, key, &nhash, &extra);
+        rc = resize_parts(L, t, asize, nhash, extra);
     } while (rc == TAB_AGAIN);
     return rc;
 }

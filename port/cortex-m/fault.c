@@ -11,8 +11,9 @@
 #include "port/cortex-m/cm.h"
 #include "port/port.h"
 
-/* Words of the private stack the fault report runs on. */
-#define FAULT_STACK_WORDS 256
+/* Words of the private stack the fault report runs on (tools/cstack.lua
+ * checks that the report fits: build/<board>/cstack.txt). */
+#define FAULT_STACK_WORDS 128
 /* The status the firmware exits with after a fault. */
 #define PORT_FAULT_STATUS 2
 
