@@ -61,6 +61,7 @@ TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
                   -T$(BOARD_LD) -Wl,--defsym=STACK_SIZE=$(BOARD_STACK) \
                   -Wl,--defsym=STACK_GUARD=$(BOARD_GUARD) \
+                  -Wl,--defsym=NULL_GUARD=$(BOARD_NULL_GUARD) \
                   -Wl,--no-warn-rwx-segments
 
 # ---- sources -----------------------------------------------------------

@@ -130,15 +130,19 @@ static __attribute__((noinline)) int argerror(lua_State *L, int arg,
                       extramsg);
 }
 
-/* (The check of the stack before argerror's frame is made.) */
-int luaL_argerror(lua_State *L, int arg, const char *extramsg)
+/* (The check of the stack before argerror's frame is made.)  The error
+ * functions are never inlined: each checks the stack before it calls
+ * anything (tools/cstack.lua). */
+__attribute__((noinline)) int luaL_argerror(lua_State *L, int arg,
+                                            const char *extramsg)
 {
     if (port_cstack_short(error))
         return cstack_error(L);
     return argerror(L, arg, extramsg);
 }
 
-int luaL_typeerror(lua_State *L, int arg, const char *tname)
+__attribute__((noinline)) int luaL_typeerror(lua_State *L, int arg,
+                                             const char *tname)
 {
     if (port_cstack_short(error))
         return cstack_error(L);
@@ -171,7 +175,7 @@ void luaL_where(lua_State *L, int level)
     lua_pushliteral(L, "");
 }
 
-int luaL_error(lua_State *L, const char *fmt, ...)
+__attribute__((noinline)) int luaL_error(lua_State *L, const char *fmt, ...)
 {
     if (port_cstack_short(error))
         return cstack_error(L);

@@ -813,6 +813,23 @@ do
     end
 end
 
+-- The fault report runs on a stack of its own (port/cortex-m/fault.c):
+-- it must fit there.
+local fault_need, fault_have
+do
+    for _, l in ipairs(lines_of(prefix .. "nm -S " .. elf)) do
+        local size = l:match("^%x+ (%x+) [bBdD] cm_fault_stack$")
+        if size then fault_have = tonumber(size, 16) end
+    end
+    if fault_have and resolve_global("cm_fault_report") then
+        fault_need = cost(resolve_global("cm_fault_report"), 0, nil, nil)
+        if fault_need > fault_have then
+            fail(string.format("the fault report needs %d bytes of stack, cm_fault_stack has %d",
+                fault_need, fault_have))
+        end
+    end
+end
+
 local function reserve(kind)
     local k = by_kind[kind]
     return k and ((k.bytes + irq_total + 7) & ~7) or 0
@@ -829,6 +846,10 @@ if report then
     f:write(string.format("\neach the most a check of the kind may be followed by, plus %d for\n"
         .. "interrupts, all nested:\n", irq_total))
     for _, l in ipairs(irq_lines) do f:write(l .. "\n") end
+    if fault_have then
+        f:write(string.format("\nThe fault report needs %d bytes of its own stack's %d.\n",
+            fault_need or 0, fault_have))
+    end
     for _, kind in ipairs(kinds) do
         local k = by_kind[kind]
         if k then

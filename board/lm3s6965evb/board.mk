@@ -5,6 +5,8 @@ BOARD_QEMU := lm3s6965evb
 # 8 KiB of stack out of 64 KiB RAM: the rest is the Lua arena.
 BOARD_STACK := 8192
 BOARD_GUARD := 256
+# The no-access null page at address 0 (MPU), in bytes: the 320-byte vector table at 0 under it.
+BOARD_NULL_GUARD := 512
 BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
 # The arena tests' big arena: half of the 64 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768

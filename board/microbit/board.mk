@@ -12,6 +12,8 @@ BOARD_OPT := -Os
 BOARD_STACK := 4608
 # 32-byte canary guard (no MPU on ARMv6-M here).
 BOARD_GUARD := 32
+# The no-access null page at address 0 (MPU), in bytes: no MPU.
+BOARD_NULL_GUARD := 0
 BOARD_OPENOCD := -f interface/cmsis-dap.cfg -f target/nrf51.cfg
 # The arena tests' big arena: 2 KiB beside the 4 KiB one, in 16 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64

@@ -6,6 +6,8 @@ BOARD_QEMU := mps2-an500
 BOARD_STACK := 65536
 # 256-byte MPU guard: catches frames up to 256 bytes that skip a smaller one.
 BOARD_GUARD := 256
+# The no-access null page at address 0 (MPU), in bytes: the 192-byte vector table at 0 under it.
+BOARD_NULL_GUARD := 256
 # An FPGA board programmed from its SD card: no openocd configuration.
 BOARD_OPENOCD :=
 # The arena tests' big arena: 2 MiB of the 4 MiB RAM.

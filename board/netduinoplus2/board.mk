@@ -5,6 +5,8 @@ BOARD_QEMU := netduinoplus2
 # 8 KiB of stack out of 128 KiB RAM.
 BOARD_STACK := 8192
 BOARD_GUARD := 256
+# The no-access null page at address 0 (MPU), in bytes: flash is at 0x08000000; 0 is its alias.
+BOARD_NULL_GUARD := 256
 BOARD_OPENOCD := -f interface/stlink.cfg -f target/stm32f4x.cfg
 # The arena tests' big arena: half of the 128 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=65536

@@ -8,6 +8,8 @@ BOARD_QEMU := mps2-an385
 BOARD_STACK := 8192
 # Guard below the stack: a power of two (>= 32), the MPU region's size.
 BOARD_GUARD := 256
+# The no-access null page at address 0 (MPU), in bytes: the vector table at 0 under it, padded to the region.
+BOARD_NULL_GUARD := 256
 # openocd arguments for `make flash`, empty when there are none.
 BOARD_OPENOCD :=
 # Sizes for the unit tests that must fit this board's RAM.

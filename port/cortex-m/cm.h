@@ -32,6 +32,7 @@
 #define SCB_SHCSR_BUSFAULTENA (1u << 17)
 #define SCB_SHCSR_USGFAULTENA (1u << 18)
 #define SCB_CFSR REG32(0xE000ED28u)
+#define SCB_CFSR_IACCVIOL (1u << 0)
 #define SCB_CFSR_MSTKERR (1u << 4)
 #define SCB_CFSR_MMARVALID (1u << 7)
 #define SCB_CFSR_BFARVALID (1u << 15)
@@ -59,6 +60,7 @@
 #define MPU_RASR_ENABLE (1u << 0)
 #define MPU_RASR_SIZE(log2) ((uint32_t)((log2)-1) << 1)
 #define MPU_RASR_AP_NONE (0u << 24)
+#define MPU_RASR_AP_RW (3u << 24)
 #define MPU_RASR_AP_RO (6u << 24)
 #define MPU_RASR_XN (1u << 28)
 
@@ -99,6 +101,11 @@ void cm_cycles_init(void);
 void cm_entropy_init(void);
 void cm_stack_init(void);
 int cm_stack_intact(void);
+/* mpu.c: program the MPU (where the board has one); is it on; the region
+ * an address lies in, as a fault report names it (NULL: none of ours). */
+void cm_mpu_init(void);
+int cm_mpu_enabled(void);
+const char *cm_mpu_what(uint32_t addr);
 _Noreturn void cm_stack_overflow(const char *where);
 void cm_semihost_exit(int status) __attribute__((noreturn));
 

@@ -83,6 +83,25 @@ __attribute__((noreturn, used)) void cm_fault_report(const uint32_t *sp,
                     (unsigned)sp[5], (unsigned)sp[7]);
     else
         port_puts("pc=unknown (frame not stacked)\n");
+    /* The address the access went to, where the core recorded it, and
+     * which of the MPU's regions (mpu.c) it fell in. */
+    uint32_t addr = 0;
+    const char *how = NULL;
+    if (cfsr & SCB_CFSR_MMARVALID) {
+        addr = mmfar;
+        how = "data access";
+    } else if (cfsr & SCB_CFSR_BFARVALID) {
+        addr = bfar;
+        how = "bus error";
+    } else if ((cfsr & SCB_CFSR_IACCVIOL) && frame_ok) {
+        addr = sp[6];
+        how = "instruction fetch";
+    }
+    if (how != NULL) {
+        const char *what = cm_mpu_what(addr);
+        port_printf("%s at 0x%08x%s%s\n", how, (unsigned)addr,
+                    what ? " in " : "", what ? what : "");
+    }
     port_printf("cfsr=0x%08x hfsr=0x%08x mmfar=0x%08x bfar=0x%08x "
                 "exc_return=0x%08x\n",
                 (unsigned)cfsr, (unsigned)hfsr, (unsigned)mmfar,

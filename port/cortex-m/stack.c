@@ -3,12 +3,13 @@
  *
  * Memory below the stack: [_stack_guard, _stack_bottom) is the guard
  * (STACK_GUARD bytes, linker/cortex-m.ld's --defsym from board.mk, a
- * power of two, aligned to its size).  Where
- * the core has an MPU the guard is a no-access region, so the first push
+ * power of two, aligned to its size), at the start of RAM.  Where the core
+ * has an MPU the guard is a no-access region (mpu.c), so the first push
  * into it faults (fault.c reports "stack overflow").  Elsewhere (ARMv6-M)
  * the guard holds a canary pattern checked by every SysTick, at exit and in
- * the fault handler.  The stack itself is painted at start-up so that
- * port_stack_unused() can report the deepest use.
+ * the fault handler; past it the stack leaves the RAM, and that faults.  The
+ * stack itself is painted at start-up so that port_stack_unused() can report
+ * the deepest use.
  */
 #include "board.h"
 #include "port/cortex-m/cm.h"
@@ -22,19 +23,6 @@
 #define PAINT_MARGIN 64
 
 extern uint32_t _stack_guard[], _stack_bottom[], _stack_top[];
-extern uint32_t _flash_start[], _flash_end[];
-
-static int mpu_guard;
-
-#if !CM_V6M && BOARD_HAS_MPU
-static uint32_t log2_of(uint32_t v)
-{
-    uint32_t n = 0;
-    while ((1u << n) < v)
-        n++;
-    return n;
-}
-#endif
 
 void cm_stack_init(void)
 {
@@ -44,33 +32,11 @@ void cm_stack_init(void)
     __asm volatile("mov %0, sp" : "=r"(sp));
     for (uint32_t *p = _stack_bottom; p < sp - PAINT_MARGIN / 4; p++)
         *p = STACK_PAINT;
-#if !CM_V6M && BOARD_HAS_MPU
-    if (((MPU_TYPE >> 8) & 0xFFu) >= 2) {
-        uint32_t guard =
-            (uint32_t)((uintptr_t)_stack_bottom - (uintptr_t)_stack_guard);
-        MPU_RNR = 0;
-        MPU_RBAR = (uint32_t)(uintptr_t)_stack_guard;
-        MPU_RASR = MPU_RASR_XN | MPU_RASR_AP_NONE |
-                   MPU_RASR_SIZE(log2_of(guard)) | MPU_RASR_ENABLE;
-        /* Flash is read-only: a stray write to a ROM object faults. */
-        uint32_t flash =
-            (uint32_t)((uintptr_t)_flash_end - (uintptr_t)_flash_start);
-        MPU_RNR = 1;
-        MPU_RBAR = (uint32_t)(uintptr_t)_flash_start;
-        MPU_RASR =
-            MPU_RASR_AP_RO | MPU_RASR_SIZE(log2_of(flash)) | MPU_RASR_ENABLE;
-        SCB_SHCSR |= SCB_SHCSR_MEMFAULTENA | SCB_SHCSR_BUSFAULTENA |
-                     SCB_SHCSR_USGFAULTENA;
-        MPU_CTRL = MPU_CTRL_PRIVDEFENA | MPU_CTRL_ENABLE;
-        cm_dsb_isb();
-        mpu_guard = 1;
-    }
-#endif
 }
 
 int cm_stack_intact(void)
 {
-    if (mpu_guard && (MPU_CTRL & MPU_CTRL_ENABLE))
+    if (cm_mpu_enabled())
         return 1; /* the guard cannot be written: the MPU would fault */
     for (const uint32_t *p = _stack_guard; p < _stack_bottom; p++)
         if (*p != STACK_CANARY)

@@ -118,8 +118,11 @@ __attribute__((noreturn)) void Reset_Handler(void)
 #endif
     for (void (**fn)(void) = __init_array_start; fn < __init_array_end; fn++)
         (*fn)();
+    /* (Read before port_init turns the MPU on: the table lies in the
+     * no-access null page where the flash starts at 0.) */
+    int vectors = vectors_ok();
     port_init();
-    if (!vectors_ok()) {
+    if (!vectors) {
         port_puts("vector table does not hold rtlua's handlers\n");
         port_exit(2);
     }

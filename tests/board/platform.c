@@ -4,6 +4,10 @@
  * each case in QEMU and checks the output and the exit status.
  */
 #include "board.h"
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+#include "port/cortex-m/cm.h"
 #include "port/port.h"
 
 #include <errno.h>
@@ -121,6 +125,59 @@ static int case_stack(void)
     return 0;
 }
 
+/* A broken C function: writes into the bytes of the string it is given,
+ * which the API hands out as const. */
+static int poke(lua_State *L)
+{
+    char *s = (char *)(uintptr_t)lua_tostring(L, 1);
+    port_printf("romwrite: writing to \"%s\" at %p\n", s, (void *)s);
+    s[0] = 'X';
+    lua_pushstring(L, s);
+    return 1;
+}
+
+/* The MPU protects the ROM strings: poke works on a string in RAM and
+ * faults on one in flash ("print", a library name, is a ROM string). */
+static int case_romwrite(void)
+{
+    lua_State *L = luaL_newstate();
+    if (L == NULL)
+        return 1;
+    luaL_openlibs(L);
+    lua_register(L, "poke", poke);
+    if (luaL_dostring(L, "local s = poke(('ram'):rep(2)) "
+                         "print('romwrite: RAM string written: ' .. s) "
+                         "return poke('print')") != LUA_OK) {
+        port_printf("romwrite: error %s\n", lua_tostring(L, -1));
+        return 1;
+    }
+    port_printf("romwrite: not caught; the string reads \"%s\"\n",
+                lua_tostring(L, -1));
+    return 0;
+}
+
+/* A null pointer's field, read (the pointer volatile: the compiler may
+ * not see that it is null). */
+static const volatile uint32_t *volatile null_ptr;
+
+static int case_null(void)
+{
+    port_puts("null: reading a field of a null pointer\n");
+    uint32_t v = null_ptr[3];
+    port_printf("null: not caught, read 0x%08x\n", (unsigned)v);
+    return 0;
+}
+
+static int case_mpu(void)
+{
+    if (cm_mpu_enabled())
+        port_printf("mpu: on, %u regions\n",
+                    (unsigned)((MPU_TYPE >> 8) & 0xFFu));
+    else
+        port_puts("mpu: none\n");
+    return 0;
+}
+
 int main(void)
 {
     char *argv[4];
@@ -140,6 +197,12 @@ int main(void)
         return case_fault();
     if (!strcmp(which, "stack"))
         return case_stack();
+    if (!strcmp(which, "romwrite"))
+        return case_romwrite();
+    if (!strcmp(which, "null"))
+        return case_null();
+    if (!strcmp(which, "mpu"))
+        return case_mpu();
     if (!strcmp(which, "hang"))
         for (;;)
             port_idle();

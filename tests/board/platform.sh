@@ -15,12 +15,16 @@ for f in "$elf" "$bdir/rtlua.elf"; do
     fi
 done
 
-# case  want-status  regex-the-output-must-match
+# case  want-status  regex-the-output-must-match...
 check() {
-    local c=$1 want=$2 re=$3 out st
+    local c=$1 want=$2 out st re ok=1
+    shift 2
     out=$(RTLUA_TIMEOUT=30 qemu/run "$board" "$elf" "$c" 2>&1)
     st=$?
-    if [ "$st" = "$want" ] && printf '%s\n' "$out" | grep -Eq -- "$re"; then
+    for re in "$@"; do
+        printf '%s\n' "$out" | grep -Eq -- "$re" || ok=0
+    done
+    if [ "$st" = "$want" ] && [ $ok = 1 ]; then
         echo "PASS platform.$name.$c"
     else
         echo "FAIL platform.$name.$c (status $st, want $want)"
@@ -34,7 +38,25 @@ check ticks 0 '^ticks: ok$'
 check exit3 3 ''
 check malloc 0 '^malloc: NULL \(errno ENOMEM\)$'
 check fault 2 'pc=0xfffffff0 '
-check stack 2 'stack overflow'
+# The MPU (where the core has one, board.h): a runaway stack, a write to a
+# ROM string and a null pointer fault, and the report names the address
+# and its region.  Without it (microbit) the stack still faults (it leaves
+# the RAM), a write to flash faults too (QEMU's nRF51 flash takes no plain
+# writes; ARMv6-M records no address), a null pointer reads the vector
+# table.
+if grep -q '^#define BOARD_HAS_MPU 1' "board/$board/board.h"; then
+    check mpu 0 '^mpu: on, [0-9]+ regions$'
+    check stack 2 'stack overflow.*|data access at 0x[0-9a-f]{8} in the stack guard'
+    check romwrite 2 '^romwrite: RAM string written: Xamram$' \
+        'data access at 0x[0-9a-f]{8} in flash \(read-only\)'
+    check null 2 'data access at 0x0000000c in the null page'
+else
+    check mpu 0 '^mpu: none$'
+    check stack 2 'stack overflow'
+    check romwrite 2 '^romwrite: RAM string written: Xamram$' \
+        '^romwrite: writing to "print"' '^\*\*\* HardFault$'
+    check null 0 'null: not caught'
+fi
 
 # A firmware that never exits is stopped by qemu/run's timeout: 124.
 RTLUA_TIMEOUT=2 qemu/run "$board" "$elf" hang >/dev/null 2>&1

@@ -1,0 +1,9 @@
+-- The compiler nests 20 blocks or more on every board (issue 17).
+local function d(o, c)
+  for n = 1, 99 do if not load(o:rep(n) .. c:rep(n)) then return n - 1 end end
+  return 99
+end
+local b = d("do ", "end ")
+print("blocks " .. b .. ", functions " .. d("f(function() ", "end) "))
+assert(b >= 20)
+print("ok")
