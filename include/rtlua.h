@@ -66,6 +66,15 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
  * their flash tables.  Allocates nothing. */
 void rtlua_pushrom(lua_State *L, const void *obj);
 
+/* A loop in C whose length the caller controls (table.move over any range,
+ * a pattern's backtracking) calls this every RTLUA_POLL_EVERY iterations
+ * (n: the iterations since the last call): the count hook runs as if they
+ * were n instructions.  So whatever a count hook does interrupts the loop
+ * too: the REPL's Ctrl-C, debug.sethook's count hook, rt.timeout's
+ * deadline.  It may raise. */
+#define RTLUA_POLL_EVERY 4096
+void rtlua_poll(lua_State *L, int n);
+
 /* A string built in place, as luaL_Buffer's boxes are: pushes room for
  * `size` bytes and returns it, for the caller to write; then
  * rtlua_finishbuffer makes it a string.  Until then the value in its slot

@@ -537,3 +537,6 @@ int luaopen_base(lua_State *L)
 
 #define ROMTAB_FILE_base
 #include "build/gen/romtab.inc"
+
+/* The steps of the library's long loops (LOOP_STEP, lib.h). */
+unsigned lib_loopsteps;

@@ -12,6 +12,7 @@
 #include "lauxlib.h"
 #include "lua.h"
 #include "port/port.h"
+#include "rtlua.h"
 
 /* require (lib/loadlib.c), a field of _G (lib/base.c). */
 int pkg_require(lua_State *L);
@@ -30,16 +31,16 @@ void lib_copyrom(lua_State *L, const void *rom);
             luaL_error(L, "C stack overflow");                                \
     } while (0)
 
-/* Loops whose length the caller gives and that run no count hook (the
- * table library's ranges, rt.loop's iterations) may last as long as the
- * integers allow, as in lua5.4.  The fuzz build (tests/fuzz/run defines
- * RTLUA_FUZZ) charges each iteration to the input's budget, so such
- * inputs end as errors there instead of hanging the fuzzer. */
-#ifdef RTLUA_FUZZ
-void fuzz_charge(lua_State *L);
-#define LOOP_CHARGE(L) fuzz_charge(L)
-#else
-#define LOOP_CHARGE(L) ((void)0)
-#endif
+/* A step of a loop whose length the caller gives (the table library's
+ * ranges, rt.loop's iterations, a pattern's backtracking, string.rep):
+ * every RTLUA_POLL_EVERY steps (of all such loops) the count hook runs
+ * (rtlua_poll), so the REPL's Ctrl-C, a count hook or rt.timeout's
+ * deadline interrupts the loop, where lua5.4 would run on. */
+extern unsigned lib_loopsteps;
+#define LOOP_STEP(L)                                                          \
+    do {                                                                      \
+        if ((++lib_loopsteps & (RTLUA_POLL_EVERY - 1)) == 0)                  \
+            rtlua_poll(L, RTLUA_POLL_EVERY);                                  \
+    } while (0)
 
 #endif

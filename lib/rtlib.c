@@ -25,6 +25,8 @@
  *   rt.poll() -> events delivered now
  *   rt.timer(period_us, count [, burst]) -> event number, or nil where
  *                                           the board has no demo timer
+ *   rt.timeout(ms, fn, ...) -> fn(...)'s results, or the error
+ *                              "deadline exceeded" once ms have passed
  *
  * rt.loop keeps absolute release times: iteration k is released at
  * r_k = t0 + k * period (t0: the call), so lateness never accumulates
@@ -45,6 +47,16 @@
  * The result counts the bodies' assist steps (assists), the most in one
  * body (worst_body_assists) and the most time they took in one body
  * (worst_body_assist_us, catch-up included).
+ *
+ * rt.timeout runs fn with a deadline: a count hook, every
+ * TIMEOUT_HOOK_EVERY instructions, raises "deadline exceeded" in fn once
+ * it has passed, and so do the library's long C loops (table.move over
+ * any range, a pattern's backtracking), which run the count hook every
+ * RTLUA_POLL_EVERY iterations (rtlua_poll).  The hook replaces the
+ * thread's own while fn runs (as the REPL's does), and is put back after;
+ * an inner timeout keeps the sooner of the two deadlines.  fn runs in
+ * protected mode and may not yield; coroutines it resumes run without the
+ * deadline (hooks belong to a thread).
  */
 #include "build/gen/romtab.h"
 #include "gc/pace.h"
@@ -60,6 +72,46 @@
 /* Longest period: half the cycle counter's range, so that differences
  * of release times stay exact as signed 32-bit values. */
 #define PERIOD_MAX_CYCLES 0x7fffffffu
+/* Instructions between two looks at rt.timeout's deadline (40 us at
+ * 25 MHz): how late the error may come, at most, in Lua code. */
+#define TIMEOUT_HOOK_EVERY 1000
+/* The longest timeout, in milliseconds (a year). */
+#define TIMEOUT_MAX_MS (365.0 * 24 * 3600 * 1000)
+
+/* The running rt.timeout's deadline (port_cycles64), 0: none. */
+static uint64_t timeout_deadline;
+
+static void timeout_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    if (timeout_deadline != 0 && port_cycles64() >= timeout_deadline)
+        luaL_error(L, "deadline exceeded");
+}
+
+static int rt_timeout(lua_State *L)
+{
+    lua_Number ms = luaL_checknumber(L, 1);
+    luaL_argcheck(L, ms >= 0 && ms <= TIMEOUT_MAX_MS, 1,
+                  "timeout out of range");
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    uint64_t deadline =
+        port_cycles64() +
+        (uint64_t)((double)ms * (double)port_cycle_hz() / MS_PER_S) + 1u;
+    uint64_t outer = timeout_deadline;
+    if (outer != 0 && outer < deadline)
+        deadline = outer;
+    lua_Hook hook = lua_gethook(L);
+    int mask = lua_gethookmask(L), count = lua_gethookcount(L);
+    timeout_deadline = deadline;
+    lua_sethook(L, timeout_hook, LUA_MASKCOUNT, TIMEOUT_HOOK_EVERY);
+    int base = 2; /* fn and its arguments are above the duration */
+    int status = lua_pcall(L, lua_gettop(L) - base, LUA_MULTRET, 0);
+    timeout_deadline = outer;
+    lua_sethook(L, hook, mask, count);
+    if (status != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L) - 1;
+}
 
 static int rt_ticks(lua_State *L)
 {
@@ -146,7 +198,7 @@ static int rt_loop(lua_State *L)
     lua_Integer iterations = 0, misses = 0, assists = 0;
     global_State *g = G(L);
     while (count < 0 || iterations < count) {
-        LOOP_CHARGE(L);
+        LOOP_STEP(L);
         idle_until(L, release);
         uint32_t start = port_cycles();
         int32_t late = (int32_t)(start - release);

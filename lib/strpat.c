@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lib/strlib.h"
 #include "lua.h"
 #include "port/port.h"
@@ -268,6 +269,7 @@ static const char *pat_match(match_state *ms, const char *s, const char *p)
 {
     if (ms->depth-- == 0 || port_cstack_short(match))
         luaL_error(ms->L, "pattern too complex");
+    LOOP_STEP(ms->L); /* backtracking: the caller's pattern sets its length */
     while (p != ms->p_end) {
         const char *ep;
         switch (*p) {

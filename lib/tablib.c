@@ -58,7 +58,7 @@ static lua_Integer tab_len(lua_State *L, int arg, int need)
 }
 
 /* Loops over a range the caller gives (insert, remove, concat, move)
- * charge each iteration with LOOP_CHARGE (lib.h). */
+ * count each iteration with LOOP_STEP (lib.h). */
 
 static int t_insert(lua_State *L)
 {
@@ -74,7 +74,7 @@ static int t_insert(lua_State *L)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                       "position out of bounds");
         for (lua_Integer i = e; i > pos; i--) {
-            LOOP_CHARGE(L);
+            LOOP_STEP(L);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
         }
@@ -95,7 +95,7 @@ static int t_remove(lua_State *L)
                       "position out of bounds");
     lua_geti(L, 1, pos);
     for (; pos < size; pos++) {
-        LOOP_CHARGE(L);
+        LOOP_STEP(L);
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
     }
@@ -123,7 +123,7 @@ static int t_concat(lua_State *L)
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (; i < last; i++) {
-        LOOP_CHARGE(L);
+        LOOP_STEP(L);
         concat_item(L, &b, i);
         luaL_addlstring(&b, sep, lsep);
     }
@@ -176,13 +176,13 @@ static int t_move(lua_State *L)
                       "destination wrap around");
         if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
             for (lua_Integer i = 0; i <= n; i++) {
-                LOOP_CHARGE(L);
+                LOOP_STEP(L);
                 lua_geti(L, 1, f + i);
                 lua_seti(L, tt, t + i);
             }
         } else {
             for (lua_Integer i = n; i >= 0; i--) {
-                LOOP_CHARGE(L);
+                LOOP_STEP(L);
                 lua_geti(L, 1, f + i);
                 lua_seti(L, tt, t + i);
             }
@@ -252,6 +252,7 @@ static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
             /* A scan that passes its bound means the order function is
              * not a strict order. */
             for (;;) {
+                LOOP_STEP(L);
                 lua_geti(L, 1, ++i);
                 if (!sort_less(L, lua_gettop(L), p))
                     break;
@@ -261,6 +262,7 @@ static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
             }
             lua_pop(L, 1);
             for (;;) {
+                LOOP_STEP(L);
                 lua_geti(L, 1, --j);
                 if (!sort_less(L, p, lua_gettop(L)))
                     break;

@@ -8,6 +8,7 @@
  * jump may skip), then read what that instruction loaded.
  */
 #include "vm/debug.h"
+#include "include/rtlua.h"
 #include "gc/gc.h"
 #include "vm/func.h"
 #include "vm/opcodes.h"
@@ -675,6 +676,18 @@ void lua_sethook(lua_State *L, lua_Hook func, int mask, int count)
 lua_Hook lua_gethook(lua_State *L)
 {
     return L->hook;
+}
+
+void rtlua_poll(lua_State *L, int n)
+{
+    if (!(L->hookmask & LUA_MASKCOUNT) || !L->allowhook)
+        return;
+    if (L->hookcount > n) {
+        L->hookcount -= n;
+        return;
+    }
+    L->hookcount = L->basehookcount;
+    dbg_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
 }
 
 int lua_gethookmask(lua_State *L)

@@ -17,14 +17,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The library's loop charge (lib/tablib.c, RTLUA_FUZZ): nothing runs
- * here, only the compiler. */
-void fuzz_charge(lua_State *L);
-void fuzz_charge(lua_State *L)
-{
-    (void)L;
-}
-
 /* Abort (so libFuzzer keeps the input) when the heap checker objects. */
 static void check_heap(lua_State *L, const char *when)
 {

@@ -2,11 +2,11 @@
  * fuzz_run.c — libFuzzer target for the interpreter and the libraries:
  * every input is compiled and, when it compiles, run under lua_pcall in a
  * fresh state with the standard libraries open (print silenced).  A count
- * hook stops a run after FUZZ_MAX_HOOKS * FUZZ_HOOK_EVERY instructions, and
- * fuzz_charge the library's loops over a range after FUZZ_MAX_CHARGES
- * iterations, so endless loops end as errors; either also stops a run
- * after FUZZ_MAX_SECONDS of processor time (rt.loop waits for its
- * periods, and the sleeps count); the arena is small
+ * hook stops a run after FUZZ_MAX_HOOKS * FUZZ_HOOK_EVERY instructions (the
+ * library's long loops count their iterations as instructions: rtlua_poll),
+ * so endless loops end as errors; it also stops a run after
+ * FUZZ_MAX_SECONDS of processor time (rt.loop waits for its periods, and
+ * the sleeps count); the arena is small
  * (RTLUA_HOST_ARENA, set by tests/fuzz/run), so memory errors are exercised
  * too.  After the run a full collection and the heap checker must succeed.
  */
@@ -29,29 +29,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Hook calls before a run is stopped (~200k instructions). */
 #define FUZZ_MAX_HOOKS 200
 
-/* Iterations of the library loops over a caller's range (lib/tablib.c)
- * allowed per input: they run no count hook. */
-#define FUZZ_MAX_CHARGES 300000
-
 /* Processor time a run may take (libFuzzer's -timeout is 10 s). */
 #define FUZZ_MAX_SECONDS 2
 
 static int hook_calls;
-static long charges;
 static clock_t started;
 
 static void check_time(lua_State *L)
 {
     if (clock() - started > FUZZ_MAX_SECONDS * CLOCKS_PER_SEC)
         luaL_error(L, "time limit reached");
-}
-
-void fuzz_charge(lua_State *L);
-void fuzz_charge(lua_State *L)
-{
-    if (++charges > FUZZ_MAX_CHARGES)
-        luaL_error(L, "loop limit reached");
-    check_time(L);
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar)
@@ -89,7 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lua_pushcfunction(L, quiet_print);
     lua_setglobal(L, "print");
     hook_calls = 0;
-    charges = 0;
     started = clock();
     lua_sethook(L, count_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
     if (luaL_loadbufferx(L, (const char *)data, size, "=fuzz", "t") == LUA_OK)

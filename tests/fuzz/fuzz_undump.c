@@ -42,29 +42,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 #define FUZZ_HOOK_EVERY 1000
 /* Hook calls before a run is stopped (~200k instructions). */
 #define FUZZ_MAX_HOOKS 200
-/* Iterations of the library loops (lib/tablib.c) allowed per input. */
-#define FUZZ_MAX_CHARGES 300000
 /* Processor time a run may take (libFuzzer's -timeout is 10 s). */
 #define FUZZ_MAX_SECONDS 2
 /* Seeds bigger than this are not written (tests/fuzz/run's -max_len). */
 #define FUZZ_SEED_MAX 16384
 
 static int hook_calls;
-static long charges;
 static clock_t started;
 
 static void check_time(lua_State *L)
 {
     if (clock() - started > FUZZ_MAX_SECONDS * CLOCKS_PER_SEC)
         luaL_error(L, "time limit reached");
-}
-
-void fuzz_charge(lua_State *L);
-void fuzz_charge(lua_State *L)
-{
-    if (++charges > FUZZ_MAX_CHARGES)
-        luaL_error(L, "loop limit reached");
-    check_time(L);
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar)
@@ -189,7 +178,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (lua_setupvalue(L, -2, 1) == NULL)
             lua_pop(L, 1);
         hook_calls = 0;
-        charges = 0;
         started = clock();
         lua_sethook(L, count_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
         (void)lua_pcall(L, 0, 0, 0);
