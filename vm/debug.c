@@ -8,8 +8,8 @@
  * jump may skip), then read what that instruction loaded.
  */
 #include "vm/debug.h"
-#include "include/rtlua.h"
 #include "gc/gc.h"
+#include "include/rtlua.h"
 #include "vm/func.h"
 #include "vm/opcodes.h"
 #include "vm/str.h"
