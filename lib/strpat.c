@@ -4,9 +4,10 @@
  *
  * The matcher is recursive backtracking over the subject; a single
  * character item without a quantifier loops instead of recursing.  Its
- * depth is bounded by PAT_MAXDEPTH and by the C stack left
- * (port_stack_left; "pattern too complex") because each
- * level costs C stack, which on the boards is a few KiB.  Captures live
+ * depth is bounded by PAT_MAXDEPTH and by the C stack left (the match
+ * kind's reserve, port/port.h: a floor address read once a match and
+ * compared at each level; "pattern too complex") because each level costs
+ * C stack, which on the boards is a few KiB.  Captures live
  * in the match state on the C stack (PAT_MAXCAPTURES of them); a
  * capture's length is CAP_UNFINISHED while open and CAP_POSITION for a
  * position capture "()".
@@ -43,6 +44,10 @@ typedef struct {
     lua_State *L;
     int depth; /* recursion levels left */
     int level; /* captures in use */
+    /* The lowest C stack address a level may start at: below it fewer
+     * than LUAI_CSTACK_KEEP(match) bytes would be left (port_cstack_floor,
+     * at ms_init; 0 where the stack is not bounded). */
+    uintptr_t floor;
     struct {
         const char *init;
         ptrdiff_t len;
@@ -267,7 +272,9 @@ static const char *match_capture(match_state *ms, const char *s, int l)
  * no quantifier loop here instead of recursing. */
 static const char *pat_match(match_state *ms, const char *s, const char *p)
 {
-    if (ms->depth-- == 0 || port_cstack_short(match))
+    char here; /* where this level's frame is */
+    PORT_CSTACK_CHECKED(match);
+    if (ms->depth-- == 0 || (uintptr_t)&here < ms->floor)
         luaL_error(ms->L, "pattern too complex");
     LOOP_STEP(ms->L); /* backtracking: the caller's pattern sets its length */
     while (p != ms->p_end) {
@@ -396,6 +403,7 @@ static void ms_init(match_state *ms, lua_State *L, const char *s, size_t ls,
     ms->p_end = p + lp;
     ms->depth = PAT_MAXDEPTH;
     ms->level = 0;
+    ms->floor = port_cstack_floor(match);
 }
 
 static void ms_reset(match_state *ms)

@@ -168,6 +168,21 @@ extern const char rtlua_cstack_keep_call[], rtlua_cstack_keep_parse[],
 /* Fewer than LUAI_CSTACK_KEEP(kind) bytes left: a check's failure. */
 #define port_cstack_short(kind) (port_stack_left() < LUAI_CSTACK_KEEP(kind))
 #endif
+/* The lowest address a frame may lie at while LUAI_CSTACK_KEEP(kind)
+ * bytes of stack stay below it (0 on the host): a recursion may read it
+ * once and compare a local's address with it at every level, the same
+ * check as port_cstack_short's (the pattern matcher).  That comparison
+ * follows PORT_CSTACK_CHECKED(kind), a mark tools/cstack.lua reads (an
+ * assembler comment on a board). */
+#ifdef RTLUA_HOST
+#define port_cstack_floor(kind) ((uintptr_t)0)
+#define PORT_CSTACK_CHECKED(kind) ((void)0)
+#else
+uintptr_t port_stack_bottom(void);
+#define port_cstack_floor(kind) (port_stack_bottom() + LUAI_CSTACK_KEEP(kind))
+#define PORT_CSTACK_CHECKED(kind)                                             \
+    __asm__ volatile("@ rtlua cstack check " #kind)
+#endif
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,
  * an anonymous mapping on the host (RTLUA_HOST_ARENA bytes, untouched

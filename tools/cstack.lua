@@ -10,7 +10,8 @@
 -- that does not come first in its function.
 --
 -- The runtime checks its C stack at a few places, the checkpoints: the
--- functions that call port_stack_left (ccall, before every call through
+-- functions that call port_stack_left, or compare with a floor address
+-- after the mark PORT_CSTACK_CHECKED(kind) (port/port.h) (ccall, before every call through
 -- the API; the parser's recursive functions; the pattern matcher;
 -- lua_resume; the binary-chunk reader and writer).  A check that passes
 -- has seen at least the reserve left.  So the reserve is enough when
@@ -61,7 +62,7 @@ local ONCE_INDIRECT = { vm_throw = true }
 -- work left for later (a safe point).
 local NOFAIL_OK = {
     ["lang/dump.c:putfunction"] = true, gc_safepoint_ = true,
-    ["gc/gc.c:assist"] = true, ["gc/gc.c:emergency"] = true,
+    ["gc/gc.c:assist"] = true, ["gc/gc.c:emergency"] = true, rtlua_poll = true,
 }
 -- Exception handlers that move to a stack of their own before anything
 -- (port/cortex-m/fault.c): only the core's exception frame is pushed.
@@ -322,6 +323,12 @@ local function read_object(obj)
                 local t, v = l:match("^  (.-) ([%w_.]+);$")
                 if t and not l:find("=", 1, true) then decls[v] = t end
             else
+                -- a check without a call (port/port.h: PORT_CSTACK_CHECKED)
+                local mk = l:match('__asm__ __volatile__%("@ rtlua cstack check (%w+)"')
+                if mk then
+                    n.marked = mk
+                    bb.calls[#bb.calls + 1] = "<check>"
+                end
                 for s in l:gmatch("<bb (%d+)>") do bb.succ[#bb.succ + 1] = tonumber(s) end
                 if l:match("^%s+goto ") or l:match("^%s+return") then bb.ends = true end
                 -- a call: "[lhs = ] callee (args);"
@@ -522,8 +529,14 @@ end
 
 local checkpoints = {}
 for id, n in pairs(nodes) do
-    if n.frame and not n.lib and n.calls.port_stack_left then
+    if n.frame and not n.lib and (n.calls.port_stack_left or n.marked) then
         checkpoints[id] = true
+        if n.marked then
+            if n.kind and n.kind ~= n.marked then
+                fail(id .. " checks the C stack for two kinds, " .. n.kind .. " and " .. n.marked)
+            end
+            n.kind = n.marked
+        end
     end
 end
 
@@ -545,7 +558,7 @@ for id in pairs(checkpoints) do
                 local bb, stop = n.bbs[b], false
                 for _, c in ipairs(bb.calls) do
                     local name = c:match("[^:]+$")
-                    if c == "port_stack_left" or FAIL_FUNCS[name] then
+                    if c == "port_stack_left" or c == "<check>" or FAIL_FUNCS[name] then
                         stop = true
                         break
                     end

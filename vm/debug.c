@@ -680,7 +680,9 @@ lua_Hook lua_gethook(lua_State *L)
 
 void rtlua_poll(lua_State *L, int n)
 {
-    if (!(L->hookmask & LUA_MASKCOUNT) || !L->allowhook)
+    /* Short of C stack (port/port.h), the hook waits for the next poll. */
+    if (vm_cstackshort(call) || !(L->hookmask & LUA_MASKCOUNT) ||
+        !L->allowhook)
         return;
     if (L->hookcount > n) {
         L->hookcount -= n;

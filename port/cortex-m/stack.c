@@ -62,6 +62,11 @@ size_t port_stack_unused(void)
     return (size_t)((uintptr_t)p - (uintptr_t)_stack_bottom);
 }
 
+uintptr_t port_stack_bottom(void)
+{
+    return (uintptr_t)_stack_bottom;
+}
+
 size_t port_stack_left(void)
 {
     uintptr_t sp;
