@@ -470,10 +470,16 @@ bench-gc: $(BDIR)/bench/gc_latency.elf
 bench: setup host
 	bench/report
 
-# The compiler and VM fuzz targets (libFuzzer); FUZZ_SECONDS each.
+# The compiler, VM and undump fuzz targets (libFuzzer), FUZZ_SECONDS each,
+# and the differential fuzzer, DIFFFUZZ_PROGRAMS random programs run by
+# rtlua and lua5.4 (tests/difffuzz/run).  FUZZ_CAMPAIGN=RUNS: a long
+# campaign of the libFuzzer targets instead, RUNS inputs each, with
+# coverage figures (tests/fuzz/run --campaign).
 FUZZ_SECONDS ?= 300
+DIFFFUZZ_PROGRAMS ?= 1000000
 fuzz: setup host
-	tests/fuzz/run --seconds $(FUZZ_SECONDS)
+	$(if $(FUZZ_CAMPAIGN),tests/fuzz/run --campaign $(FUZZ_CAMPAIGN),tests/fuzz/run --seconds $(FUZZ_SECONDS))
+	tests/difffuzz/run --programs $(DIFFFUZZ_PROGRAMS)
 
 test: setup
 	$(Q)tests/run

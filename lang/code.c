@@ -993,6 +993,12 @@ static int constfolding(FuncState *fs, int op, expdesc *e1, const expdesc *e2)
     tvalue v1, v2, res;
     if (!tonumeral(e1, &v1) || !tonumeral(e2, &v2))
         return 0;
+    /* No division by zero, not even a float one that has a value (1/0 is
+     * inf): the reference leaves those to run time, where what an error
+     * message says of the operand (a constant or not) depends on it. */
+    if ((op == LUA_OPDIV || op == LUA_OPIDIV || op == LUA_OPMOD) &&
+        (is_int(&v2) ? v2.v.i == 0 : v2.v.n == 0))
+        return 0;
     if (!vm_rawarith(fs->ps->L, op, &v1, &v2, &res))
         return 0;
     if (is_int(&res)) {
