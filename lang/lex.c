@@ -192,16 +192,22 @@ static int lex_error(lexstate *ls, const char *msg, int tok)
 {
     char id[LEX_IDSIZE];
     size_t n = 0;
+    if (ls->errbuf == NULL &&
+        (ls->errbuf = gc_alloc(ls->L, LEX_ERRSIZE)) == NULL) {
+        ls->memfail = 1; /* read_token reports a memory error */
+        return FAIL;
+    }
+    ls->err = ls->errbuf;
     lex_chunkid(ls->source != NULL ? str_data(ls->source) : "?", id,
                 sizeof(id));
-    put(ls->err, sizeof(ls->err), &n, id);
-    put(ls->err, sizeof(ls->err), &n, ":");
-    put_int(ls->err, sizeof(ls->err), &n, ls->line);
-    put(ls->err, sizeof(ls->err), &n, ": ");
-    put(ls->err, sizeof(ls->err), &n, msg);
+    put(ls->errbuf, LEX_ERRSIZE, &n, id);
+    put(ls->errbuf, LEX_ERRSIZE, &n, ":");
+    put_int(ls->errbuf, LEX_ERRSIZE, &n, ls->line);
+    put(ls->errbuf, LEX_ERRSIZE, &n, ": ");
+    put(ls->errbuf, LEX_ERRSIZE, &n, msg);
     if (tok != 0) {
         char t[LEX_ERRSIZE];
-        put(ls->err, sizeof(ls->err), &n, " near ");
+        put(ls->errbuf, LEX_ERRSIZE, &n, " near ");
         if (tok == TK_NAME || tok == TK_STRING || tok == TK_FLT ||
             tok == TK_INT) {
             size_t k = 0;
@@ -215,7 +221,7 @@ static int lex_error(lexstate *ls, const char *msg, int tok)
         } else {
             lex_token2str(ls, tok, t, sizeof(t));
         }
-        put(ls->err, sizeof(ls->err), &n, t);
+        put(ls->errbuf, LEX_ERRSIZE, &n, t);
     }
     return FAIL;
 }
@@ -643,9 +649,7 @@ static int read_token(lexstate *ls, token *tk)
 {
     int tok = scan(ls, tk);
     if (tok == FAIL && ls->memfail) {
-        size_t n = 0;
-        ls->err[0] = '\0';
-        put(ls->err, sizeof(ls->err), &n, "not enough memory");
+        ls->err = "not enough memory";
         return LEX_EMEM;
     }
     if (tok == FAIL)
@@ -728,4 +732,7 @@ void lex_free(lexstate *ls)
         gc_free(G(ls->L), ls->buf, ls->bufcap);
     ls->buf = NULL;
     ls->buflen = ls->bufcap = 0;
+    if (ls->errbuf != NULL)
+        gc_free(G(ls->L), ls->errbuf, LEX_ERRSIZE);
+    ls->errbuf = NULL;
 }

@@ -119,7 +119,10 @@ typedef struct lexstate {
     size_t buflen;         /* bytes in buf */
     size_t bufcap;         /* bytes allocated for buf */
     int memfail;           /* buf could not grow: the token fails */
-    char err[LEX_ERRSIZE]; /* the message of the last error */
+    const char *err;       /* the message of the last error */
+    char *errbuf;          /* LEX_ERRSIZE bytes for err, made at the first
+                            * error (not in the state: it lives through a
+                            * whole compilation, lang/load.c) */
 } lexstate;
 
 /* Start reading src[0..len-1]; the first lex_next reads the first token.

@@ -549,6 +549,10 @@ static void test_rom_objects_are_never_written(void)
  * -------------------------------------------------------- */
 
 #define GROW_KEYS 80
+/* The arena the growth case needs (its keys, the table's arrays, the new
+ * one beside the old during a resize): microbit's 64-bit test image has
+ * 4 KiB, and says it skipped the case. */
+#define GROW_ARENA 5120
 
 /* One operation did one bounded unit of a resize in progress: it
  * cleared 1..STRTAB_CLEAR_PER_OP buckets of the next array (switching to
@@ -580,6 +584,14 @@ static void check_resize_unit(const strtab *b, const strtab *t)
 
 static void test_table_grows_a_few_buckets_per_operation(void)
 {
+    void *mem;
+    size_t bytes;
+    port_heap(&mem, &bytes);
+    if (bytes < GROW_ARENA) {
+        port_printf("# str: the growth case skipped, %u bytes of arena\n",
+                    (unsigned)bytes);
+        return;
+    }
     lua_State *L = open_state();
     CHECK(L != NULL);
     global_State *g = G(L);
