@@ -105,24 +105,24 @@ typedef struct token {
 
 typedef struct lexstate {
     lua_State *L;
-    const char *p, *end;   /* the next byte to read, the end of the piece */
-    lua_Reader reader;     /* the next piece when p reaches end, or NULL */
-    void *data;            /* the reader's argument */
-    int current;           /* the byte just read, or LEX_EOZ */
-    int line;              /* line of `current` */
-    int lastline;          /* line of the last token consumed (t) */
-    token t;               /* the current token */
-    token ahead;           /* the lookahead token */
-    int hasahead;          /* ahead holds a token */
-    str *source;           /* the chunk name as given ("=x", "@f", text) */
-    char *buf;             /* bytes of the token being read */
-    size_t buflen;         /* bytes in buf */
-    size_t bufcap;         /* bytes allocated for buf */
-    int memfail;           /* buf could not grow: the token fails */
-    const char *err;       /* the message of the last error */
-    char *errbuf;          /* LEX_ERRSIZE bytes for err, made at the first
-                            * error (not in the state: it lives through a
-                            * whole compilation, lang/load.c) */
+    const char *p, *end; /* the next byte to read, the end of the piece */
+    lua_Reader reader;   /* the next piece when p reaches end, or NULL */
+    void *data;          /* the reader's argument */
+    int current;         /* the byte just read, or LEX_EOZ */
+    int line;            /* line of `current` */
+    int lastline;        /* line of the last token consumed (t) */
+    token t;             /* the current token */
+    token ahead;         /* the lookahead token */
+    int hasahead;        /* ahead holds a token */
+    str *source;         /* the chunk name as given ("=x", "@f", text) */
+    char *buf;           /* bytes of the token being read */
+    size_t buflen;       /* bytes in buf */
+    size_t bufcap;       /* bytes allocated for buf */
+    int memfail;         /* buf could not grow: the token fails */
+    const char *err;     /* the message of the last error */
+    char *errbuf;        /* LEX_ERRSIZE bytes for err, made at the first
+                          * error (not in the state: it lives through a
+                          * whole compilation, lang/load.c) */
 } lexstate;
 
 /* Start reading src[0..len-1]; the first lex_next reads the first token.
