@@ -1088,6 +1088,12 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
         return 0; /* it ran: atomic clears it */
     uint32_t end =
         th->stacklimit < th->stacksize ? th->stacklimit : th->stacksize;
+    /* It may have run and stopped again higher up since the clear began,
+     * its own clear having taken the flag (gc_suspended): the clear goes
+     * on above its top, never over live slots. */
+    uint32_t top = (uint32_t)(th->top - th->stack);
+    if (g->travdead < top)
+        g->travdead = top;
     uint32_t to = g->travdead + 2 * GC_CLEAR_CHUNK;
     if (to > end)
         to = end;
@@ -2547,8 +2553,10 @@ int gc_check(lua_State *L, const char **why)
     check_ranlist(&c);
     c.bytes += thread_parts_cost(&g->mainthread);
     /* Inside an allocation (a step of an assist or an emergency) the
-     * block being made is not an object yet. */
-    if (c.err == 0 && !g->gcinassist && !g->gcemergency &&
+     * block being made is not an object yet; inside a compilation (whose
+     * reader may run Lua code, and so steps) its state, token buffer and
+     * lists are blocks of no object (lang/load.c). */
+    if (c.err == 0 && !g->gcinassist && !g->gcemergency && !g->nloading &&
         c.bytes != arena_in_use(g->arena))
         fail(&c, GC_CHECK_ACCOUNT, "objects' bytes differ from the arena's");
     if (why)

@@ -208,7 +208,9 @@ static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
     c->name = chunkname != NULL ? chunkname : "?";
     c->mode = mode;
     c->ps.ls.L = L;
+    G(L)->nloading++;
     int status = vm_pcall(L, f_parser, c, vm_savestack(L, L->top), L->errfunc);
+    G(L)->nloading--;
     L->nCcalls = ncalls;
     parse_freeframes(&c->ps);
     lex_free(&c->ps.ls);

@@ -168,6 +168,7 @@ typedef struct global_State {
         *romslots;   /* ROM tables written since boot (docs/rom-tables.md) */
     str *memerrmsg;  /* "not enough memory", pre-made */
     str *cstackmsg;  /* "C stack overflow", pre-made (a ROM string) */
+    uint32_t nloading; /* compilations in progress (lang/load.c) */
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
     str *tmname[25]; /* event names, by tm_event (vm/tm.h: TM_N) */

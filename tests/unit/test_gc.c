@@ -1749,6 +1749,13 @@ static lua_State *anchored_thread(rt_int k)
 
 /* An anchored thread whose stack holds n integers, first + i * step in
  * slot i, over the base frame's slot (no call runs on it here). */
+/* Push integer v on L1 (no API: a thread that is not running). */
+static void setivalue_top(lua_State *L1, rt_int v)
+{
+    set_int(L1->top, v);
+    L1->top++;
+}
+
 static lua_State *thread_of_ints(rt_int k, int n, rt_int first, rt_int step)
 {
     lua_State *L1 = anchored_thread(k);
@@ -2159,6 +2166,49 @@ static void test_dead_stack_part_is_cleared_where_it_was_written(void)
     CHECK(close_state_empty());
 }
 
+/* A coroutine whose dead part its traversal is clearing, a chunk a unit,
+ * runs and stops again before the clear ends, its top higher than where
+ * the clear had come (gc_suspended clears what the run left above the new
+ * top): the clear goes on above the new top, never over the slots below
+ * it.  (It went on from where it was, and nil-filled a suspended
+ * coroutine's live registers: found by bench/soak.lua.) */
+static void test_dead_part_clear_goes_on_above_a_new_top(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    const int live = 4, dead = 8 * GC_CLEAR_CHUNK, more = 6 * GC_CLEAR_CHUNK;
+    lua_State *L1 = thread_of_ints(70, live + dead, 100, 1);
+    CHECK(L1 != NULL && state_growstack(L1, (uint32_t)(live + dead)) == 0);
+    finish_the_cycle();
+    L1->top = L1->stack + live; /* the rest popped: a dead part */
+    gc_thread_ran(L1);
+    gc_suspended(L, L1); /* between cycles: its clear waits */
+    g->gcestimate = 0;   /* a cycle is due */
+    int guard = 0;
+    do
+        gc_step(L, 1);
+    while (!(g->trav == obj2gc(L1) && g->travdead > (uint32_t)live) &&
+           guard++ < 100000);
+    CHECK(g->trav == obj2gc(L1) && g->travdead < (uint32_t)(live + more));
+    /* It runs, leaving more live slots, and stops. */
+    gc_thread_ran(L1);
+    for (int i = 0; i < more; i++)
+        setivalue_top(L1, 200 + i);
+    gc_suspended(L, L1);
+    for (guard = 0; g->trav == obj2gc(L1) && guard < 100000; guard++)
+        gc_step(L, 1);
+    CHECK(L1->top - L1->stack == live + more);
+    for (int i = 0; i < live; i++)
+        CHECK(is_int(&L1->stack[i]) && L1->stack[i].v.i == 100 + i);
+    for (int i = 0; i < more; i++)
+        CHECK(is_int(&L1->stack[live + i]) &&
+              L1->stack[live + i].v.i == 200 + i);
+    finish_the_cycle();
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* Idle threads, each with values on its stack and an open upvalue. */
 #define IDLE_THREADS 64
 
@@ -2398,6 +2448,7 @@ static const struct check_case cases[] = {
     CASE(test_stack_rescans_cover_only_what_changed),
     CASE(test_idle_thread_stack_shrinks_after_a_cycle),
     CASE(test_dead_stack_part_is_cleared_where_it_was_written),
+    CASE(test_dead_part_clear_goes_on_above_a_new_top),
     CASE(test_atomic_looks_only_at_threads_that_ran),
     CASE(test_dead_thread_is_taken_apart_in_bounded_units),
     CASE(test_prototype_tree_is_traversed_and_freed),
