@@ -87,6 +87,7 @@ end
 -- frees what the first's finalizers released): the arena's level.
 local function level()
   ring, rn, big, cos = {}, 0, nil, {}
+  cache = setmetatable({}, {__mode = "k"}) -- (a table keeps its size)
   collectgarbage()
   collectgarbage()
   local s = rt.stats()

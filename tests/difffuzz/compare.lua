@@ -6,9 +6,10 @@
 -- Prints the numbers of the programs whose lines differ, one a line,
 -- after applying to both transcripts the rules of KNOWN (each line a Lua
 -- pattern and its replacement, separated by a tab: the documented
--- differences), and a last line "programs N differ M".  A transcript
--- that ends early (the interpreter died) makes its missing programs
--- differ.
+-- differences), and a last line "programs N differ M".  When a
+-- transcript ends early (the interpreter died or ran out of time), the
+-- program it ended in differs and those after it are not compared (the
+-- runner keeps the batch whole).
 
 local function read(path)
   local f = assert(io.open(path, "rb"))
@@ -54,6 +55,7 @@ local ref, order = split(read(arg[1]))
 local rt = split(read(arg[2]))
 local differ = 0
 for _, num in ipairs(order) do
+  if rt[num] == nil then break end
   if ref[num] ~= rt[num] then
     differ = differ + 1
     print(num)
