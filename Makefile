@@ -57,6 +57,7 @@ TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
                   -T$(BOARD_LD) -Wl,--defsym=STACK_SIZE=$(BOARD_STACK) \
                   -Wl,--defsym=STACK_GUARD=$(BOARD_GUARD) \
+                  -Wl,--defsym=APP_IMAGE_SIZE=$(BOARD_APP_IMAGE) \
                   -Wl,--no-warn-rwx-segments
 
 # ---- sources -----------------------------------------------------------
@@ -65,6 +66,8 @@ CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
 PORT_HOST := port/fmt.c $(wildcard port/host/*.c)
 PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) $(wildcard board/$(BOARD)/*.c)
 CHECK_SRCS := tests/unit/check.c
+# The flash-image compiler's own sources (host only; docs/images.md).
+IMG_TOOL_SRCS := tools/rtluac.c tools/imgwrite.c
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
 host_obj = $(patsubst %.c,$(HOST_DIR)/obj/%.o,$(1))
@@ -104,7 +107,8 @@ $(ROM_GENERATED) &: tools/romstr.txt tools/romtab.txt $(ROMGEN)
 # Any object may include the generated files: they are made first.
 ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
                 lib/main.c tests/board/platform.c \
-                $(wildcard tests/unit/test_*.c)
+                $(wildcard tests/unit/test_*.c) $(IMG_TOOL_SRCS) \
+                tests/image/test_image.c
 $(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
     | $(ROM_GENERATED)
 # ---- end of ROM strings and tables --------------------------------------------------
@@ -292,9 +296,22 @@ $(HOST_DIR)/obj/%.o: %.c | $(HOST_INCLUDE)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 # -rdynamic: C modules loaded from package.cpath (.so) find the API in
-# the executable, as they find it in lua5.4.
+# the executable, as they find it in lua5.4.  -no-pie: its ROM strings
+# lie where the ELF says, so rtluac can make flash images for it (they
+# point at them; docs/images.md).
 $(HOST_DIR)/rtlua: $(call host_obj,lib/main.c) $(HOST_CORE_OBJS) $(UMOD_HOST_OBJS)
-	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic $(HOST_LDFLAGS) -ldl
+	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic -no-pie $(HOST_LDFLAGS) -ldl
+
+# The image compiler (tools/rtluac.c): Lua sources to a flash image for a
+# firmware, compiled in this build's number model.
+$(HOST_DIR)/rtluac: $(call host_obj,$(IMG_TOOL_SRCS)) $(HOST_CORE_OBJS)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
+
+# The images' own test (host only: it writes images with the writer).
+$(HOST_DIR)/tests/test_image: $(call host_obj,tests/image/test_image.c \
+                              tools/imgwrite.c $(CHECK_SRCS)) $(HOST_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
 
 # The runtime as a library, for programs that embed it (main.c is the
 # CLI's, not part of it).
@@ -328,7 +345,8 @@ $(HOST_DIR)/tests/test_%: $(HOST_DIR)/obj/tests/unit/test_%.o \
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
 
-host: $(HOST_DIR)/rtlua $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS)) \
+host: $(HOST_DIR)/rtlua $(HOST_DIR)/rtluac $(HOST_DIR)/tests/test_image \
+      $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS)) \
       $(HOST_DIR)/librtlua.a $(HOST_DIR)/rtlua.pc $(HOST_INCLUDE)
 
 # make install PREFIX=dir: the host build's rtlua, headers (with its

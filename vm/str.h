@@ -176,4 +176,18 @@ const str *str_rom_find(const char *s, size_t len);
 /* Strings in the ROM table. */
 extern const uint32_t str_rom_count;
 
+/* A flash image's strings (lang/image.h): the short string of those
+ * bytes among `strings`, found through the lookup slots (index + 1, 0
+ * empty; linear probing from h & (nslots - 1), nslots a power of 2, at
+ * most maxprobe slots) by h = strhash_probe(s, len); or NULL. */
+const str *str_image_lookup(const str *const *strings, const uint16_t *slots,
+                            uint32_t nslots, uint32_t maxprobe, const char *s,
+                            size_t len, uint32_t h);
+/* Intern the image's strings from now on: after the ROM table, before the
+ * RAM one.  -1 (nothing changed) when a RAM string equal to one of its
+ * short strings exists already: two equal strings would then be two
+ * objects. */
+int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
+                  const uint16_t *slots, uint32_t nslots, uint32_t maxprobe);
+
 #endif
