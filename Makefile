@@ -57,7 +57,7 @@ TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
                   -T$(BOARD_LD) -Wl,--defsym=STACK_SIZE=$(BOARD_STACK) \
                   -Wl,--defsym=STACK_GUARD=$(BOARD_GUARD) \
-                  -Wl,--defsym=APP_IMAGE_SIZE=$(BOARD_APP_IMAGE) \
+                  -Wl,--defsym=APP_IMAGE_SIZE=$(LINK_APP_IMAGE) \
                   -Wl,--no-warn-rwx-segments
 
 # ---- sources -----------------------------------------------------------
@@ -377,6 +377,11 @@ endef
 
 BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
 
+# The firmware has the board's image region at the top of its flash
+# (docs/images.md); test and benchmark images have none (APP_IMAGE_SIZE
+# 0): they may use all of flash.
+LINK_APP_IMAGE = 0
+$(BDIR)/rtlua.elf: LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
 $(BDIR)/rtlua.elf: $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS)
 	$(board_link)
 

@@ -154,14 +154,12 @@ static int package_field(lua_State *L, const char *k)
 
 /* The attached flash image's modules (docs/images.md): the closure of
  * the module's main function and its source name, as the Lua searcher
- * gives a file's chunk and name. */
+ * gives a file's chunk and name.  A module not in the image adds nothing
+ * to "module not found": the message is the one a run from source gives. */
 static int searcher_image(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    if (rtlua_image_pushmodule(L, name))
-        return 2;
-    lua_pushfstring(L, "no module '%s' in the flash image", name);
-    return 1;
+    return rtlua_image_pushmodule(L, name) ? 2 : 0;
 }
 
 static int searcher_preload(lua_State *L)

@@ -1,22 +1,21 @@
--- bench/image/gen_module.lua [LINES [FLINES]]: prints a Lua module of
--- about LINES lines (default 1000) made of functions of about FLINES
--- lines each (default 40), the shape of an application's code: a
--- parser, a state machine, a formatter, a filter, in turn, each with
--- locals, branches, loops, table constructors, string constants and
--- calls.  bench/image/module1000.lua is its output with the defaults:
--- the 1,000-line module of issue 15's arena target (make bench,
--- tests/image/test_image.c).
+-- bench/image/gen_module.lua [LINES [BLOCKS]]: prints a Lua module of
+-- about LINES lines (default 1000) whose functions each do BLOCKS steps
+-- (default 4, about 55 lines a function; 1 gives about 20): parsing a
+-- "key=value;..." record, a state machine's step, a smoothing filter and
+-- a formatter, in turn, with locals, branches, loops, table constructors,
+-- string constants and library calls: the shape of an application's
+-- code.  bench/image/module1000.lua is its output with the defaults, the
+-- 1,000-line module of issue 15's arena target (make bench,
+-- tests/image/test_image.c); bench/image/module1000s.lua the same lines
+-- in functions of one step (BLOCKS 1).
 local LINES = tonumber(arg and arg[1]) or 1000
-local FLINES = tonumber(arg and arg[2]) or 40
+local BLOCKS = tonumber(arg and arg[2]) or 4
 
 local out = {}
 local function emit(s) out[#out + 1] = s end
 
-local bodies = {
-  function(n) -- a parser of "key=value;..." records
-    emit(("function M.parse%d(line, into)"):format(n))
-    emit("  local rec = into or {}")
-    emit("  local count, bad = 0, 0")
+local blocks = {
+  function(n) -- parse "key=value;..." into rec
     emit("  for field in line:gmatch('[^;]+') do")
     emit("    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')")
     emit("    if k == nil then")
@@ -32,12 +31,8 @@ local bodies = {
     emit("      count = count + 1")
     emit("    end")
     emit("  end")
-    emit("  return rec, count, bad")
-    emit("end")
   end,
-  function(n) -- a state machine step
-    emit(("function M.machine%d(st, ev)"):format(n))
-    emit("  st = st or {state = 'idle', ticks = 0, errors = 0}")
+  function(n) -- a state machine's step on event ev
     emit("  local s = st.state")
     emit("  if s == 'idle' then")
     emit("    if ev == 'start' then st.state = 'running' st.ticks = 0 end")
@@ -54,32 +49,10 @@ local bodies = {
     emit("  else")
     emit("    error('bad state ' .. tostring(s))")
     emit("  end")
-    emit("  return st")
-    emit("end")
   end,
-  function(n) -- a formatter
-    emit(("function M.format%d(t)"):format(n))
-    emit("  local keys = {}")
-    emit("  for k in pairs(t) do keys[#keys + 1] = tostring(k) end")
-    emit("  table.sort(keys)")
-    emit("  local parts = {}")
-    emit("  for i, k in ipairs(keys) do")
-    emit("    local v = t[k]")
-    emit("    if type(v) == 'number' then")
-    emit(("      parts[i] = string.format('%%s=%%.%dg', k, v)"):format(3 + n % 5))
-    emit("    elseif type(v) == 'boolean' then")
-    emit("      parts[i] = k .. '=' .. (v and 'yes' or 'no')")
-    emit("    else")
-    emit("      parts[i] = k .. '=\"' .. tostring(v) .. '\"'")
-    emit("    end")
-    emit("  end")
-    emit(("  return '{' .. table.concat(parts, '%s') .. '}'"):format(n % 2 == 0 and ", " or "; "))
-    emit("end")
-  end,
-  function(n) -- a filter
-    emit(("function M.filter%d(samples, k)"):format(n))
-    emit(("  k = k or %d"):format(2 + n % 7))
-    emit("  local out, acc, lo, hi = {}, 0, math.huge, -math.huge")
+  function(n) -- smooth the samples into out
+    emit(("  local k = %d"):format(2 + n % 7))
+    emit("  local acc = samples[1] or 0")
     emit("  for i = 1, #samples do")
     emit("    local x = samples[i]")
     emit("    acc = acc + (x - acc) / k")
@@ -87,21 +60,42 @@ local bodies = {
     emit("    if acc > hi then hi = acc end")
     emit("    out[i] = acc")
     emit("  end")
-    emit("  return out, lo, hi")
-    emit("end")
+  end,
+  function(n) -- format rec into text
+    emit("  local keys = {}")
+    emit("  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end")
+    emit("  table.sort(keys)")
+    emit("  local parts = {}")
+    emit("  for i, key in ipairs(keys) do")
+    emit("    local v = rec[key]")
+    emit("    if type(v) == 'number' then")
+    emit(("      parts[i] = string.format('%%s=%%.%dg', key, v)"):format(3 + n % 5))
+    emit("    elseif type(v) == 'boolean' then")
+    emit("      parts[i] = key .. '=' .. (v and 'yes' or 'no')")
+    emit("    else")
+    emit("      parts[i] = key .. '=\"' .. tostring(v) .. '\"'")
+    emit("    end")
+    emit("  end")
+    emit(("  text = '{' .. table.concat(parts, '%s') .. '}'"):format(n % 2 == 0 and ", " or "; "))
   end,
 }
 
 emit("-- A generated module (bench/image/gen_module.lua): the shape of an")
 emit("-- application's code, for measuring what loading it costs.")
 emit("local M = {}")
-local n = 0
+local n, b = 0, 0
 while #out + 2 < LINES do
-  local start = #out
-  while #out - start < FLINES and #out + 2 < LINES do
-    bodies[n % #bodies + 1](n)
-    n = n + 1
+  emit(("function M.task%d(line, ev, samples, st)"):format(n))
+  emit("  local rec, count, bad = {}, 0, 0")
+  emit("  local out, lo, hi, text = {}, math.huge, -math.huge, nil")
+  emit("  st = st or {state = 'idle', ticks = 0, errors = 0}")
+  for _ = 1, BLOCKS do
+    blocks[b % #blocks + 1](n)
+    b = b + 1
   end
+  emit("  return rec, st, out, text, count, bad, lo, hi")
+  emit("end")
+  n = n + 1
 end
 emit("return M")
 io.write(table.concat(out, "\n"), "\n")

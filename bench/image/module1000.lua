@@ -1,9 +1,10 @@
 -- A generated module (bench/image/gen_module.lua): the shape of an
 -- application's code, for measuring what loading it costs.
 local M = {}
-function M.parse0(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
+function M.task0(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
   for field in line:gmatch('[^;]+') do
     local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
     if k == nil then
@@ -19,10 +20,67 @@ function M.parse0(line, into)
       count = count + 1
     end
   end
-  return rec, count, bad
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 100 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 2
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.3g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.machine1(st, ev)
+function M.task1(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
   st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 17)
+      count = count + 1
+    end
+  end
   local s = st.state
   if s == 'idle' then
     if ev == 'start' then st.state = 'running' st.ticks = 0 end
@@ -39,28 +97,8 @@ function M.machine1(st, ev)
   else
     error('bad state ' .. tostring(s))
   end
-  return st
-end
-function M.format2(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.5g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter3(samples, k)
-  k = k or 5
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
+  local k = 3
+  local acc = samples[1] or 0
   for i = 1, #samples do
     local x = samples[i]
     acc = acc + (x - acc) / k
@@ -68,11 +106,149 @@ function M.filter3(samples, k)
     if acc > hi then hi = acc end
     out[i] = acc
   end
-  return out, lo, hi
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.4g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.parse4(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
+function M.task2(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 18)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 102 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 4
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.5g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task3(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 19)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 103 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 5
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.6g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task4(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
   for field in line:gmatch('[^;]+') do
     local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
     if k == nil then
@@ -88,10 +264,67 @@ function M.parse4(line, into)
       count = count + 1
     end
   end
-  return rec, count, bad
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 104 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 6
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.7g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.machine5(st, ev)
+function M.task5(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
   st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 21)
+      count = count + 1
+    end
+  end
   local s = st.state
   if s == 'idle' then
     if ev == 'start' then st.state = 'running' st.ticks = 0 end
@@ -108,28 +341,8 @@ function M.machine5(st, ev)
   else
     error('bad state ' .. tostring(s))
   end
-  return st
-end
-function M.format6(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.4g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter7(samples, k)
-  k = k or 2
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
+  local k = 7
+  local acc = samples[1] or 0
   for i = 1, #samples do
     local x = samples[i]
     acc = acc + (x - acc) / k
@@ -137,11 +350,149 @@ function M.filter7(samples, k)
     if acc > hi then hi = acc end
     out[i] = acc
   end
-  return out, lo, hi
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.3g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.parse8(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
+function M.task6(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 22)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 106 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 8
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.4g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task7(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 23)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 107 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 2
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.5g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task8(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
   for field in line:gmatch('[^;]+') do
     local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
     if k == nil then
@@ -157,10 +508,67 @@ function M.parse8(line, into)
       count = count + 1
     end
   end
-  return rec, count, bad
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 108 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 3
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.6g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.machine9(st, ev)
+function M.task9(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
   st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 25)
+      count = count + 1
+    end
+  end
   local s = st.state
   if s == 'idle' then
     if ev == 'start' then st.state = 'running' st.ticks = 0 end
@@ -177,28 +585,8 @@ function M.machine9(st, ev)
   else
     error('bad state ' .. tostring(s))
   end
-  return st
-end
-function M.format10(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.3g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter11(samples, k)
-  k = k or 6
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
+  local k = 4
+  local acc = samples[1] or 0
   for i = 1, #samples do
     local x = samples[i]
     acc = acc + (x - acc) / k
@@ -206,11 +594,149 @@ function M.filter11(samples, k)
     if acc > hi then hi = acc end
     out[i] = acc
   end
-  return out, lo, hi
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.7g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.parse12(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
+function M.task10(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 26)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 110 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 5
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.3g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task11(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 27)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 111 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 6
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.4g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task12(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
   for field in line:gmatch('[^;]+') do
     local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
     if k == nil then
@@ -226,10 +752,67 @@ function M.parse12(line, into)
       count = count + 1
     end
   end
-  return rec, count, bad
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 112 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 7
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.5g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.machine13(st, ev)
+function M.task13(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
   st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 29)
+      count = count + 1
+    end
+  end
   local s = st.state
   if s == 'idle' then
     if ev == 'start' then st.state = 'running' st.ticks = 0 end
@@ -246,28 +829,8 @@ function M.machine13(st, ev)
   else
     error('bad state ' .. tostring(s))
   end
-  return st
-end
-function M.format14(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.7g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter15(samples, k)
-  k = k or 3
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
+  local k = 8
+  local acc = samples[1] or 0
   for i = 1, #samples do
     local x = samples[i]
     acc = acc + (x - acc) / k
@@ -275,11 +838,149 @@ function M.filter15(samples, k)
     if acc > hi then hi = acc end
     out[i] = acc
   end
-  return out, lo, hi
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.6g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
-function M.parse16(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
+function M.task14(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 30)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 114 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 2
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.7g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task15(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
+  for field in line:gmatch('[^;]+') do
+    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
+    if k == nil then
+      bad = bad + 1
+    elseif v:match('^%-?%d+$') then
+      rec[k] = math.tointeger(tonumber(v))
+      count = count + 1
+    elseif v == 'true' or v == 'false' then
+      rec[k] = v == 'true'
+      count = count + 1
+    else
+      rec[k] = v:sub(1, 31)
+      count = count + 1
+    end
+  end
+  local s = st.state
+  if s == 'idle' then
+    if ev == 'start' then st.state = 'running' st.ticks = 0 end
+  elseif s == 'running' then
+    st.ticks = st.ticks + 1
+    if ev == 'stop' then
+      st.state = 'idle'
+    elseif ev == 'fault' or st.ticks > 115 then
+      st.state = 'fault'
+      st.errors = st.errors + 1
+    end
+  elseif s == 'fault' then
+    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
+  else
+    error('bad state ' .. tostring(s))
+  end
+  local k = 3
+  local acc = samples[1] or 0
+  for i = 1, #samples do
+    local x = samples[i]
+    acc = acc + (x - acc) / k
+    if acc < lo then lo = acc end
+    if acc > hi then hi = acc end
+    out[i] = acc
+  end
+  local keys = {}
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
+  table.sort(keys)
+  local parts = {}
+  for i, key in ipairs(keys) do
+    local v = rec[key]
+    if type(v) == 'number' then
+      parts[i] = string.format('%s=%.3g', key, v)
+    elseif type(v) == 'boolean' then
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
+    else
+      parts[i] = key .. '="' .. tostring(v) .. '"'
+    end
+  end
+  text = '{' .. table.concat(parts, '; ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
+end
+function M.task16(line, ev, samples, st)
+  local rec, count, bad = {}, 0, 0
+  local out, lo, hi, text = {}, math.huge, -math.huge, nil
+  st = st or {state = 'idle', ticks = 0, errors = 0}
   for field in line:gmatch('[^;]+') do
     local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
     if k == nil then
@@ -295,10 +996,6 @@ function M.parse16(line, into)
       count = count + 1
     end
   end
-  return rec, count, bad
-end
-function M.machine17(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
   local s = st.state
   if s == 'idle' then
     if ev == 'start' then st.state = 'running' st.ticks = 0 end
@@ -306,7 +1003,7 @@ function M.machine17(st, ev)
     st.ticks = st.ticks + 1
     if ev == 'stop' then
       st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 117 then
+    elseif ev == 'fault' or st.ticks > 116 then
       st.state = 'fault'
       st.errors = st.errors + 1
     end
@@ -315,28 +1012,8 @@ function M.machine17(st, ev)
   else
     error('bad state ' .. tostring(s))
   end
-  return st
-end
-function M.format18(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.6g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter19(samples, k)
-  k = k or 7
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
+  local k = 4
+  local acc = samples[1] or 0
   for i = 1, #samples do
     local x = samples[i]
     acc = acc + (x - acc) / k
@@ -344,667 +1021,21 @@ function M.filter19(samples, k)
     if acc > hi then hi = acc end
     out[i] = acc
   end
-  return out, lo, hi
-end
-function M.parse20(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 20)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine21(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 121 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format22(t)
   local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+  for key in pairs(rec) do keys[#keys + 1] = tostring(key) end
   table.sort(keys)
   local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
+  for i, key in ipairs(keys) do
+    local v = rec[key]
     if type(v) == 'number' then
-      parts[i] = string.format('%s=%.5g', k, v)
+      parts[i] = string.format('%s=%.4g', key, v)
     elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
+      parts[i] = key .. '=' .. (v and 'yes' or 'no')
     else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
+      parts[i] = key .. '="' .. tostring(v) .. '"'
     end
   end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter23(samples, k)
-  k = k or 4
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse24(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 24)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine25(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 125 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format26(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.4g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter27(samples, k)
-  k = k or 8
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse28(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 28)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine29(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 129 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format30(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.3g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter31(samples, k)
-  k = k or 5
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse32(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 16)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine33(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 133 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format34(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.7g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter35(samples, k)
-  k = k or 2
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse36(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 20)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine37(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 137 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format38(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.6g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter39(samples, k)
-  k = k or 6
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse40(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 24)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine41(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 141 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format42(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.5g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter43(samples, k)
-  k = k or 3
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse44(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 28)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine45(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 145 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format46(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.4g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter47(samples, k)
-  k = k or 7
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse48(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 16)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine49(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 149 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format50(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.3g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter51(samples, k)
-  k = k or 4
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse52(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 20)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine53(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 153 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
-end
-function M.format54(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  local parts = {}
-  for i, k in ipairs(keys) do
-    local v = t[k]
-    if type(v) == 'number' then
-      parts[i] = string.format('%s=%.7g', k, v)
-    elseif type(v) == 'boolean' then
-      parts[i] = k .. '=' .. (v and 'yes' or 'no')
-    else
-      parts[i] = k .. '="' .. tostring(v) .. '"'
-    end
-  end
-  return '{' .. table.concat(parts, ', ') .. '}'
-end
-function M.filter55(samples, k)
-  k = k or 8
-  local out, acc, lo, hi = {}, 0, math.huge, -math.huge
-  for i = 1, #samples do
-    local x = samples[i]
-    acc = acc + (x - acc) / k
-    if acc < lo then lo = acc end
-    if acc > hi then hi = acc end
-    out[i] = acc
-  end
-  return out, lo, hi
-end
-function M.parse56(line, into)
-  local rec = into or {}
-  local count, bad = 0, 0
-  for field in line:gmatch('[^;]+') do
-    local k, v = field:match('^%s*([%w_]+)%s*=%s*(.-)%s*$')
-    if k == nil then
-      bad = bad + 1
-    elseif v:match('^%-?%d+$') then
-      rec[k] = math.tointeger(tonumber(v))
-      count = count + 1
-    elseif v == 'true' or v == 'false' then
-      rec[k] = v == 'true'
-      count = count + 1
-    else
-      rec[k] = v:sub(1, 24)
-      count = count + 1
-    end
-  end
-  return rec, count, bad
-end
-function M.machine57(st, ev)
-  st = st or {state = 'idle', ticks = 0, errors = 0}
-  local s = st.state
-  if s == 'idle' then
-    if ev == 'start' then st.state = 'running' st.ticks = 0 end
-  elseif s == 'running' then
-    st.ticks = st.ticks + 1
-    if ev == 'stop' then
-      st.state = 'idle'
-    elseif ev == 'fault' or st.ticks > 157 then
-      st.state = 'fault'
-      st.errors = st.errors + 1
-    end
-  elseif s == 'fault' then
-    if ev == 'reset' then st.state = 'idle' st.ticks = 0 end
-  else
-    error('bad state ' .. tostring(s))
-  end
-  return st
+  text = '{' .. table.concat(parts, ', ') .. '}'
+  return rec, st, out, text, count, bad, lo, hi
 end
 return M
