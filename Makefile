@@ -7,7 +7,8 @@
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
-#   make repl|debug|size|flash|clean
+#   make BOARD=x APP=dir   the firmware with the application dir in flash
+#   make repl|debug|size|flash|flash-image|clean
 #
 # RTLUA_NUM=32|64 picks the number model; the default is 32 on boards and
 # 64 on the host.  Each model builds into its own directory.
@@ -57,7 +58,6 @@ TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
                   -T$(BOARD_LD) -Wl,--defsym=STACK_SIZE=$(BOARD_STACK) \
                   -Wl,--defsym=STACK_GUARD=$(BOARD_GUARD) \
-                  -Wl,--defsym=APP_IMAGE_SIZE=$(LINK_APP_IMAGE) \
                   -Wl,--no-warn-rwx-segments
 
 # ---- sources -----------------------------------------------------------
@@ -372,7 +372,7 @@ $(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk | $(BOARD_INCLUDE)
 define board_link
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(filter %.o,$^) -o $@ $(TARGET_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
-	    -lm -lc -lgcc
+	    -Wl,--defsym=APP_IMAGE_SIZE=$(LINK_APP_IMAGE) -lm -lc -lgcc
 endef
 
 BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
@@ -430,10 +430,60 @@ size: board $(BDIR)/tests/test_romtab.elf
 	$(Q)RTLUA_TIMEOUT=60 qemu/run $(BOARD) $(BDIR)/tests/test_romtab.elf | \
 	    sed -n 's/^# \(arena in use after boot.*\)/  \1/p'
 
+# ---- applications in flash (docs/images.md) ------------------------------
+# make BOARD=x APP=dir: the application folder dir (main.lua and its
+# modules) compiled by rtluac into a flash image for build/x/rtlua.elf and
+# linked into that firmware's image region: one ELF,
+# build/x/app-NAME/rtlua.elf, whose require and main script come from
+# flash.  rtluac runs in the board's number model (the host build of that
+# model, made here when missing).  make run / make flash with APP= run or
+# flash that ELF; make flash-image APP=dir flashes the image alone, into
+# the region, without rebuilding the firmware.
+APP ?=
+RTLUAC := build/host$(if $(filter 32,$(BOARD_NUM)),-num32)/rtluac
+.PHONY: host-rtluac flash-image
+host-rtluac: $(HOST_DIR)/rtluac
+
+ifneq ($(APP),)
+APP_NAME := $(notdir $(abspath $(APP)))
+APP_BDIR := $(BDIR)/app-$(APP_NAME)
+APP_LUA := $(shell find $(APP) -name '*.lua' 2>/dev/null)
+ifeq ($(APP_LUA),)
+$(error APP=$(APP): no .lua file there)
+endif
+APP_ELF := $(APP_BDIR)/rtlua.elf
+
+$(RTLUAC): FORCE
+	$(Q)$(MAKE) -s RTLUA_NUM=$(BOARD_NUM) host-rtluac
+
+$(APP_BDIR)/app.img: $(BDIR)/rtlua.elf $(APP_LUA) $(RTLUAC)
+	@mkdir -p $(dir $@)
+	$(Q)$(RTLUAC) -f $(BDIR)/rtlua.elf -o $@ $(APP)
+
+$(APP_BDIR)/app.o: $(APP_BDIR)/app.img
+	$(Q)$(OBJCOPY) -I binary -O elf32-littlearm -B arm \
+	    --rename-section .data=.appimage,alloc,load,readonly,data,contents $< $@
+
+# Linked again with the image in its region; the rest lies where it lay,
+# which rtluac -c checks (the image fits this ELF: same layout, same ROM
+# strings at the same addresses, same region).
+$(APP_ELF): LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
+$(APP_ELF): $(APP_BDIR)/app.o $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) \
+            $(UMOD_BOARD_OBJS)
+	$(board_link)
+	$(Q)$(RTLUAC) -f $@ -c $(APP_BDIR)/app.img
+
+board: $(APP_ELF)
+endif
+
 # ---- running -----------------------------------------------------------
 # The demo: a 1 kHz PID loop making garbage, 2 s of virtual time.
 run: setup board
+ifneq ($(APP),)
+	qemu/run $(BOARD) $(APP_ELF)
+else
 	qemu/run --image $(BDIR)/rtlua.elf $(BOARD) examples/control_loop.lua
+endif
 
 repl: board
 	qemu/run $(BOARD) $(BDIR)/rtlua.elf
@@ -446,7 +496,16 @@ debug: board
 flash: board
 	@test -n "$(BOARD_OPENOCD)" || \
 	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
-	openocd $(BOARD_OPENOCD) -c "program $(BDIR)/rtlua.elf verify reset exit"
+	openocd $(BOARD_OPENOCD) -c "program $(or $(APP_ELF),$(BDIR)/rtlua.elf) verify reset exit"
+
+# The image alone, into the region of the firmware already on the board.
+flash-image: board
+	@test -n "$(APP)" || { echo "flash-image needs APP=dir"; exit 1; }
+	@test -n "$(BOARD_OPENOCD)" || \
+	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
+	openocd $(BOARD_OPENOCD) -c "program $(APP_BDIR)/app.img \
+	    0x$$($(CROSS)nm $(BDIR)/rtlua.elf | sed -n 's/ . _app_image_start$$//p') \
+	    verify reset exit"
 
 # The collector's latency on the board (deterministic virtual time).
 bench-gc: $(BDIR)/bench/gc_latency.elf

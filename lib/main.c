@@ -676,6 +676,12 @@ static int run(char **argv, int argc, int first)
     size_t peak = 0;
     if (timed)
         first++;
+#ifndef RTLUA_HOST
+    if (boot_banner) { /* no script: the words left are the image's */
+        image_first = first;
+        first = argc;
+    }
+#endif
     int rc = run_state(argv, argc, first, &peak);
     if (timed)
         print_time(port_cycles64() - start, peak);
@@ -726,10 +732,10 @@ int main(void)
     int argc = port_args(argv, MAIN_ARGS_MAX);
     if (argc == 0 || ends_with(argv[0], ".elf")) {
         /* No script: the flash image's main module, with the words after
-         * the firmware's name, else the banner and the REPL. */
-        image_first = argc > 0 ? 1 : 0;
+         * the firmware's name (after -A and -T), else the banner and the
+         * REPL. */
         boot_banner = 1;
-        port_exit(run(argv, argc, argc));
+        port_exit(run(argv, argc, argc > 0 ? 1 : 0));
     }
     image_first = argc;
     port_exit(run(argv, argc, 0));

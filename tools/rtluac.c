@@ -3,6 +3,7 @@
  * firmware (docs/images.md; the format is lang/image.h).
  *
  *   rtluac -f FIRMWARE [-o OUT] [-s] [-m MODULE] [-v] (DIR | FILE.lua...)
+ *   rtluac -f FIRMWARE -c IMAGE
  *
  * FIRMWARE is the ELF the image is for: build/<board>/rtlua.elf (or the
  * build with the application linked in), or build/host/rtlua.  From it
@@ -22,6 +23,10 @@
  * for source names.  The module run at boot is -m's, else "main" when
  * there is one, else the first FILE.  -s leaves out line information,
  * local and upvalue names and source names.  -v prints what went in.
+ *
+ * -c checks that IMAGE's header says it was made for FIRMWARE (the same
+ * layout, ROM strings and image region; the firmware checks the rest when
+ * it boots).
  *
  * Exit status 0, or 1 with a message: a compile error (as rtlua prints
  * it), a firmware that is not one, an image larger than the region.
@@ -373,6 +378,31 @@ static void walk(const char *root, const char *rel)
     }
 }
 
+/* -c IMAGE: the header of an image made for this firmware (it does not
+ * check the rest: the firmware does, at boot). */
+static void check_image(const imgw_target *t, const char *fw, const char *path)
+{
+    size_t len;
+    uint8_t *b = read_file(path, &len);
+    elf E = {path, b, len, 0};
+    if (len < t->size[IMGT_HEADER] ||
+        memcmp(b + t->off[IMGF_H_MAGIC], IMG_MAGIC, IMG_MAGIC_LEN) != 0)
+        die("%s: not an image", path);
+#define FIELD(f) rd(&E, t->off[IMGF_##f], t->width[IMGF_##f])
+    if (FIELD(H_VERSION) != IMG_VERSION || FIELD(H_NUM) != t->num ||
+        FIELD(H_ABISIG) != t->abisig)
+        die("%s was made for another build layout than %s", path, fw);
+    if (FIELD(H_ROMSIG) != t->romsig)
+        die("%s was made for another firmware than %s (its ROM strings "
+            "differ)",
+            path, fw);
+    if (FIELD(H_SELF) != t->base || FIELD(H_SIZE) > t->capacity ||
+        FIELD(H_SIZE) != len)
+        die("%s does not lie in %s's image region", path, fw);
+#undef FIELD
+    free(b);
+}
+
 static void usage(void)
 {
     fprintf(stderr,
@@ -384,14 +414,15 @@ static void usage(void)
             "  -s           strip line information and names\n"
             "  -m MODULE    the module run at boot (default main, or the "
             "first file)\n"
-            "  -v           say what went in\n",
+            "  -v           say what went in\n"
+            "  -c IMAGE     check that IMAGE was made for FIRMWARE\n",
             prog);
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
-    const char *fw = NULL, *out = "app.img", *mainname = NULL;
+    const char *fw = NULL, *out = "app.img", *mainname = NULL, *check = NULL;
     int strip = 0, verbose = 0, i;
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
@@ -405,16 +436,22 @@ int main(int argc, char **argv)
             strip = 1;
         else if (strcmp(a, "-v") == 0)
             verbose = 1;
+        else if (strcmp(a, "-c") == 0 && i + 1 < argc)
+            check = argv[++i];
         else if (strcmp(a, "--") == 0) {
             i++;
             break;
         } else
             usage();
     }
-    if (fw == NULL || i >= argc)
+    if (fw == NULL || (i >= argc && check == NULL))
         usage();
     imgw_target t;
     load_target(&t, fw, argv, verbose);
+    if (check != NULL) {
+        check_image(&t, fw, check);
+        return 0;
+    }
 
     struct stat st;
     if (argc - i == 1 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
