@@ -34,9 +34,19 @@
  *   chunk runs raises "interrupted!" in it (rtlua_docall).
  *
  * On a board the words come from port_args (semihosting) with the
- * script first; with no script (or when the image itself is the first
- * word) it prints the banner and runs the REPL on the console.  There
- * is no environment, and messages begin "rtlua: ".
+ * script first; with no script (or when the firmware's ELF is the first
+ * word) it runs the main module of the flash image in the board's image
+ * region, the words after the ELF's name (and after -A, -T) its
+ * arguments, or else prints the banner and runs the REPL on the console.
+ * There is no environment, and messages begin "rtlua: ".
+ *
+ * Flash images (docs/images.md): before the libraries open, the image is
+ * attached (rtlua_image_attach): a board's image region unless it is
+ * erased, the host's "--image=FILE" (after -A, before -T), mapped at the
+ * host's image address.  A refused image prints "PROG: flash image
+ * refused: why"; a board then goes on without it, the host stops
+ * (status 1).  Its modules come first for require; with no script and
+ * none of -e, -v, -i its main module runs, arg[0] being its source name.
  *
  * "-A BYTES" (or "--arena=SIZE") before everything is rtlua's own: the
  * state's arena is BYTES (port_heap_size; bench/report sweeps arena
