@@ -453,8 +453,12 @@ $(error APP=$(APP): no .lua file there)
 endif
 APP_ELF := $(APP_BDIR)/rtlua.elf
 
+# (rtluac of the other number model than this make's host build: made by
+# a make of that model.)
+ifneq ($(RTLUAC),$(HOST_DIR)/rtluac)
 $(RTLUAC): FORCE
-	$(Q)$(MAKE) -s RTLUA_NUM=$(BOARD_NUM) host-rtluac
+	$(Q)$(MAKE) -s RTLUA_NUM=$(BOARD_NUM) APP= host-rtluac
+endif
 
 $(APP_BDIR)/app.img: $(BDIR)/rtlua.elf $(APP_LUA) $(RTLUAC)
 	@mkdir -p $(dir $@)
@@ -468,8 +472,10 @@ $(APP_BDIR)/app.o: $(APP_BDIR)/app.img
 # which rtluac -c checks (the image fits this ELF: same layout, same ROM
 # strings at the same addresses, same region).
 $(APP_ELF): LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
-$(APP_ELF): $(APP_BDIR)/app.o $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) \
-            $(UMOD_BOARD_OBJS)
+# (app.o last: the ELF takes its ARM attributes from the first object,
+# and objcopy's has none.)
+$(APP_ELF): $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS) \
+            $(APP_BDIR)/app.o
 	$(board_link)
 	$(Q)$(RTLUAC) -f $@ -c $(APP_BDIR)/app.img
 
