@@ -159,6 +159,11 @@ typedef struct global_State {
      * the arena passes (gc/gc.c); NULL: the arena directly. */
     void *(*allocf)(void *ud, void *ptr, size_t osize, size_t nsize);
     void *allocud;
+    uint8_t inallocf; /* the runtime's own block is passing g->allocf */
+    /* Arena bytes (headers included) in blocks that C code holds from
+     * lua_getallocf's function (lpeg's compiled patterns): no object's,
+     * yet in the arena's count (gc_check adds them). */
+    size_t cblockbytes;
     uint32_t cstacklimit; /* nested C calls allowed (lua_setcstacklimit) */
     strtab strt;          /* interned RAM short strings */
     tvalue registry;      /* the registry table */
