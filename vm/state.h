@@ -304,6 +304,9 @@ lua_State *state_open(void);
 lua_State *state_open_in(void *mem, size_t bytes);
 /* Run pending finalizers, free every object; the arena is empty after. */
 void state_close(lua_State *L);
+/* The open main state's thread, or NULL (lib/cmalloc.c: C modules'
+ * malloc on the boards takes the open state's arena). */
+lua_State *state_current(void);
 
 /* A new coroutine (not anchored: the caller stores it). */
 lua_State *state_newthread(lua_State *L);

@@ -30,6 +30,8 @@
 #include "vm/state.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The module under test, tests/capi/testmod.c: compiled apart, with only
@@ -789,6 +791,41 @@ static void test_blocks_of_the_allocation_function_are_accounted(void)
     CALL(close_state());
 }
 
+#ifndef RTLUA_HOST
+/* On a board, C modules' malloc family takes arena blocks of the open
+ * state (lib/cmalloc.c): counted, freed back, failing with ENOMEM when
+ * there is no room or no state. */
+static void test_malloc_takes_blocks_of_the_arena(void)
+{
+    errno = 0;
+    CHECK(malloc(16) == NULL && errno == ENOMEM); /* no state open */
+    lua_State *L = open_state();
+    lua_gc(L, LUA_GCCOLLECT);
+    size_t in_use = arena_in_use(cur_arena);
+    char *p = malloc(1000);
+    CHECK(p != NULL && ((uintptr_t)p & 7u) == 0);
+    CHECK(arena_in_use(cur_arena) >= in_use + 1000);
+    memset(p, 'a', 1000);
+    CHECK(heap_ok(L));
+    p = realloc(p, 5000);
+    CHECK(p != NULL && p[0] == 'a' && p[999] == 'a');
+    CHECK(arena_in_use(cur_arena) >= in_use + 5000);
+    unsigned char *z = calloc(100, 3);
+    CHECK(z != NULL && z[0] == 0 && z[299] == 0);
+    lua_gc(L, LUA_GCCOLLECT);
+    CHECK(heap_ok(L));
+    errno = 0;
+    CHECK(malloc(arena_capacity(cur_arena)) == NULL && errno == ENOMEM);
+    CHECK(realloc(p, arena_capacity(cur_arena)) == NULL);
+    CHECK(p[0] == 'a' && p[999] == 'a'); /* p is still there */
+    free(z);
+    free(p);
+    free(NULL);
+    CHECK_EQ(arena_in_use(cur_arena), in_use);
+    CALL(close_state());
+}
+#endif
+
 /* ---- C closures and upvalues
  * ------------------------------------------------ */
 
@@ -1464,6 +1501,9 @@ static const struct check_case cases[] = {
     CASE(test_step_quantiles_are_exact),
     CASE(test_newstate_close_returns_every_byte),
     CASE(test_blocks_of_the_allocation_function_are_accounted),
+#ifndef RTLUA_HOST
+    CASE(test_malloc_takes_blocks_of_the_arena),
+#endif
     CASE(test_cclosure_upvalues),
 #else
     CASE(test_calls_pcall_and_message_handler),
