@@ -145,18 +145,21 @@ define gen_config
 endef
 
 # write_if_changed TMP OUT: keeps OUT's date when nothing changed, so
-# regenerating rebuilds nothing.
+# regenerating rebuilds nothing.  OUT then stays older than what it
+# depends on and its rule runs in every make: TMP is named by the
+# shell's pid ($@.$$$$.tmp, in the same recipe line), so that makes run
+# side by side (tests/run builds the boards at once) never share it.
 write_if_changed = cmp -s $(1) $(2) && rm -f $(1) || mv -f $(1) $(2)
 
 $(HOST_INC)/rtlua_config.h: Makefile
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } \
+	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(BOARD_INC)/rtlua_config.h: Makefile board/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } \
+	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(HOST_INC)/%.h: include/%.h
 	@mkdir -p $(dir $@)
@@ -274,8 +277,8 @@ FORCE:
 # gen/romgen.args holds the options, rewritten only when they change.
 %/gen/romgen.args: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)echo '$(ROMGEN_ARGS)' > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q)echo '$(ROMGEN_ARGS)' > $@.$$$$.tmp && \
+	    $(call write_if_changed,$@.$$$$.tmp,$@)
 
 # rom_rules DIR: DIR/gen's files, and romstr.o built from them with the
 # core's flags (CFLAGS_VAR names them, CC_VAR the compiler).
