@@ -4,6 +4,7 @@
 #   make host        build/host/rtlua and the host unit tests
 #   make test        every test (host, torture, all boards); last line
 #                    "N passed, N failed"
+#   make thirdparty  third-party C modules' own suites (Debian's sources)
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
@@ -179,7 +180,7 @@ host-include: $(HOST_INCLUDE)
 board-include: $(BOARD_INCLUDE)
 
 .PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
-        host-tests board-tests install
+        host-tests board-tests install thirdparty
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
 .SECONDARY:
@@ -453,6 +454,15 @@ fuzz: setup host
 
 test: setup
 	$(Q)tests/run
+
+# Third-party C modules, unchanged: lua-cjson, lua-lpeg and
+# lua-filesystem from Debian's source packages (fetched once into
+# build/thirdparty; needs Debian's registry), built as their authors
+# build them and run by their own suites against rtlua and lua5.4 on the
+# host, lpeg and cjson also linked into $(BOARD)'s firmware
+# (tests/thirdparty/run).  Not part of make test: see the README.
+thirdparty: setup
+	$(Q)tests/thirdparty/run --host --boards "$(BOARD)"
 
 clean:
 	rm -rf build

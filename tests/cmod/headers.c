@@ -1,10 +1,15 @@
 /*
- * headers.c — every function and macro of lua.h, lauxlib.h and lualib.h
- * as a module would use it, compiled (never run) by tests/cmod/run with
- * only a build's include directory, as -std=c99, c11 and gnu11, with
- * -Wall -Wextra -Werror, by the host's gcc and arm-none-eabi-gcc.  A
- * name missing, misdeclared, or a macro that expands to something that
- * warns, fails the compile.  LUA_COMPAT_5_3 brings the 5.3 names too.
+ * headers.c — every function and macro of lua.h, lauxlib.h, lualib.h and
+ * luaconf.h as a module would use it, compiled (never run) by
+ * tests/cmod/run with only a build's include directory, as -std=c99, c11
+ * and gnu11, with -Wall -Wextra -Werror, by the host's gcc and
+ * arm-none-eabi-gcc.  A name missing, misdeclared, or a macro that
+ * expands to something that warns, fails the compile.  LUA_COMPAT_5_3
+ * brings the 5.3 names too.  Not here: luaconf.h's build switches, which
+ * Lua's own headers leave undefined too (LUA_USE_POSIX, LUA_USE_DLOPEN,
+ * LUA_USE_C89, LUA_USE_WINDOWS, LUA_DL_DLL, LUA_C89_NUMBERS, and
+ * luai_apicheck, defined only with LUA_USE_APICHECK), Windows' LUA_SHRDIR
+ * and Debian's additions (LUA_ROOT2, LUA_LDIR2, LUA_CDIR2, LUA_CDIR3).
  */
 #define LUA_COMPAT_5_3
 #include <float.h>
