@@ -5,13 +5,13 @@
  */
 #include "lang/image.h"
 
-#include "build/gen/romstr.h"
 #include "gc/gc.h"
 #include "include/lua.h"
 #include "include/rtlua.h"
 #include "lang/parse.h"
 #include "lang/verify.h"
 #include "port/port.h"
+#include "romstr.h"
 #include "vm/do.h"
 #include "vm/func.h"
 #include "vm/opcodes.h"

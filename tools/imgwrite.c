@@ -14,7 +14,7 @@
  */
 #include "tools/imgwrite.h"
 
-#include "build/gen/romstr.h"
+#include "romstr.h"
 #include "vm/str.h"
 
 #include <stdarg.h>
@@ -49,7 +49,9 @@ typedef struct writer {
     uint32_t nstrs, capstrs;
     uint32_t *buckets; /* nbuckets, index + 1 */
     uint32_t nbuckets;
-    uint32_t *order; /* image strings (not ROM), in layout order */
+    uint32_t *rombuckets; /* the target's ROM strings: nbuckets, index + 1 */
+    uint32_t *romnext;    /* their chains */
+    uint32_t *order;      /* image strings (not ROM), in layout order */
     uint32_t nimage;
     uint16_t *slots;
     uint32_t nslots, maxprobe;
@@ -108,7 +110,7 @@ static long intern(writer *W, const char *s, size_t len)
         if (w->len == len && memcmp(w->data, s, len) == 0)
             return (long)i - 1;
     }
-    if (W->nstrs >= IMG_MAX_STRINGS + ROMSTR_COUNT) {
+    if (W->nstrs >= IMG_MAX_STRINGS + W->t->romcount) {
         fail(W, "too many strings (at most %u)", (unsigned)IMG_MAX_STRINGS);
         return -1;
     }
@@ -122,11 +124,14 @@ static long intern(writer *W, const char *s, size_t len)
     w->addr = 0;
     w->hash = 0;
     if (len <= STR_SHORT_MAX) {
-        const str *r = str_rom_find(s, len);
+        const imgw_target *t = W->t;
         w->hash = strhash_probe(s, len);
-        for (uint32_t i = 0; r != NULL && i < ROMSTR_COUNT; i++)
-            if (romstr_ptrs[i] == r)
-                w->rom = (int)i;
+        for (uint32_t i =
+                 W->rombuckets[content_hash(s, len) & (W->nbuckets - 1)];
+             i != 0; i = W->romnext[i - 1])
+            if (t->romlen[i - 1] == len &&
+                memcmp(t->romdata[i - 1], s, len) == 0)
+                w->rom = (int)(i - 1);
     }
     w->next = W->buckets[b];
     W->buckets[b] = ++W->nstrs;
@@ -531,9 +536,18 @@ uint8_t *imgw_write(const imgw_target *t, const imgw_module *mods, int n,
     W.errcap = errcap;
     W.nbuckets = 4096;
     W.buckets = calloc(W.nbuckets, sizeof(uint32_t));
+    W.rombuckets = calloc(W.nbuckets, sizeof(uint32_t));
+    W.romnext = calloc(t->romcount + 1, sizeof(uint32_t));
     wmod *sorted = malloc(sizeof(wmod) * (size_t)(n + 1));
-    if (W.buckets == NULL || sorted == NULL)
+    if (W.buckets == NULL || W.rombuckets == NULL || W.romnext == NULL ||
+        sorted == NULL)
         fail(&W, "out of memory");
+    for (uint32_t i = 0; i < t->romcount && !W.failed; i++) {
+        uint32_t b =
+            content_hash(t->romdata[i], t->romlen[i]) & (W.nbuckets - 1);
+        W.romnext[i] = W.rombuckets[b];
+        W.rombuckets[b] = i + 1;
+    }
     for (int i = 0; i < n && !W.failed; i++) {
         sorted[i].name = mods[i].name;
         sorted[i].root = W.nprotos;
@@ -550,6 +564,8 @@ uint8_t *imgw_write(const imgw_target *t, const imgw_module *mods, int n,
     free(W.protos);
     free(W.strs);
     free(W.buckets);
+    free(W.rombuckets);
+    free(W.romnext);
     free(W.order);
     free(W.slots);
     if (W.failed) {
@@ -584,14 +600,12 @@ const char *imgw_target_from(imgw_target *t, const void *abip, size_t len)
         abi.regionoff > len)
         return "the firmware was built from another version of rtlua "
                "(its image format differs): rebuild both from one tree";
-    if (abi.romcount != ROMSTR_COUNT)
-        return "the firmware's ROM strings differ from this program's: "
-               "rebuild both from one tree";
     if (abi.ptrsize != 4 && abi.ptrsize != 8)
         return "the firmware's pointers are neither 4 nor 8 bytes";
     memset(t, 0, sizeof *t);
     t->num = abi.num;
     t->ptrsize = abi.ptrsize;
+    t->romcount = abi.romcount;
     memcpy(t->off, b + words, sizeof t->off);
     memcpy(t->width, b + words + sizeof t->off, sizeof t->width);
     memcpy(t->size, b + words + sizeof t->off + sizeof t->width,
@@ -604,14 +618,21 @@ const char *imgw_target_from(imgw_target *t, const void *abip, size_t len)
     return NULL;
 }
 
-void imgw_target_self(imgw_target *t, uint64_t base, uint64_t capacity,
-                      uint64_t *romaddr)
+void imgw_target_self(imgw_target *t, uint64_t base, uint64_t capacity)
 {
+    static uint64_t addr[ROMSTR_COUNT];
+    static const char *data[ROMSTR_COUNT];
+    static uint8_t len[ROMSTR_COUNT];
     imgw_target_from(t, &rtlua_image_abi, sizeof rtlua_image_abi);
     t->romsig = img_romsig();
     t->base = base;
     t->capacity = capacity;
-    for (uint32_t i = 0; i < ROMSTR_COUNT; i++)
-        romaddr[i] = (uint64_t)(uintptr_t)romstr_ptrs[i];
-    t->romaddr = romaddr;
+    for (uint32_t i = 0; i < ROMSTR_COUNT; i++) {
+        addr[i] = (uint64_t)(uintptr_t)romstr_ptrs[i];
+        data[i] = romstr_ptrs[i]->data;
+        len[i] = romstr_ptrs[i]->shrlen;
+    }
+    t->romaddr = addr;
+    t->romdata = data;
+    t->romlen = len;
 }

@@ -5,8 +5,9 @@
  *
  * The target is what the firmware publishes in rtlua_image_abi (its
  * field offsets and widths, struct sizes and alignments, pointer size and
- * number model), the address the image will lie at, and the address of
- * each of the firmware's ROM strings by index.  The prototypes must have
+ * number model), the address the image will lie at, and the firmware's
+ * ROM strings (its own set: a build with user C modules has more), their
+ * bytes and addresses.  The prototypes must have
  * been compiled in the firmware's number model (this program's: the
  * caller checks).  The writer allocates with malloc; it is not part of
  * any firmware.
@@ -26,11 +27,14 @@ typedef struct imgw_target {
     uint16_t width[IMG_NFIELDS];
     uint16_t size[IMG_NTYPES];
     uint16_t align[IMG_NTYPES];
-    uint32_t abisig;         /* img_abisig of its descriptor */
-    uint32_t romsig;         /* img_romsig as it computes it */
-    uint64_t base;           /* where the image will lie */
-    uint64_t capacity;       /* bytes it may take there */
-    const uint64_t *romaddr; /* its ROM strings' addresses, by index */
+    uint32_t abisig;            /* img_abisig of its descriptor */
+    uint32_t romsig;            /* img_romsig as it computes it */
+    uint64_t base;              /* where the image will lie */
+    uint64_t capacity;          /* bytes it may take there */
+    uint32_t romcount;          /* its ROM strings (a build's own set) */
+    const uint64_t *romaddr;    /* their addresses, by index */
+    const char *const *romdata; /* their bytes */
+    const uint8_t *romlen;      /* their lengths */
 } imgw_target;
 
 typedef struct imgw_module {
@@ -44,9 +48,9 @@ typedef struct imgw_module {
 const char *imgw_target_from(imgw_target *t, const void *abi, size_t len);
 
 /* This program as the target: its own descriptor and ROM strings, the
- * image to lie at base (capacity bytes); romaddr has ROMSTR_COUNT room. */
-void imgw_target_self(imgw_target *t, uint64_t base, uint64_t capacity,
-                      uint64_t *romaddr);
+ * image to lie at base (capacity bytes).  The ROM strings' tables are
+ * static: one such target at a time. */
+void imgw_target_self(imgw_target *t, uint64_t base, uint64_t capacity);
 
 /* Lay out and write the image of the n modules (mainmod the index of the
  * one run at boot, or -1), without line information, local and upvalue

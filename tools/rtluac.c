@@ -8,12 +8,12 @@
  * FIRMWARE is the ELF the image is for: build/<board>/rtlua.elf (or the
  * build with the application linked in), or build/host/rtlua.  From it
  * rtluac reads the firmware's layout (the object rtlua_image_abi), where
- * its image region is, and where each of its ROM strings lies
- * (romstr_ptrs), which it checks against its own: the image points at
- * them.  The sources are compiled by this program's compiler, which must
- * have the firmware's number model; when it has not, rtluac runs its
- * sibling of the other model (build/host-num32/rtluac for build/host's)
- * if it is there.
+ * its image region is, and its ROM strings and where each lies
+ * (romstr_ptrs): the image points at those equal to its strings (a
+ * firmware built with user C modules has more than this program).  The sources
+ * are compiled by this program's compiler, which must have the firmware's
+ * number model; when it has not, rtluac runs its sibling of the other model
+ * (build/host-num32/rtluac for build/host's) if it is there.
  *
  * DIR is an application folder: every .lua file under it is a module
  * named by its path ("filter.lua" is filter, "net/mqtt.lua" net.mqtt,
@@ -42,10 +42,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build/gen/romstr.h"
 #include "include/lauxlib.h"
 #include "include/lua.h"
 #include "lang/image.h"
+#include "romstr.h"
 #include "tools/imgwrite.h"
 #include "vm/str.h"
 
@@ -256,29 +256,37 @@ static void load_target(imgw_target *t, const char *path, char **argv,
         die("%s: its image region is empty", path);
     t->base = region;
     t->capacity = regionend - region;
-    uint64_t *romaddr = xmalloc(sizeof(uint64_t) * ROMSTR_COUNT);
-    uint64_t at = elf_at(&E, romptrs, (uint64_t)ps * ROMSTR_COUNT);
+    /* Its ROM strings, from the ELF: an image points at those equal to
+     * its strings (the firmware's set may differ from this program's:
+     * user C modules add theirs). */
+    uint32_t n = t->romcount;
+    uint64_t *romaddr = xmalloc(sizeof(uint64_t) * (n + 1));
+    const char **romdata = xmalloc(sizeof(char *) * (n + 1));
+    uint8_t *romlen = xmalloc(n + 1);
+    uint64_t at = elf_at(&E, romptrs, (uint64_t)ps * n);
+    uint64_t head = t->size[IMGT_STR];
     uint32_t sig = 0;
-    for (uint32_t i = 0; i < ROMSTR_COUNT; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         romaddr[i] = rd(&E, at + (uint64_t)i * ps, ps);
-        const str *mine = romstr_ptrs[i];
-        uint64_t head = t->size[IMGT_STR];
-        uint64_t s = elf_at(&E, romaddr[i], head + mine->shrlen + 1);
+        uint64_t s = elf_at(&E, romaddr[i], head + 1);
         uint8_t len = (uint8_t)rd(&E, s + t->off[IMGF_STR_SHRLEN], 1);
-        if (len != mine->shrlen ||
-            memcmp(E.b + s + head, str_data(mine), len) != 0)
-            die("%s: its ROM string %u is not this program's \"%s\": "
-                "build both from one tree",
-                path, (unsigned)i, str_data(mine));
+        if (len > STR_SHORT_MAX)
+            die("%s: its ROM string %u is not a short string", path,
+                (unsigned)i);
+        s = elf_at(&E, romaddr[i], head + len + 1);
+        romdata[i] = (const char *)E.b + s + head;
+        romlen[i] = len;
         uint8_t a[8];
         for (unsigned k = 0; k < ps; k++)
             a[k] = (uint8_t)(romaddr[i] >> (8 * k));
         sig = img_crc32(sig, a, ps);
         sig = img_crc32(sig, &len, 1);
-        sig = img_crc32(sig, str_data(mine), len);
+        sig = img_crc32(sig, romdata[i], len);
     }
     t->romsig = sig;
     t->romaddr = romaddr;
+    t->romdata = romdata;
+    t->romlen = romlen;
     if (verbose)
         printf("firmware %s: %u-bit numbers, %u-byte pointers, image region "
                "0x%llx, %llu bytes\n",

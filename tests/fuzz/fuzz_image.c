@@ -35,9 +35,9 @@
 #include "include/lualib.h"
 #include "include/rtlua.h"
 
-#include "build/gen/romstr.h"
 #include "gc/gc.h"
 #include "lang/image.h"
+#include "romstr.h"
 #include "tools/imgwrite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -235,9 +235,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 static void write_seed(const char *dir, const char *name, int strip,
                        const imgw_module *mods, int n)
 {
-    static uint64_t romaddr[ROMSTR_COUNT];
     imgw_target t;
-    imgw_target_self(&t, FUZZ_IMAGE_BASE, FUZZ_IMAGE_MAX, romaddr);
+    imgw_target_self(&t, FUZZ_IMAGE_BASE, FUZZ_IMAGE_MAX);
     char err[160], path[4096];
     size_t size;
     uint8_t *img = imgw_write(&t, mods, n, 0, strip, &size, err, sizeof err);

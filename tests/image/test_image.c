@@ -20,13 +20,13 @@
 #define _DEFAULT_SOURCE
 #include "tests/unit/check.h"
 
-#include "build/gen/romstr.h"
 #include "gc/gc.h"
 #include "include/lauxlib.h"
 #include "include/lua.h"
 #include "include/lualib.h"
 #include "include/rtlua.h"
 #include "lang/image.h"
+#include "romstr.h"
 #include "tools/imgwrite.h"
 #include "vm/state.h"
 
@@ -84,8 +84,7 @@ static int make_image(const char *const *names, const char *const *srcs, int n,
         mods[i].main = gco2lcl(gc_of(C->top - 1))->p;
     }
     imgw_target t;
-    static uint64_t romaddr[ROMSTR_COUNT];
-    imgw_target_self(&t, (uint64_t)(uintptr_t)region, REGION_BYTES, romaddr);
+    imgw_target_self(&t, (uint64_t)(uintptr_t)region, REGION_BYTES);
     char err[160];
     uint8_t *img =
         imgw_write(&t, mods, n, 0, strip, &imgsize, err, sizeof err);
