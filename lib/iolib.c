@@ -46,12 +46,12 @@
 
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 #include "vm/num.h"
 #include "vm/obj.h"
@@ -950,4 +950,4 @@ int luaopen_io(lua_State *L)
 }
 
 #define ROMTAB_FILE_iolib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

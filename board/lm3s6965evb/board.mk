@@ -7,6 +7,9 @@ BOARD_STACK := 8192
 BOARD_GUARD := 256
 # The no-access null page at address 0 (MPU), in bytes: the 320-byte vector table at 0 under it.
 BOARD_NULL_GUARD := 512
+# The application image region (docs/images.md): the last 16 KiB of flash,
+# at 0x3C000 (1 KiB pages); the 64-bit model's firmware takes 232 KiB.
+BOARD_APP_IMAGE := 0x4000
 BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
 # The arena tests' big arena: half of the 64 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768

@@ -8,6 +8,9 @@ BOARD_STACK := 65536
 BOARD_GUARD := 256
 # The no-access null page at address 0 (MPU), in bytes: the 192-byte vector table at 0 under it.
 BOARD_NULL_GUARD := 256
+# The application image region (docs/images.md): the top 1 MiB of the 4 MiB
+# of code memory, at 0x300000; the firmware takes about 250 KiB.
+BOARD_APP_IMAGE := 0x100000
 # An FPGA board programmed from its SD card: no openocd configuration.
 BOARD_OPENOCD :=
 # The arena tests' big arena: 2 MiB of the 4 MiB RAM.

@@ -10,6 +10,9 @@ BOARD_STACK := 8192
 BOARD_GUARD := 256
 # The no-access null page at address 0 (MPU), in bytes: the vector table at 0 under it, padded to the region.
 BOARD_NULL_GUARD := 256
+# The application image region's size (docs/images.md): the last bytes of
+# flash, whole erase pages, that rtluac's images may fill.
+BOARD_APP_IMAGE := 0x10000
 # openocd arguments for `make flash`, empty when there are none.
 BOARD_OPENOCD :=
 # Sizes for the unit tests that must fit this board's RAM.
