@@ -175,12 +175,12 @@ typedef struct global_State {
         *romslots; /* ROM tables written since boot (docs/rom-tables.md) */
     /* The flash image attached (lang/image.h, docs/images.md), or NULL. */
     const struct img_header *image;
-    str *memerrmsg;  /* "not enough memory", pre-made */
-    str *cstackmsg;  /* "C stack overflow", pre-made (a ROM string) */
+    str *memerrmsg;    /* "not enough memory", pre-made */
+    str *cstackmsg;    /* "C stack overflow", pre-made (a ROM string) */
     uint32_t nloading; /* compilations in progress (lang/load.c) */
-    str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
-    str *tm_gc;      /* "__gc" */
-    str *tmname[25]; /* event names, by tm_event (vm/tm.h: TM_N) */
+    str *tm_mode;      /* "__mode" (ROM when ROM strings exist) */
+    str *tm_gc;        /* "__gc" */
+    str *tmname[25];   /* event names, by tm_event (vm/tm.h: TM_N) */
     int (*panic)(struct lua_State *L); /* lua_atpanic: unprotected errors */
     /* collector */
     uint8_t currentwhite;   /* MARK_WHITE0 or MARK_WHITE1 */
