@@ -442,6 +442,30 @@ static void test_the_header_says_why_an_image_is_refused(void)
     done(L);
 }
 
+/* A negative line where a function starts: a chunk cannot say so (the
+ * undumper refuses it), so an image must not either, or a function taken
+ * from it would dump to a chunk that does not load (found by
+ * fuzz_image). */
+static void test_a_function_at_a_negative_line_is_refused(void)
+{
+    CHECK(make_image(small_names, small_srcs, 1, 0));
+    lua_State *L = fresh();
+    char msg[IMG_MSG_MAX];
+    const img_header *h = (const img_header *)(const void *)region;
+    proto *inner = (proto *)(uintptr_t)h->modules[0].main->p[0];
+    writable(1);
+    int32_t line = inner->linedefined;
+    inner->linedefined = -1;
+    fix_crc();
+    const char *why = check_now(L, imgsize, msg);
+    CHECK(why != NULL && strstr(why, "line") != NULL);
+    inner->linedefined = line;
+    fix_crc();
+    CHECK(check_now(L, imgsize, msg) == NULL);
+    writable(0);
+    done(L);
+}
+
 static void test_an_image_attached_too_late_is_refused(void)
 {
     CHECK(make_image(app_names, app_srcs, 3, 0));
@@ -479,6 +503,7 @@ static const struct check_case cases[] = {
     CASE(test_every_flipped_byte_and_truncation_is_refused),
     CASE(test_flips_behind_a_good_crc_never_crash),
     CASE(test_the_header_says_why_an_image_is_refused),
+    CASE(test_a_function_at_a_negative_line_is_refused),
     CASE(test_an_image_attached_too_late_is_refused),
     CASE(test_a_stripped_image_runs_without_lines),
 };
