@@ -1,3 +1,6 @@
+--! medium64
+-- (microbit's 64-bit model, a test configuration with 4 KiB of stack,
+-- nests 14 blocks; its 32-bit model, the board's own, 4.5 KiB, 24.)
 -- The compiler nests 20 blocks or more on every board (issue 17).
 local function d(o, c)
   for n = 1, 99 do if not load(o:rep(n) .. c:rep(n)) then return n - 1 end end

@@ -1,3 +1,6 @@
+--! medium64
+-- (medium64: its last load() finds microbit's 64-bit test model's arena
+-- too small, its number formatter's scratch taking 1 KiB of RAM.)
 -- Metatables I: __index and __newindex (tables and functions, chains),
 -- __call, __len, __concat, __tostring, __name, __metatable.
 local base = {greet = function() return "hi" end, v = 1}
