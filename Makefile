@@ -62,8 +62,14 @@ TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
 # ---- sources -----------------------------------------------------------
 CORE_SRCS := $(sort $(wildcard gc/*.c vm/*.c lang/*.c lib/*.c))
 CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
-PORT_HOST := port/fmt.c $(wildcard port/host/*.c)
-PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) $(wildcard board/$(BOARD)/*.c)
+# The hw library's drivers (board/drivers/hw_*.c): those board.mk names
+# in BOARD_HW, and the register-bit pins the host's simulated board uses.
+# BOARD_HW_SRCS: a board's other hw sources (a table shared in a family).
+HW_DRIVERS := $(sort $(patsubst %,board/drivers/hw_%.c,$(BOARD_HW)) \
+                     $(BOARD_HW_SRCS))
+PORT_HOST := port/fmt.c $(wildcard port/host/*.c) board/drivers/hw_reg.c
+PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) \
+           $(sort $(wildcard board/$(BOARD)/*.c) $(HW_DRIVERS))
 CHECK_SRCS := tests/unit/check.c
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 

@@ -8,3 +8,6 @@ BOARD_GUARD := 256
 BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
 # The arena tests' big arena: half of the 64 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768
+# The hw library: Stellaris GPIO, ADC, timers and UARTs, the SP805
+# watchdog.
+BOARD_HW := stellaris sp805

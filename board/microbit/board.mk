@@ -21,3 +21,5 @@ BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64
 # 64-bit model's test images less than the 4 KiB minimum arena otherwise.
 # GC_STEP_SAMPLES: 16 kept step lengths for rt.stats()'s median, not 128.
 BOARD_EXTRA := -DLUAI_CSTACK_KEEP=1024 -DRT_POST_RING=16 -DGC_STEP_SAMPLES=16
+# The hw library: nRF51 GPIO and timers.
+BOARD_HW := nrf51
