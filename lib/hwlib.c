@@ -33,9 +33,10 @@
  * userdata made when asked for.  Timers and UARTs post through rt_post
  * from their interrupts (port_irq_attach), whose handler here touches only
  * the object's volatile fields and the device: the Lua handlers run at
- * the VM's safe points.  One object owns a timer or a UART at a time:
- * opening it again closes the previous object (whose methods then raise
- * "closed").  An object collected, or the state closed, stops its device.
+ * the VM's safe points.  One object owns a timer or a UART at a time
+ * (it is its interrupt's argument): opening it again closes the previous
+ * object (whose methods then raise "closed").  An object collected, or the
+ * state closed, stops its device.
  */
 #include "build/gen/romtab.h"
 #include "lauxlib.h"
@@ -55,8 +56,6 @@ _Static_assert((HW_UART_RING & (HW_UART_RING - 1)) == 0 && HW_UART_RING <= 128,
 /* The shortest timer period, in CPU cycles: its interrupt (a post into
  * the ring) must end well before the next. */
 #define HW_TIMER_MIN_CYCLES 500u
-/* Devices owned at once (timers, then UARTs, by index). */
-#define HW_OWNERS 8
 /* Bytes of the uid's text ("0x" and two digits a byte). */
 #define HW_UID_MAX 16
 
@@ -83,7 +82,6 @@ typedef struct hw_uart_obj {
     volatile uint8_t rxh, rxt, txh, txt; /* free-running ring indices */
     volatile uint8_t posted;             /* an event is out and unread */
     uint8_t open;
-    uint8_t owner; /* index in owners[] */
     int event;
     volatile uint32_t overruns; /* bytes dropped: the receive ring full */
     uint8_t rx[HW_UART_RING], tx[HW_UART_RING];
@@ -95,11 +93,7 @@ typedef struct hw_timer_obj {
     volatile lua_Integer count;
     int event;
     uint8_t open;
-    uint8_t owner;
 } hw_timer_obj;
-
-/* The object that owns each timer (0..) and UART (after the timers). */
-static void *owners[HW_OWNERS];
 
 static void *check_obj(lua_State *L, int idx, const void *meta,
                        const char *name)
@@ -347,23 +341,6 @@ static int adc_bits(lua_State *L)
     return 1;
 }
 
-/* ---- Owning timers and UARTs -------------------------------------------- */
-
-/* Takes owners[k] for obj; returns the previous owner (to close), or
- * NULL. */
-static void *take_owner(unsigned k, void *obj)
-{
-    void *prev = owners[k];
-    owners[k] = obj;
-    return prev;
-}
-
-static void drop_owner(unsigned k, void *obj)
-{
-    if (owners[k] == obj)
-        owners[k] = NULL;
-}
-
 /* ---- Timers ------------------------------------------------------------- */
 
 static void timer_isr(void *arg)
@@ -382,7 +359,6 @@ static void timer_close(hw_timer_obj *p)
     p->t->ops->stop(p->t);
     port_irq_enable(p->t->irq, 0);
     port_irq_detach(p->t->irq);
-    drop_owner(p->owner, p);
 }
 
 static int hw_timer_new(lua_State *L)
@@ -402,16 +378,14 @@ static int hw_timer_new(lua_State *L)
     p->t = t;
     p->L = main_thread(L);
     p->event = t->irq;
-    p->owner = (uint8_t)n;
-    hw_timer_obj *prev = take_owner(p->owner, p);
+    /* The object that owns the timer is its interrupt's argument. */
+    hw_timer_obj *prev = port_irq_arg(t->irq);
     if (prev != NULL)
         timer_close(prev);
     set_handler(L, p->event, 3);
     hw_clock_on(&t->clock);
-    if (port_irq_attach(t->irq, timer_isr, p) != 0) {
-        drop_owner(p->owner, p);
+    if (port_irq_attach(t->irq, timer_isr, p) != 0)
         return luaL_error(L, "timer %d: no interrupt slot", (int)n);
-    }
     p->open = 1;
     if (t->ops->start(t, (uint32_t)hz) != 0) {
         timer_close(p);
@@ -501,7 +475,6 @@ static void uart_close(hw_uart_obj *p)
     port_irq_detach(p->u->irq);
     if (p->u->irq_tx >= 0)
         port_irq_detach(p->u->irq_tx);
-    drop_owner(p->owner, p);
 }
 
 static int hw_uart_new(lua_State *L)
@@ -523,9 +496,7 @@ static int hw_uart_new(lua_State *L)
     p->u = u;
     p->L = main_thread(L);
     p->event = u->irq;
-    p->owner = (uint8_t)(b->ntimers + k);
-    luaL_argcheck(L, p->owner < HW_OWNERS, 1, "too many devices");
-    hw_uart_obj *prev = take_owner(p->owner, p);
+    hw_uart_obj *prev = port_irq_arg(u->irq);
     if (prev != NULL)
         uart_close(prev);
     set_handler(L, p->event, 3);
@@ -533,7 +504,6 @@ static int hw_uart_new(lua_State *L)
     if (port_irq_attach(u->irq, uart_isr, p) != 0 ||
         (u->irq_tx >= 0 && port_irq_attach(u->irq_tx, uart_isr, p) != 0)) {
         port_irq_detach(u->irq);
-        drop_owner(p->owner, p);
         return luaL_error(L, "UART %d: no interrupt slot", (int)n);
     }
     p->open = 1;

@@ -189,6 +189,8 @@ int port_loadlib(const char *path, const char *sym, port_fn *fn,
 #endif
 int port_irq_attach(int line, void (*fn)(void *), void *arg);
 void port_irq_detach(int line);
+/* What `line` is attached with (its handler's argument), or NULL. */
+void *port_irq_arg(int line);
 /* The line's enable in the interrupt controller (nothing for exceptions);
  * disabling also clears a pending request. */
 void port_irq_enable(int line, int on);
@@ -209,8 +211,9 @@ int port_reset(void);
 /* Console output taken over (lib/rawmode.c frames it for tools): while a
  * sink is set, what port_putc, port_write, port_puts and port_printf
  * write (stream 1) and what port_write_err writes (stream 2) goes to it
- * instead of the console; port_raw_write always writes to the console.
- * NULL gives the console back. */
+ * instead of the console, and port_exit tells it the status first
+ * (stream 0, s NULL, n the status); port_raw_write always writes to the
+ * console.  NULL gives the console back. */
 typedef void (*port_sink_fn)(int stream, const char *s, size_t n);
 void port_console_sink(port_sink_fn fn);
 void port_raw_write(const char *s, size_t n);

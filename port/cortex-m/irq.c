@@ -11,8 +11,8 @@
  *
  * Reset causes: a note in .noinit RAM, which start-up does not clear (and
  * QEMU's system reset does not either: it reloads only the image's load
- * segments, whose RAM part lies in flash's address space).  A note is two
- * words, the cause and its complement under a magic, so the random RAM of
+ * segments, whose RAM part lies in flash's address space).  A note is a
+ * word, the cause and its complement under a magic, so the random RAM of
  * a power-up is not taken for one.  Start-up reads it and clears it.
  */
 #include "board.h"
@@ -24,28 +24,26 @@
 /* First exception number of the external interrupts (IRQ 0). */
 #define EXC_IRQ0 16
 /* A reset note's marker, and what a note that is not there reads. */
-#define NOTE_MAGIC 0x52534E54u /* "RSNT" */
+#define NOTE_MAGIC 0x52530000u /* "RS" */
 
-typedef struct irq_slot {
-    volatile uint32_t exc; /* 0: free */
-    void (*fn)(void *);
-    void *arg;
-} irq_slot;
-
-static irq_slot slots[PORT_IRQ_SLOTS];
+/* The slots, as three arrays (no padding: RAM is scarce on the M0). */
+static volatile uint8_t slot_exc[PORT_IRQ_SLOTS]; /* 0: free */
+static void (*slot_fn[PORT_IRQ_SLOTS])(void *);
+static void *slot_arg[PORT_IRQ_SLOTS];
+_Static_assert(EXC_IRQ0 + BOARD_IRQ_COUNT <= 256,
+               "exception numbers in a byte");
 
 int port_irq_attach(int line, void (*fn)(void *), void *arg)
 {
-    uint32_t exc = (uint32_t)(line + EXC_IRQ0);
     if (line + EXC_IRQ0 <= 0 || line >= BOARD_IRQ_COUNT)
         return -1;
     port_irq_detach(line);
     for (int i = 0; i < PORT_IRQ_SLOTS; i++) {
-        if (slots[i].exc == 0) {
-            slots[i].fn = fn;
-            slots[i].arg = arg;
+        if (slot_exc[i] == 0) {
+            slot_fn[i] = fn;
+            slot_arg[i] = arg;
             __asm volatile("dmb" ::: "memory");
-            slots[i].exc = exc;
+            slot_exc[i] = (uint8_t)(line + EXC_IRQ0);
             return 0;
         }
     }
@@ -54,17 +52,24 @@ int port_irq_attach(int line, void (*fn)(void *), void *arg)
 
 void port_irq_detach(int line)
 {
-    uint32_t exc = (uint32_t)(line + EXC_IRQ0);
     for (int i = 0; i < PORT_IRQ_SLOTS; i++)
-        if (slots[i].exc == exc)
-            slots[i].exc = 0;
+        if (slot_exc[i] == line + EXC_IRQ0)
+            slot_exc[i] = 0;
+}
+
+void *port_irq_arg(int line)
+{
+    for (int i = 0; i < PORT_IRQ_SLOTS; i++)
+        if (slot_exc[i] == line + EXC_IRQ0)
+            return slot_arg[i];
+    return NULL;
 }
 
 int cm_irq_dispatch(uint32_t exc)
 {
     for (int i = 0; i < PORT_IRQ_SLOTS; i++) {
-        if (slots[i].exc == exc) {
-            slots[i].fn(slots[i].arg);
+        if (slot_exc[i] == exc) {
+            slot_fn[i](slot_arg[i]);
             return 1;
         }
     }
@@ -88,27 +93,24 @@ void port_irq_enable(int line, int on)
 
 /* ---- Resets ------------------------------------------------------------ */
 
-static volatile uint32_t note[3] __attribute__((section(".noinit")));
-static int boot_cause;
+/* The magic in the top half, the cause and its complement below. */
+static volatile uint32_t note __attribute__((section(".noinit")));
+static uint8_t boot_cause;
 
 void port_reset_note(int cause)
 {
-    if (cause == PORT_RESET_POWER) {
-        note[0] = 0;
-        return;
-    }
-    note[1] = (uint32_t)cause;
-    note[2] = ~(uint32_t)cause;
-    note[0] = NOTE_MAGIC;
+    uint32_t c = (uint32_t)cause & 0xFFu;
+    note = cause == PORT_RESET_POWER ? 0 : NOTE_MAGIC | (~c & 0xFFu) << 8 | c;
 }
 
 void cm_reset_init(void)
 {
+    uint32_t c = note & 0xFFu;
     boot_cause = PORT_RESET_POWER;
-    if (note[0] == NOTE_MAGIC && note[1] == ~note[2] &&
-        note[1] <= PORT_RESET_SOFTWARE)
-        boot_cause = (int)note[1];
-    note[0] = 0;
+    if ((note & 0xFFFF0000u) == NOTE_MAGIC &&
+        ((note >> 8) & 0xFFu) == (~c & 0xFFu) && c <= PORT_RESET_SOFTWARE)
+        boot_cause = (uint8_t)c;
+    note = 0;
 }
 
 int port_reset_cause(void)
