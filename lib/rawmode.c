@@ -309,6 +309,21 @@ static void append(lua_State *L, int base, RawState *r)
     r->got_len += (uint32_t)f->len;
 }
 
+/* Pushes the chunks at `chunks` joined.  Not inlined: its buffer is off
+ * the C stack before the script is compiled (the micro:bit's 4 KiB of
+ * stack hold the REPL, raw mode and the compiler). */
+static __attribute__((noinline)) void join(lua_State *L, int chunks)
+{
+    luaL_Buffer b;
+    lua_Integer n = luaL_len(L, chunks);
+    luaL_buffinit(L, &b);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, chunks, i);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+}
+
 /* E: the script, checked, run; X says how it ended. */
 static void run(lua_State *L, int base, RawState *r, uint8_t seq)
 {
@@ -318,15 +333,8 @@ static void run(lua_State *L, int base, RawState *r, uint8_t seq)
         send_x(r, seq, 'r', 0);
         return;
     }
-    luaL_Buffer b;
     int chunks = base + SLOT_CHUNKS;
-    lua_Integer n = luaL_len(L, chunks);
-    luaL_buffinit(L, &b);
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, chunks, i);
-        luaL_addvalue(&b);
-    }
-    luaL_pushresult(&b);
+    join(L, chunks);
     size_t len;
     const char *code = lua_tolstring(L, -1, &len);
     if (~crc32_more(0xFFFFFFFFu, (const uint8_t *)code, len) != r->want_crc) {
