@@ -38,11 +38,11 @@
  * object (whose methods then raise "closed").  An object collected, or the
  * state closed, stops its device.
  */
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "port/hw.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 #include <string.h>
@@ -755,4 +755,4 @@ int luaopen_hw(lua_State *L)
 }
 
 #define ROMTAB_FILE_hwlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"
