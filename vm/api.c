@@ -1407,6 +1407,7 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->worst_body_assists = s->worst_body_assists;
     out->worst_body_assist_cycles = s->worst_body_assist_cycles;
     out->assist_units = s->assist_units;
+    out->protos_traversed = s->protos_traversed;
     /* Quantiles from the samples, selected in a copy (a sort of the
      * GC_STEP_SAMPLES words took 70k cycles at a board's pace: a program
      * that reads its figures in a control loop would be late for it). */

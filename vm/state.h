@@ -74,6 +74,8 @@ typedef struct gc_stats {
     uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */
     uint64_t step_cycles_total; /* sum of all step lengths */
+    uint64_t protos_traversed;  /* prototypes whose traversal began (those
+                                   of a flash image never are) */
 } gc_stats;
 
 /* ---- String table ----------------------------------------------------------
@@ -170,7 +172,9 @@ typedef struct global_State {
     tvalue nilvalue;      /* a nil; also "state fully built" once set */
     table *mt[9];         /* metatables of basic types */
     struct romslot
-        *romslots;   /* ROM tables written since boot (docs/rom-tables.md) */
+        *romslots; /* ROM tables written since boot (docs/rom-tables.md) */
+    /* The flash image attached (lang/image.h, docs/images.md), or NULL. */
+    const struct img_header *image;
     str *memerrmsg;  /* "not enough memory", pre-made */
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
