@@ -426,6 +426,7 @@ $(BDIR)/rtlua.pre.elf: $(FIRMWARE_OBJS) $(BOARD_LD) linker/cortex-m.ld
 $(CSTACK_FILE): $(BDIR)/rtlua.pre.elf tools/cstack.lua
 	$(Q)lua5.4 tools/cstack.lua --prefix $(CROSS) --irq-frame $(CSTACK_IRQ_FRAME) \
 	    --kinds "$(CSTACK_KINDS)" --report $(BDIR)/cstack.txt \
+	    --opaque "$(UMOD_BOARD_OBJS)" \
 	    $< $(FIRMWARE_OBJS) > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)sed 's/^/-Wl,--defsym=/' $@.tmp > $@ && rm -f $@.tmp
 

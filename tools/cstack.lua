@@ -2,10 +2,11 @@
 -- (LUAI_CSTACK_KEEP), computed from the compiler's own figures.
 --
 --   lua5.4 tools/cstack.lua [--prefix arm-none-eabi-] [--irq-frame BYTES]
---       [--report FILE] IMAGE.elf OBJECT.o...
+--       [--report FILE] [--opaque "OBJECT.o ..."] IMAGE.elf OBJECT.o...
 --
 -- Prints the reserve in bytes; exits 1, saying why on stderr, when it
--- cannot be bounded: recursion that no check interrupts, a frame of
+-- cannot be bounded (outside the objects --opaque names): recursion
+-- that no check interrupts, a frame of
 -- dynamic size, an indirect call whose targets it cannot tell, a check
 -- that does not come first in its function.
 --
@@ -85,6 +86,12 @@ local show_path -- --path FUNCTION: print its deepest path (for reading)
 local kinds = {}  -- --kinds "call parse ...": every kind gets a line
 local elf
 local objects = {}
+-- --opaque "OBJ.o ...": objects of user C modules (USER_C_MODULES), read
+-- like the others, but their functions count their own frame only: what
+-- a module's C code does with the stack (recursion, stdio) is its
+-- author's to bound, as with Lua's C modules; the stack guard (the MPU,
+-- or microbit's canary) catches an overflow there.
+local opaque = {}
 do
     local i = 1
     while i <= #arg do
@@ -93,6 +100,9 @@ do
         elseif a == "--irq-frame" then irq_frame = tonumber(arg[i + 1]); i = i + 1
         elseif a == "--report" then report = arg[i + 1]; i = i + 1
         elseif a == "--path" then show_path = arg[i + 1]; i = i + 1
+        elseif a == "--opaque" then
+            for o in arg[i + 1]:gmatch("%S+") do opaque[o] = true end
+            i = i + 1
         elseif a == "--kinds" then
             for k in arg[i + 1]:gmatch("%S+") do kinds[#kinds + 1] = k end
             i = i + 1
@@ -733,6 +743,11 @@ cost = function(id, level, binding, ctx)
     local key = level .. "|" .. id .. "|" .. binding_key(binding) .. "|" .. (ctx or "")
     local m = memo[key]
     if m then return m[1], m[2] end
+    local o = nodes[id]
+    if o and o.obj and opaque[o.obj] then
+        local f = o.frame or 0
+        return f, { string.format("%s %d (a user C module's: its own frame only)", id, f) }
+    end
     if onpath[key] then
         local cyc = {}
         for i = onpath[key], #stack do cyc[#cyc + 1] = stack[i] end

@@ -810,6 +810,13 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash)
         return NULL;
     if (nhash > 0) {
         lsize = ceil_log2(nhash);
+        /* A big hash part starts growing when three quarters of it are
+         * keyed (tab_grow_due): one sized for nhash keys holds them all
+         * without growing, so a node array they would fill past that
+         * is taken twice as big. */
+        if (2u << lsize > TAB_CLEAR_ONCE &&
+            nhash > (1u << lsize) - (1u << lsize) / 4)
+            lsize++;
         if (lsize > TAB_MAXHBITS)
             return NULL;
         nsize = 1u << lsize;

@@ -10,8 +10,10 @@ BOARD_OPT := -Os
 # 1.7 KiB, build/microbit/cstack.txt), and the parser takes 80 bytes a
 # nested block, 290 a nested function (tests/lua/cstack_parse.lua).  The
 # 64-bit model, a test configuration here, keeps 4 KiB: its number
-# formatting's scratch takes 1 KiB more of .bss, and its biggest test
-# images would leave less than the 4 KiB minimum arena.
+# formatting's scratch takes 1 KiB more of .bss, and with the hw library's
+# its biggest test image (test_str) leaves just the 4 KiB minimum arena
+# (with 4,064 bytes of stack, errors inside the scripts' pcalls already
+# ran short of C stack).
 BOARD_STACK := $(if $(filter 64,$(RTLUA_NUM)),4096,4608)
 # 32-byte canary guard (no MPU on ARMv6-M here).
 BOARD_GUARD := 32

@@ -1,4 +1,6 @@
---! medium64
+--! medium
+-- (medium: microbit's arena, beside its 4.5 KiB of stack and the hw
+-- library, runs out in it.)
 -- Closures and upvalues: sharing, closing at scope exit, fresh locals per
 -- loop iteration, deep nesting, and upvalues that outlive their frame.
 local function counter()
