@@ -549,6 +549,91 @@ static void test_finalizers_run_once_each_in_reverse_marking_order(void)
     CHECK_EQ(fin_calls[7], 1); /* close runs the pending ones */
 }
 
+/* An object given a __gc long after it was made is deep in allgc: it
+ * stays there, a stand-in takes its place on finobj (setmetatable does
+ * not walk allgc), and its __gc still runs once, in the reverse order of
+ * marking among those that die together, whatever phase the collector
+ * was in when it was marked (registrations between steps of small
+ * budgets, gc_check after each). */
+static void test_old_object_gets_a_finalizer_without_walking_allgc(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    enum { OLD = 12 };
+    udata *old[OLD];
+    for (int i = 0; i < OLD; i++) {
+        old[i] = fn_newudata(L, sizeof(int), 0);
+        CHECK(old[i] != NULL);
+        *(int *)udata_mem(old[i]) = i;
+        CHECK(anchor(10 + i, obj2gc(old[i]), V_UDATA));
+    }
+    /* Newer objects on top of them in allgc. */
+    for (int i = 0; i < 64; i++)
+        CHECK(tagged_table(1000 + i) != NULL);
+    for (int i = 0; i < OLD; i++) {
+        old[i]->metatable = mt;
+        gc_checkfinalizer(L, obj2gc(old[i]), mt);
+        CHECK(g->finobj != obj2gc(old[i])); /* a stand-in, not the object */
+        CHECK(old[i]->marked & MARK_FINALIZED);
+        gc_step(L, 1 + (uint32_t)i * 7);
+        CHECK(checked());
+    }
+    /* One made just now is moved itself. */
+    udata *fresh = finalizable(mt, OLD);
+    CHECK(fresh != NULL && g->finobj == obj2gc(fresh));
+    for (int i = 0; i <= OLD; i++)
+        unanchor(10 + i);
+    release_newest();
+    /* Finish the cycle under way, then one that finds them all dead,
+     * then run the finalizers. */
+    for (int n = 0; n < 2; n++) {
+        g->gcestimate = 0; /* due at once */
+        for (int guard = 0; guard < 1000000; guard++) {
+            gc_step(L, 50);
+            CHECK(checked());
+            if (g->gcphase == GC_PAUSE)
+                break;
+        }
+        CHECK_EQ(g->gcphase, GC_PAUSE);
+    }
+    gc_fullgc(L);
+    CHECK(checked());
+    for (int i = 0; i <= OLD; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK_EQ(fin_n, OLD + 1);
+#ifndef RTLUA_TORTURE
+    for (int i = 0; i <= OLD; i++)
+        CHECK_EQ(fin_order[i], OLD - i); /* reverse order of marking */
+#endif
+    CHECK(close_state_empty());
+    for (int i = 0; i <= OLD; i++)
+        CHECK_EQ(fin_calls[i], 1);
+}
+
+/* lua_close calls the __gc of an object that has a stand-in, once. */
+static void test_stand_in_finalizer_runs_at_close(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    udata *u = fn_newudata(L, sizeof(int), 0);
+    CHECK(u != NULL);
+    *(int *)udata_mem(u) = 3;
+    CHECK(anchor(10, obj2gc(u), V_UDATA));
+    for (int i = 0; i < 64; i++)
+        CHECK(tagged_table(1000 + i) != NULL);
+    u->metatable = mt;
+    gc_checkfinalizer(L, obj2gc(u), mt);
+    CHECK(G(L)->finobj != obj2gc(u));
+    CHECK(checked());
+    CHECK(close_state_empty());
+    CHECK_EQ(fin_calls[3], 1);
+}
+
 /* Finalizers are not collector work: steps run a whole cycle without a
  * __gc call, and gc_finalize then calls at most the number it is given,
  * oldest separation first, counted in the statistics. */
@@ -2369,6 +2454,8 @@ static const struct check_case cases[] = {
     CASE(test_big_table_is_traversed_in_bounded_chunks),
     CASE(test_random_mutator_keeps_the_invariant),
     CASE(test_finalizers_run_once_each_in_reverse_marking_order),
+    CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
+    CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
