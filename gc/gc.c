@@ -41,7 +41,7 @@
 /* ---- Allocation ----------------------------------------------------------
  */
 
-static void emergency(lua_State *L);
+static void emergency(lua_State *L, size_t need);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
  * GC_CLEARWEAK), or NULL: a table's read path does not know its state,
  * and there is one (vm/state.c). */
@@ -85,11 +85,53 @@ static size_t pause_room(const global_State *g)
     return room < left ? room : left;
 }
 
+/* The growth a cycle that began with `base` bytes in use may see before
+ * it must have ended: the pause's share of the estimate (what lua5.4
+ * lets a cycle grow by), but no more than leaves the reserve free.  Not
+ * pause_room's cap: that one starts cycles early, so that garbage does
+ * not pile up in a fixed arena, but a cycle that must end within a
+ * sixteenth of the free space makes allocation pay for most of the
+ * marking in assists, however much time the paced steps would have had
+ * (a 2 MB live set in 4 MiB: two assists a paced step, the mutator's
+ * share of a 1 ms window down to a quarter). */
+static size_t cycle_room(const global_State *g, size_t base)
+{
+    size_t room = g->gcestimate / 100 * g->pausepct;
+    size_t cap = arena_capacity(g->arena);
+    size_t limit = cap > base + g->reserve ? cap - base - g->reserve : 0;
+    if (room > limit)
+        room = limit;
+    size_t start = pause_room(g);
+    if (room < start)
+        room = start;
+    return room < GC_GROWTH_MIN ? GC_GROWTH_MIN : room;
+}
+
+/* The units the paced steps can be expected to do before the next
+ * tick: a tick's credit at the recent steps' cycles per unit (at most
+ * an eighth of the last cycle's units).  Growth
+ * assists wait until more than this is owed: the paced steps run in a
+ * burst after each tick and cannot pay ahead, so an owed sum that they
+ * will pay at the next tick would otherwise be an assist taken from the
+ * mutator's share of the tick (every check of a fast allocator between
+ * two ticks was one, the paced steps keeping up or not). */
+static uint32_t paced_units(const global_State *g)
+{
+    if (!g->gcrunning || g->utilisation_pct == 0 || g->unitcost == 0)
+        return GC_ASSIST_MIN_UNITS;
+    uint64_t u = ((uint64_t)g->creditcap << 4) / g->unitcost;
+    if (u > g->lastunits / GC_ASSIST_TAIL_DIV)
+        u = g->lastunits / GC_ASSIST_TAIL_DIV;
+    return u > GC_ASSIST_MIN_UNITS ? (uint32_t)u : GC_ASSIST_MIN_UNITS;
+}
+
 /* Charge `bytes` allocated as units, at the rate that does the `rem`
  * units still needed by the time `room` more bytes are in use (all of
  * them when there is no room left), on top of what is owed already.
- * Returns 1 when enough is owed for an assist step. */
-static int charge(global_State *g, size_t bytes, size_t room)
+ * Returns 1 when more than `tolerance` units are owed: an assist step
+ * is due. */
+static int charge(global_State *g, size_t bytes, size_t room,
+                  uint32_t tolerance)
 {
     uint32_t rem = remaining_units(g);
     uint64_t owed = rem;
@@ -102,7 +144,7 @@ static int charge(global_State *g, size_t bytes, size_t room)
     if (owed > rem)
         owed = rem;
     g->assistowed = (uint32_t)owed;
-    return owed >= GC_ASSIST_MIN_UNITS;
+    return owed >= tolerance;
 }
 
 /* Allocation pays for collection in work (gc.h: assists).  Two cases:
@@ -130,7 +172,8 @@ static int assist_due(global_State *g, size_t n)
         size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
         bytes = g->assistdebt;
         g->assistdebt = 0;
-        if (!charge(g, bytes, free > goal ? free - goal : 0))
+        if (!charge(g, bytes, free > goal ? free - goal : 0,
+                    GC_ASSIST_MIN_UNITS))
             g->assistowed = GC_ASSIST_MIN_UNITS;
         return 1;
     }
@@ -148,18 +191,16 @@ static int assist_due(global_State *g, size_t n)
         }
         return 0;
     }
-    size_t room = pause_room(g);
-    if (room < GC_GROWTH_MIN)
-        room = GC_GROWTH_MIN;
+    size_t inuse = arena_in_use(g->arena);
+    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
+    size_t room = cycle_room(g, base);
     g->assistdebt += bytes;
     if (g->assistdebt < room / GC_ASSIST_DIV)
         return 0;
-    size_t inuse = arena_in_use(g->arena);
-    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
     size_t grown = inuse > base ? inuse - base : 0;
     bytes = g->assistdebt;
     g->assistdebt = 0;
-    return charge(g, bytes, grown < room ? room - grown : 0);
+    return charge(g, bytes, grown < room ? room - grown : 0, paced_units(g));
 }
 
 /* Cycles of assists an rt.loop body may spend (gchold). */
@@ -255,7 +296,7 @@ static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
     int collect = g->gcrunning && !g->gcemergency && !g->gcinassist;
 #ifdef RTLUA_GC_HARD
     if (collect)
-        emergency(L);
+        emergency(L, n);
 #endif
     void *p = NULL;
 #ifdef RTLUA_GC_EMERGENCY
@@ -263,7 +304,7 @@ static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 #endif
         p = arena_try(g, old, oldn, n);
     if (p == NULL && collect) {
-        emergency(L);
+        emergency(L, n);
         p = arena_try(g, old, oldn, n);
         if (p == NULL)
             g->stats.emergencies_failed++;
@@ -1121,52 +1162,73 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
  * there was nothing gray. */
 static int propagate_unit(global_State *g)
 {
-    if (g->ephkey != NULL) {
-        ephkey_unit(g);
-        return 1;
-    }
-    if (g->trav == NULL) {
-        if (g->gray != NULL)
-            start_traversal(g, &g->gray);
-        else if (g->weakwait != NULL)
-            start_traversal(g, &g->weakwait);
-        else
-            return 0;
-        if (g->trav == NULL)
+    /* A unit is GC_TRAVERSE_CHUNK pieces: a slot scanned, or an object
+     * taken from a gray list, so that small objects (most of a heap) do
+     * not each pay a unit's fixed cost.  A thread's stack chunk, its
+     * upvalues and dead part, and an ephemeron key's lookups are units of
+     * their own, as before. */
+    uint32_t left = GC_TRAVERSE_CHUNK;
+    int did = 0;
+    for (;;) {
+        if (g->ephkey != NULL) {
+            if (!did)
+                ephkey_unit(g);
             return 1;
-    }
-    gcobj *o = g->trav;
-    if (g->travpos == TRAV_UPVALS || g->travpos == TRAV_DEAD) {
-        lua_State *th = gco2th(o);
-        int more = g->travpos == TRAV_UPVALS
-                       ? mark_upval_chunk(g, th) || clear_dead_begin(g, th)
-                       : clear_dead_chunk(g, th);
-        if (!more) {
+        }
+        if (g->trav == NULL) {
+            if (left == 0)
+                return 1;
+            if (g->gray != NULL)
+                start_traversal(g, &g->gray);
+            else if (g->weakwait != NULL)
+                start_traversal(g, &g->weakwait);
+            else
+                return did;
+            did = 1;
+            left--;
+            continue;
+        }
+        gcobj *o = g->trav;
+        int thread = o->tt == V_THREAD;
+        if (thread && did)
+            return 1;
+        if (g->travpos == TRAV_UPVALS || g->travpos == TRAV_DEAD) {
+            lua_State *th = gco2th(o);
+            int more = g->travpos == TRAV_UPVALS
+                           ? mark_upval_chunk(g, th) || clear_dead_begin(g, th)
+                           : clear_dead_chunk(g, th);
+            if (!more) {
+                g->trav = NULL;
+                finish(g, o);
+            }
+            return 1;
+        }
+        if (left == 0)
+            return 1;
+        uint32_t n = object_slots(o);
+        uint32_t to = g->travpos + (thread ? GC_TRAVERSE_CHUNK : left);
+        if (to > n)
+            to = n;
+        scan(g, o, g->travpos, to);
+        left -= thread ? 0 : to - g->travpos;
+        did = 1;
+        g->travpos = to;
+        if (to >= n) {
+            /* A thread's open upvalues (as many as its stack slots) are
+             * marked after its stack, then its dead part cleared, a chunk
+             * at a time too. */
+            if (thread) {
+                g->travpos = TRAV_UPVALS;
+                g->travuv = gco2th(o)->openupval;
+                if (g->travuv != NULL || clear_dead_begin(g, gco2th(o)))
+                    return 1;
+            }
             g->trav = NULL;
             finish(g, o);
         }
-        return 1;
+        if (thread)
+            return 1;
     }
-    uint32_t n = object_slots(o);
-    uint32_t to = g->travpos + GC_TRAVERSE_CHUNK;
-    if (to > n)
-        to = n;
-    scan(g, o, g->travpos, to);
-    g->travpos = to;
-    if (to >= object_slots(o)) {
-        /* A thread's open upvalues (as many as its stack slots) are
-         * marked after its stack, then its dead part cleared, a chunk at
-         * a time too. */
-        if (o->tt == V_THREAD) {
-            g->travpos = TRAV_UPVALS;
-            g->travuv = gco2th(o)->openupval;
-            if (g->travuv != NULL || clear_dead_begin(g, gco2th(o)))
-                return 1;
-        }
-        g->trav = NULL;
-        finish(g, o);
-    }
-    return 1;
 }
 
 static void propagateall(global_State *g)
@@ -1629,10 +1691,11 @@ void gc_freeobj(lua_State *L, gcobj *o)
     }
 }
 
-/* Sweep at most GC_SWEEP_MAX objects of the list g->sweepgc points into;
- * a dead table with parts (blocks of their own to free, each an arena
- * free that coalesces) counts as two: two of them made a 550-cycle unit
- * at shift=5, twice the others.  Returns 1 when the list is finished. */
+/* Sweep the list g->sweepgc points into: at most GC_SWEEP_MAX frees, of
+ * at most GC_SWEEP_SCAN objects (a live one is only repainted); a dead
+ * table with parts (blocks of their own to free, each an arena free that
+ * coalesces) counts as two frees: two of them made a 550-cycle unit at
+ * shift=5, twice the others.  Returns 1 when the list is finished. */
 /* A dead thread is taken apart before it is freed, a bounded piece a
  * unit (work: this unit may): its open upvalues (one a stack slot at
  * worst) GC_TRAVERSE_CHUNK at a time, then its call-record blocks (one
@@ -1652,14 +1715,17 @@ static int sweep_unit(lua_State *L)
 {
     global_State *g = G(L);
     gcobj **pp = g->sweepgc;
-    for (int i = 0; i < GC_SWEEP_MAX && *pp != NULL; i++) {
+    int frees = 0;
+    for (int i = 0; i < GC_SWEEP_SCAN && frees < GC_SWEEP_MAX && *pp != NULL;
+         i++) {
         gcobj *o = *pp;
         if (gc_isdead(g, o) && !is_fixed(o)) {
             if (o->tt == V_THREAD && dismantle(L, gco2th(o), i == 0))
                 break; /* the sweep stays on it */
+            frees++;
             if (o->tt == V_TABLE &&
                 tab_memsize(gco2tab(o)) > tab_objsize(gco2tab(o)))
-                i++;
+                frees++;
             size_t before = arena_in_use(g->arena);
             *pp = o->next;
             gc_freeobj(L, o);
@@ -2082,10 +2148,15 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
             g->atomicput++;
             break;
         }
+        uint8_t phase = atomic ? (uint8_t)GC_ATOMIC : g->gcphase;
         if (!work(L, 0))
             break;
         units++;
         uint32_t t = port_cycles();
+        if (t - now > g->stats.worst_unit_cycles) {
+            g->stats.worst_unit_cycles = t - now;
+            g->stats.worst_unit_phase = phase;
+        }
         if (atomic) {
             g->atomiccycles = t - now;
             g->atomicslots = g->atomicscan + g->atomicclear;
@@ -2106,6 +2177,9 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
 #endif
     uint32_t used = port_cycles() - start;
     if (units) {
+        /* cycles per unit, x16, averaged over the last steps */
+        uint32_t per = (uint32_t)(((uint64_t)used << 4) / units);
+        g->unitcost = g->unitcost ? (g->unitcost * 7 + per) / 8 : per;
         if (g->gcinassist)
             g->stats.assist_units += units;
         record_step(g, used);
@@ -2178,7 +2252,9 @@ int gc_finalize(lua_State *L, int max)
     return n;
 }
 
-static void emergency(lua_State *L)
+/* The collection an allocation of `need` bytes that failed runs before
+ * it tries again (gc.h). */
+static void emergency(lua_State *L, size_t need)
 {
     global_State *g = G(L);
     if (g->gcfinalizing)
@@ -2188,13 +2264,19 @@ static void emergency(lua_State *L)
     uint32_t start = port_cycles();
     if (g->gchold) {
         /* Inside an rt.loop body: a catch-up of what is left of the
-         * body's assist cap, as paced units (the step stops on time),
-         * never a whole collection; what it cannot free makes the
-         * allocation fail, a "not enough memory" the body may catch. */
-        uint32_t left = body_left(g);
-        if (left > 0) {
-            uint32_t used = step_(L, left, 0);
+         * body's assist cap, in steps of at most a step budget each (a
+         * body past its period may have a cap of many), until a block of
+         * `need` bytes is sure to be there; never a whole collection:
+         * what it cannot free makes the allocation fail, a "not enough
+         * memory" the body may catch. */
+        uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
+        for (uint32_t left; (left = body_left(g)) > 0;) {
+            uint32_t steps = g->stats.steps;
+            uint32_t used = step_(L, left < budget ? left : budget, 0);
             g->bodyassistcycles += used;
+            if (g->stats.steps == steps || /* nothing left to do */
+                arena_largest_alloc(g->arena) >= need)
+                break;
         }
     } else {
         /* markroots keeps g->newest, which may not be anchored yet. */

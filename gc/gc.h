@@ -172,8 +172,12 @@
 /* Weak-table slots cleared (or tables with nothing to clear passed over)
  * per unit of a clear (FNZ_CLEARV, CLEARWEAK). */
 #define GC_CLEAR_CHUNK 8
-/* Objects examined per unit of the object sweep. */
+/* Objects freed per unit of the object sweep (and call-record blocks of a
+ * dead thread, objects separated for __gc). */
 #define GC_SWEEP_MAX 2
+/* Objects examined per unit of the object sweep (a live one is only
+ * repainted). */
+#define GC_SWEEP_SCAN 8
 /* String-table buckets per unit of the string sweep. */
 #define GC_SWEEP_STR_MAX 2
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
@@ -188,9 +192,11 @@
  *     goal;
  *   - once a cycle is due and until it ends (growth), at the rate
  *     remaining / (room - growth since the cycle began), room being the
- *     estimate times the pause, so that use peaks near (1 + 2 x pause)
- *     times the live bytes however fast the program allocates.  Paced
- *     steps that keep up leave nothing owed.
+ *     estimate times the pause (but no more than leaves the reserve
+ *     free), so that use peaks near (1 + 2 x pause) times the live bytes
+ *     however fast the program allocates.  Paced steps that keep up
+ *     leave nothing owed: a growth assist waits until more is owed than
+ *     they will do before the next tick.
  * An assist step pays what is owed,
  * capped in time by the step budget (and inside an rt.loop body by what
  * is left of the body's assist cap, g->assistcap, default one step
@@ -258,12 +264,12 @@
  * run the emergency and retry once; if that fails too they return NULL and
  * nothing has changed (the caller raises "not enough memory", which pcall
  * catches).  The emergency:
- *   - inside an rt.loop body (g->gchold): a bounded catch-up, one step of
- *     at most what is left of the body's assist cap (cycles, default one
- *     step budget; 0 left: no work at all), stopped between units like any
- *     step (so bounded by that plus one unit).  Never a whole collection:
- *     a control loop sees at most its assist cap and one unit, then the
- *     error.
+ *   - inside an rt.loop body (g->gchold): a bounded catch-up of at most
+ *     what is left of the body's assist cap (cycles, default one step
+ *     budget; 0 left: no work at all), in steps of at most a step budget
+ *     each, stopped between units like any step, until the block is sure
+ *     to fit.  Never a whole collection: a control loop sees at most its
+ *     assist cap and one unit, then the error.
  *   - elsewhere: a whole collection (finish the cycle, run a new one),
  *     O(heap), so that an ordinary program runs out of memory only when
  *     it truly has (the torture builds RTLUA_GC_HARD and RTLUA_GC_EMERGENCY

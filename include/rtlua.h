@@ -56,7 +56,20 @@ typedef struct rtlua_GCStats {
     uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
     uint32_t worst_body_assist_cycles; /* most assist cycles in one body */
     uint64_t assist_units; /* collector work units done by assists */
+    /* The longest single unit of work a step ran (what a step may overrun
+     * its budget by), in port cycles, and the phase it was in: one of
+     * the RTLUA_GCPHASE_* names below. */
+    uint32_t worst_unit_cycles;
+    int worst_unit_phase;
 } rtlua_GCStats;
+
+/* The collector's phases, as worst_unit_phase names them. */
+#define RTLUA_GCPHASE_PAUSE 0
+#define RTLUA_GCPHASE_PROPAGATE 1
+#define RTLUA_GCPHASE_ATOMIC 2
+#define RTLUA_GCPHASE_CLEARWEAK 3
+#define RTLUA_GCPHASE_SWEEPSTRING 4
+#define RTLUA_GCPHASE_SWEEPOBJ 5
 
 /* Copy the collector's statistics of L's state into *out. */
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);

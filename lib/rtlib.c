@@ -19,7 +19,9 @@
  *                 cap), assist_units (their work), worst_body_assists and
  *                 worst_body_assist_us (the most in one rt.loop body, of
  *                 any loop), emergencies and emergencies_failed (those
- *                 that ended in "not enough memory")
+ *                 that ended in "not enough memory"), worst_unit_us and
+ *                 worst_unit_phase (the longest unit of work of any step,
+ *                 what a step may overrun its budget by, and its phase)
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -284,6 +286,17 @@ static int rt_stats(lua_State *L)
     lua_pushnumber(L, cycles_to_us(s.worst_finalizer_cycles));
     lua_setfield(L, -2, "worst_finalizer_us");
     setint(L, "finalizers", clampi(s.finalizers));
+    lua_pushnumber(L, cycles_to_us(s.worst_unit_cycles));
+    lua_setfield(L, -2, "worst_unit_us");
+    {
+        static const char *const phases[] = {"pause",        "propagate",
+                                             "atomic",       "clearweak",
+                                             "sweep_string", "sweep_objects"};
+        unsigned ph = (unsigned)s.worst_unit_phase;
+        lua_pushstring(L, ph < sizeof phases / sizeof phases[0] ? phases[ph]
+                                                                : "?");
+        lua_setfield(L, -2, "worst_unit_phase");
+    }
     setint(L, "steps", clampi(s.steps));
     setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
     lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));

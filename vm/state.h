@@ -74,6 +74,8 @@ typedef struct gc_stats {
     uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */
     uint64_t step_cycles_total; /* sum of all step lengths */
+    uint32_t worst_unit_cycles; /* longest unit of any step */
+    uint8_t worst_unit_phase;   /* the phase it ran in (GC_ATOMIC: atomic) */
 } gc_stats;
 
 /* ---- String table ----------------------------------------------------------
@@ -254,6 +256,8 @@ typedef struct global_State {
                               assist steps and by any other step's units */
     uint32_t cycleunits;   /* work units done in this cycle so far */
     uint32_t lastunits;    /* work units the last finished cycle took */
+    uint32_t unitcost;     /* cycles a unit takes, x16: a running average
+                              over the steps (assist tolerance) */
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
     uint32_t atomiccycles; /* what the last atomic unit took */

@@ -202,7 +202,7 @@ static void grow(lua_State *L)
     start_resize(t, h, nsize);
 }
 
-void str_migrate(global_State *g)
+void str_migrate_(global_State *g)
 {
     migrate(g);
 }

@@ -161,7 +161,12 @@ void str_shrink_start(global_State *g);
 /* One bounded unit of a resize (STRTAB_CLEAR_PER_OP buckets cleared or
  * STRTAB_MOVE_PER_OP migrated); the collector calls it in its steps so a
  * shrink finishes without new strings being made. */
-void str_migrate(global_State *g);
+void str_migrate_(global_State *g);
+#define str_migrate(g)                                                        \
+    do {                                                                      \
+        if ((g)->strt.old != NULL || (g)->strt.clearing != 0)                 \
+            str_migrate_(g);                                                  \
+    } while (0)
 /* Free every RAM short string and the bucket arrays (lua_close). */
 void str_freeall(global_State *g);
 

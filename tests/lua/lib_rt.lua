@@ -109,6 +109,14 @@ assert(type(s.quantiles_sampled) == "boolean" and s.worst_emergency_us >= 0)
 assert(s.quantiles_sampled == (s.steps > 128) or s.quantiles_sampled == (s.steps > 16))
 assert(s.median_step_us <= s.p999_step_us)
 assert(s.p999_step_us <= s.worst_step_us)
+-- the longest unit of work of any step (what a step may overrun its
+-- budget by), within the worst step, and the phase it ran in
+assert(type(s.worst_unit_us) == "number")
+assert(s.worst_unit_us <= s.worst_step_us, s.worst_unit_us)
+local phases = {pause = 1, propagate = 1, atomic = 1, clearweak = 1,
+                sweep_string = 1, sweep_objects = 1}
+assert(phases[s.worst_unit_phase] or (s.steps == 0 and
+       s.worst_unit_phase == "pause"), s.worst_unit_phase)
 -- __gc calls are counted apart from the steps, with their longest batch
 do
   collectgarbage() -- (what earlier parts left for their __gc runs first)

@@ -460,8 +460,10 @@ static void test_random_mutator_keeps_the_invariant(void)
 
 /* ---- finalizers --------------------------------------------------------- */
 
-static int fin_calls[16];
-static int fin_order[16];
+/* Finalizer ids the record keeps. */
+#define FIN_IDS 64
+static int fin_calls[FIN_IDS];
+static int fin_order[FIN_IDS];
 static int fin_n;
 static int resurrect_id = -1;
 
@@ -470,9 +472,9 @@ static int test_finalizer(lua_State *L1, gcobj *o)
     if (o->tt != V_UDATA)
         return 0;
     int id = *(int *)udata_mem(gco2ud(o));
-    if (id >= 0 && id < 16) {
+    if (id >= 0 && id < FIN_IDS) {
         fin_calls[id]++;
-        if (fin_n < 16)
+        if (fin_n < FIN_IDS)
             fin_order[fin_n++] = id;
     }
     if (id == resurrect_id) {
@@ -764,7 +766,8 @@ static int count_black(gcobj *o)
 /* A finalizer may run while the sweep is inside tobefnz, and the object
  * it takes off the head may be the one whose link the sweep stands on:
  * the sweep goes on along tobefnz (not along allgc, where the object
- * went), and every object the cycle kept ends it white. */
+ * went), and every object the cycle kept ends it white.  (They are live:
+ * a sweep unit repaints GC_SWEEP_SCAN of them.) */
 static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
 {
     CHECK(open_state());
@@ -772,7 +775,8 @@ static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
     global_State *g = G(L);
     table *mt = fin_begin(-1);
     CHECK(mt != NULL);
-    enum { N = 4 * GC_SWEEP_MAX };
+    enum { N = 4 * GC_SWEEP_SCAN };
+    _Static_assert(N <= FIN_IDS, "the record keeps every id");
     g->gcrunning = 0; /* no assist starts a cycle while they are made */
     for (int i = 0; i < N; i++)
         CHECK(finalizable(mt, i) != NULL);
@@ -780,7 +784,7 @@ static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
     g->gcrunning = 1;
     /* The cycle separates them all and marks them for their __gc; stop
      * after the first unit of its sweep of tobefnz, which swept the first
-     * GC_SWEEP_MAX of them. */
+     * GC_SWEEP_SCAN of them. */
     uint32_t done = g->stats.cycles_completed;
     g->gcestimate = 0;
     for (int guard = 0; !(g->gcphase == GC_SWEEP_OBJ && g->sweeplist == 2 &&
@@ -792,17 +796,17 @@ static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
     CHECK_EQ(count_list(g->tobefnz, 0), N);
     CHECK_EQ(fin_n, 0);
     gcobj *at = g->tobefnz;
-    for (int i = 1; i < GC_SWEEP_MAX; i++)
+    for (int i = 1; i < GC_SWEEP_SCAN; i++)
         at = at->next;
     CHECK(g->sweepgc == &at->next);
-    CHECK_EQ(gc_finalize(L, GC_SWEEP_MAX), GC_SWEEP_MAX);
+    CHECK_EQ(gc_finalize(L, GC_SWEEP_SCAN), GC_SWEEP_SCAN);
     for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
          guard++)
         gc_step(L, 1);
     CHECK(g->gcphase == GC_PAUSE);
     CHECK_EQ(count_black(g->tobefnz), 0);
     CHECK_EQ(count_black(g->allgc), 0);
-    CHECK_EQ(count_list(g->tobefnz, 0), N - GC_SWEEP_MAX);
+    CHECK_EQ(count_list(g->tobefnz, 0), N - GC_SWEEP_SCAN);
     while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
         ;
     gc_fullgc(L);
@@ -1587,6 +1591,53 @@ static void test_assist_pays_work_owed_not_its_whole_budget(void)
     CHECK(g->stats.cycles_completed >= cycles0 + 2);
     CHECK(g->stats.assists > assists0 + 1);
     CHECK(g->stats.emergencies == em0);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* Growth assists leave the paced steps their share: while a cycle is
+ * under way, what allocation owes builds up to what the paced steps will
+ * do before the next tick (a tick's credit at the recent cost of a unit,
+ * at most an eighth of a cycle) before an assist takes it from the
+ * mutator; an assist pays it then. */
+static void test_growth_assists_wait_for_the_paced_steps(void)
+{
+    CHECK(open_small_state());
+    if (!arena_fits(256u << 10,
+                    "test_growth_assists_wait_for_the_paced_steps")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    for (rt_int i = 1; i <= 400; i++) {
+        table *t = tagged_table(i);
+        CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
+    }
+    gc_fullgc(L); /* a cycle to estimate the next one by */
+    uint32_t tolerance = g->lastunits / GC_ASSIST_TAIL_DIV;
+    CHECK(tolerance > 2 * GC_ASSIST_MIN_UNITS);
+    g->reserve = 0; /* never under it: growth assists only */
+    size_t estimate = g->gcestimate;
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);     /* and starts */
+    CHECK(g->gcphase != GC_PAUSE);
+    g->gcestimate = estimate;        /* the room it may grow by */
+    g->utilisation_pct = 25;         /* paced steps run */
+    g->unitcost = 16;                /* a cycle a unit, x16 */
+    g->creditcap = UINT32_MAX / 32;  /* a tick's credit: many units */
+    g->stepbudget = port_cycle_hz(); /* no clock ends an assist */
+    uint32_t assists0 = g->stats.assists, most = 0;
+    while (g->stats.assists == assists0 && g->gcphase != GC_PAUSE) {
+        if (g->assistowed > most)
+            most = g->assistowed;
+        CHECK(tagged_table(-1) != NULL);
+    }
+    CHECK_EQ(g->stats.assists, assists0 + 1);
+    CHECK(most >= GC_ASSIST_MIN_UNITS); /* owed, and no assist yet */
+    CHECK(most < tolerance);
+    CHECK(g->assistowed < most); /* the assist paid */
     CHECK(checked());
     CHECK(close_state_empty());
 }
@@ -2478,6 +2529,7 @@ static const struct check_case cases[] = {
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
 #ifndef RTLUA_TORTURE
     CASE(test_assist_pays_work_owed_not_its_whole_budget),
+    CASE(test_growth_assists_wait_for_the_paced_steps),
     CASE(test_assists_in_a_body_stop_at_its_cap),
     CASE(test_emergency_in_a_body_is_bounded_then_fails),
 #endif
