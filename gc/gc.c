@@ -1067,9 +1067,13 @@ static void start_traversal(global_State *g, gcobj **list)
     gcobj *o = *list;
     *list = *gclist_of(o);
     g->remarkfound = 1;
-    if (list == &g->gray && o->tt == V_TABLE && weakmode(g, gco2tab(o))) {
-        linkgray(o, &g->weakwait);
-        return;
+    uint8_t w = 0;
+    if (o->tt == V_TABLE && gco2tab(o)->metatable != NULL) {
+        w = weakmode(g, gco2tab(o));
+        if (w && list == &g->gray) {
+            linkgray(o, &g->weakwait);
+            return;
+        }
     }
     if (o->marked & MARK_EPHKEY) {
         o->marked &= (uint8_t)~MARK_EPHKEY;
@@ -1080,7 +1084,6 @@ static void start_traversal(global_State *g, gcobj **list)
     }
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
-        uint8_t w = weakmode(g, t);
         t->weak = w;
         if (w) {
             t->weakwhite = 0;
@@ -1205,11 +1208,33 @@ static int propagate_unit(global_State *g)
         }
         if (left == 0)
             return 1;
-        uint32_t n = object_slots(o);
-        uint32_t to = g->travpos + (thread ? GC_TRAVERSE_CHUNK : left);
-        if (to > n)
-            to = n;
-        scan(g, o, g->travpos, to);
+        uint32_t n, to;
+        if (o->tt == V_TABLE && !gco2tab(o)->weak && !gco2tab(o)->moving) {
+            /* Most of a heap: a strong table whose entries stay put,
+             * scanned here (scan's order: metatable, array, nodes). */
+            table *t = gco2tab(o);
+            uint32_t asize = t->asize, i = g->travpos;
+            n = 1 + asize + tab_sizenode(t);
+            to = i + left < n ? i + left : n;
+            if (i == 0) {
+                markobj(g, t->metatable);
+                i = 1;
+            }
+            for (; i < to && i <= asize; i++)
+                markvalue(g, &t->array[i - 1]);
+            if (i < to) { /* then i > asize: the nodes */
+                node *nd = t->node + (i - 1 - asize);
+                do
+                    scannode(g, nd++);
+                while (++i < to);
+            }
+        } else {
+            n = object_slots(o);
+            to = g->travpos + (thread ? GC_TRAVERSE_CHUNK : left);
+            if (to > n)
+                to = n;
+            scan(g, o, g->travpos, to);
+        }
         left -= thread ? 0 : to - g->travpos;
         did = 1;
         g->travpos = to;

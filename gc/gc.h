@@ -165,10 +165,16 @@
  * may overrun its budget by.  On a real 25 MHz Cortex-M3 (QEMU at
  * -icount shift=5, 32 ns an instruction) units of 32 slots / 16 objects /
  * 8 buckets overran a 100 us budget by up to 130 us; these sizes keep the
- * overrun near 20 us there, for about 1% more collector instructions. */
-/* Array slots, hash nodes, stack slots, open upvalues or constants per
- * traversal unit. */
-#define GC_TRAVERSE_CHUNK 4
+ * overrun near 20-30 us there.  The longest unit is atomic's (rt.stats()
+ * worst_unit_us: 30-55 us at shift=5 in bench/gc_adversarial.lua's
+ * workloads); 8 pieces a propagation unit rather than 4 take the longest
+ * of those from 16-27 us to about 25-30 us, and a full collection's
+ * instructions by an eighth (a unit's fixed cost: the dispatch, the
+ * clock). */
+/* Pieces per propagation unit (a slot scanned: array slots, hash nodes,
+ * constants, upvalues; or an object taken from a gray list), stack
+ * slots or open upvalues per unit of a thread's scan. */
+#define GC_TRAVERSE_CHUNK 8
 /* Weak-table slots cleared (or tables with nothing to clear passed over)
  * per unit of a clear (FNZ_CLEARV, CLEARWEAK). */
 #define GC_CLEAR_CHUNK 8

@@ -560,6 +560,13 @@ static void test_finalizers_run_once_each_in_reverse_marking_order(void)
 static void test_old_object_gets_a_finalizer_without_walking_allgc(void)
 {
     CHECK(open_state());
+    if (!arena_fits(
+            32u << 10,
+            "test_old_object_gets_a_finalizer_without_walking_allgc")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
     CHECK(make_root());
     global_State *g = G(L);
     table *mt = fin_begin(-1);
@@ -622,6 +629,11 @@ static void test_old_object_gets_a_finalizer_without_walking_allgc(void)
 static void test_stand_in_finalizer_runs_at_close(void)
 {
     CHECK(open_state());
+    if (!arena_fits(32u << 10, "test_stand_in_finalizer_runs_at_close")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
     CHECK(make_root());
     table *mt = fin_begin(-1);
     CHECK(mt != NULL);
