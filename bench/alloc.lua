@@ -1,6 +1,6 @@
 -- Allocation churn: short-lived tables, closures and strings that become
 -- garbage at once, plus a small long-lived set.  arg[1] = rounds (default 200).
-local rounds = tonumber(arg and arg[1]) or 200
+local rounds = tonumber(arg and arg[1]) or N or 200
 local keep, sum = {}, 0
 for r = 1, rounds do
   local batch = {}

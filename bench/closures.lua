@@ -1,6 +1,6 @@
 -- Closures: creation, upvalue reads and writes, higher-order calls.
 -- arg[1] = iterations (default 100000).
-local n = tonumber(arg and arg[1]) or 100000
+local n = tonumber(arg and arg[1]) or N or 100000
 local function counter()
   local c = 0
   return function(d) c = c + d; return c end

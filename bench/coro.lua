@@ -1,6 +1,6 @@
 -- Coroutine switches: a generator pipeline and resume/yield ping-pong.
 -- arg[1] = items (default 100000).
-local n = tonumber(arg and arg[1]) or 100000
+local n = tonumber(arg and arg[1]) or N or 100000
 local function gen(k)
   return coroutine.wrap(function() for i = 1, k do coroutine.yield(i) end end)
 end

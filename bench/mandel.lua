@@ -1,5 +1,5 @@
 -- Float loops: the Mandelbrot set on a grid.  arg[1] = size (default 250).
-local size = tonumber(arg and arg[1]) or 250
+local size = tonumber(arg and arg[1]) or N or 250
 local iter, inside = 50, 0
 for y = 0, size - 1 do
   local ci = 2.0 * y / size - 1.0

@@ -1,6 +1,6 @@
 -- Float arithmetic on table fields: a 5-body simulation.  arg[1] = steps
 -- (default 20000).
-local steps = tonumber(arg and arg[1]) or 20000
+local steps = tonumber(arg and arg[1]) or N or 20000
 local PI, DAYS = 3.141592653589793, 365.24
 local SOLAR = 4 * PI * PI
 local function body(x, y, z, vx, vy, vz, m)

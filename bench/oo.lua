@@ -1,6 +1,6 @@
 -- Method calls on classes with inheritance.  arg[1] = iterations
 -- (default 200000).
-local n = tonumber(arg and arg[1]) or 200000
+local n = tonumber(arg and arg[1]) or N or 200000
 local Point = {}
 Point.__index = Point
 function Point.new(x, y) return setmetatable({x = x, y = y}, Point) end

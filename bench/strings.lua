@@ -1,6 +1,6 @@
 -- String work: concatenation, rep, sub, byte, format, table.concat.
 -- arg[1] = rounds (default 20000).
-local rounds = tonumber(arg and arg[1]) or 20000
+local rounds = tonumber(arg and arg[1]) or N or 20000
 local acc, parts = 0, {}
 for i = 1, rounds do
   local s = "item" .. i .. ":" .. (i * 3)

@@ -1,5 +1,5 @@
 -- Table work: a sieve, table.sort, insert/remove.  arg[1] = n (default 100000).
-local n = tonumber(arg and arg[1]) or 100000
+local n = tonumber(arg and arg[1]) or N or 100000
 local sieve, primes = {}, 0
 for i = 2, n do sieve[i] = true end
 for i = 2, n do

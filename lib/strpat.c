@@ -5,7 +5,7 @@
  * The matcher is recursive backtracking over the subject; a single
  * character item without a quantifier loops instead of recursing.  Its
  * depth is bounded by PAT_MAXDEPTH and by the C stack left
- * (port_stack_left; "pattern too complex") because each
+ * (port_stack_left, read once a match; "pattern too complex") because each
  * level costs C stack, which on the boards is a few KiB.  Captures live
  * in the match state on the C stack (PAT_MAXCAPTURES of them); a
  * capture's length is CAP_UNFINISHED while open and CAP_POSITION for a
@@ -42,6 +42,10 @@ typedef struct {
     lua_State *L;
     int depth; /* recursion levels left */
     int level; /* captures in use */
+    /* The lowest C stack address a level may start at: below it fewer
+     * than LUAI_CSTACK_KEEP bytes would be left (from port_stack_left
+     * once, at ms_init; 0 where the stack is not bounded). */
+    uintptr_t floor;
     struct {
         const char *init;
         ptrdiff_t len;
@@ -266,7 +270,8 @@ static const char *match_capture(match_state *ms, const char *s, int l)
  * no quantifier loop here instead of recursing. */
 static const char *pat_match(match_state *ms, const char *s, const char *p)
 {
-    if (ms->depth-- == 0 || port_stack_left() < LUAI_CSTACK_KEEP)
+    char here; /* where this level's frame is */
+    if (ms->depth-- == 0 || (uintptr_t)&here < ms->floor)
         luaL_error(ms->L, "pattern too complex");
     while (p != ms->p_end) {
         const char *ep;
@@ -394,6 +399,14 @@ static void ms_init(match_state *ms, lua_State *L, const char *s, size_t ls,
     ms->p_end = p + lp;
     ms->depth = PAT_MAXDEPTH;
     ms->level = 0;
+    char here;
+    size_t left = port_stack_left();
+    uintptr_t sp = (uintptr_t)&here;
+    if (left == SIZE_MAX)
+        ms->floor = 0;
+    else
+        ms->floor = left > LUAI_CSTACK_KEEP ? sp - (left - LUAI_CSTACK_KEEP)
+                                            : UINTPTR_MAX;
 }
 
 static void ms_reset(match_state *ms)

@@ -631,9 +631,29 @@ int lua_getfield(lua_State *L, int idx, const char *k)
     return get_str(L, &t, k);
 }
 
+/* The array slot of t[n] when t is a table and that slot holds a value,
+ * else NULL: the fast path of lua_geti and lua_seti (the table library's
+ * loops), as the interpreter's own (vm_gettable). */
+static inline tvalue *array_slot(const tvalue *t, lua_Integer n)
+{
+    if (!is_table(t))
+        return NULL;
+    table *h = gco2tab(gc_of(t));
+    if (!tab_inarray(h, n) || is_nil(&h->array[n - 1]))
+        return NULL;
+    return &h->array[n - 1];
+}
+
 int lua_geti(lua_State *L, int idx, lua_Integer n)
 {
-    tvalue t = *index2value(L, idx);
+    const tvalue *o = index2value(L, idx);
+    const tvalue *slot = array_slot(o, n);
+    if (slot != NULL) {
+        set_obj(L->top, slot);
+        api_incr_top(L);
+        return ttype(tt_of(slot));
+    }
+    tvalue t = *o;
     set_int(L->top, n);
     api_incr_top(L);
     vm_gettable(L, &t, L->top - 1, L->top - 1);
@@ -748,7 +768,15 @@ void lua_setfield(lua_State *L, int idx, const char *k)
 void lua_seti(lua_State *L, int idx, lua_Integer n)
 {
     api_checknelems(L, 1);
-    tvalue t = *index2value(L, idx);
+    const tvalue *o = index2value(L, idx);
+    tvalue *slot = array_slot(o, n);
+    if (slot != NULL && !is_nil(L->top - 1)) {
+        set_obj(slot, L->top - 1);
+        gc_barrier(L, gc_of(o), L->top - 1);
+        L->top--;
+        return;
+    }
+    tvalue t = *o;
     set_int(L->top, n);
     api_incr_top(L);
     vm_settable(L, &t, L->top - 1, L->top - 2);
