@@ -596,12 +596,16 @@ static void test_old_object_gets_a_finalizer_without_walking_allgc(void)
     /* One made just now is moved itself. */
     udata *fresh = finalizable(mt, OLD);
     CHECK(fresh != NULL && g->finobj == obj2gc(fresh));
-    for (int i = 0; i <= OLD; i++)
-        unanchor(10 + i);
-    release_newest();
-    /* Finish the cycle under way, then one that finds them all dead,
-     * then run the finalizers. */
+    CHECK(anchor(10 + OLD, obj2gc(fresh), V_UDATA));
+    /* Finish the cycle under way while they are all kept, let them go,
+     * then a cycle that finds them all dead together, then run the
+     * finalizers. */
     for (int n = 0; n < 2; n++) {
+        if (n == 1) {
+            for (int i = 0; i <= OLD; i++)
+                unanchor(10 + i);
+            release_newest();
+        }
         g->gcestimate = 0; /* due at once */
         for (int guard = 0; guard < 1000000; guard++) {
             gc_step(L, 50);
