@@ -1215,7 +1215,7 @@ static int propagate_unit(global_State *g)
             table *t = gco2tab(o);
             uint32_t asize = t->asize, i = g->travpos;
             n = 1 + asize + tab_sizenode(t);
-            to = i + left < n ? i + left : n;
+            to = i + left < n ? i + left : n > i ? n : i;
             if (i == 0) {
                 markobj(g, t->metatable);
                 i = 1;
@@ -1229,10 +1229,12 @@ static int propagate_unit(global_State *g)
                 while (++i < to);
             }
         } else {
+            /* (A table whose entries were moving may have fewer slots
+             * now than its traversal has passed: it is done.) */
             n = object_slots(o);
             to = g->travpos + (thread ? GC_TRAVERSE_CHUNK : left);
             if (to > n)
-                to = n;
+                to = n > g->travpos ? n : g->travpos;
             scan(g, o, g->travpos, to);
         }
         left -= thread ? 0 : to - g->travpos;

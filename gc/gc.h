@@ -39,7 +39,8 @@
  *                 their dead entries, GC_CLEAR_CHUNK slots per unit (a
  *                 read of a table not cleared yet clears what it finds
  *                 dead: gc_clearslot, gc_clearnode)
- *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
+ *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit (up to
+ *                 GC_SWEEP_STR_SCAN of them while they hold fewer strings)
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (a dead table with parts
  *                 counts two; a dead thread is taken apart first: its
  *                 open upvalues GC_TRAVERSE_CHUNK a unit, its call-record
@@ -186,6 +187,11 @@
 #define GC_SWEEP_SCAN 8
 /* String-table buckets per unit of the string sweep. */
 #define GC_SWEEP_STR_MAX 2
+/* String-table buckets per unit of the string sweep while the buckets
+ * swept hold fewer than GC_SWEEP_STR_MAX strings between them (empty
+ * buckets cost next to nothing; a unit of 2 of them paid a unit's fixed
+ * cost, a third of the collector's time in a cycle of a small heap). */
+#define GC_SWEEP_STR_SCAN 16
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
 /* ---- Assists: allocation pays in work -------------------------------------

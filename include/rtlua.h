@@ -73,6 +73,10 @@ typedef struct rtlua_GCStats {
 
 /* Copy the collector's statistics of L's state into *out. */
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
+/* Start the collector's statistics afresh (the counts, the worst figures,
+ * the histogram and the samples; the arena's peak becomes what is in use
+ * now): to measure one phase of a program, e.g. leaving out its loading. */
+void rtlua_gcstats_reset(lua_State *L);
 
 /* Push a ROM object (a const table or full userdata in flash, made by
  * tools/romgen or defined with MARK_ROM_PRESET): how libraries hand out

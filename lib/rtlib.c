@@ -11,7 +11,9 @@
  *   rt.budget(fraction) | rt.budget{cycles=, reserve=, assist=}
  *                        -> fraction, cycles, reserve, assist (after the
  *                           change; assist 0: one step's cycles)
- *   rt.stats() -> table of the collector's and the event ring's figures,
+ *   rt.stats(["reset"]) -> table of the collector's and the event ring's
+ *                 figures ("reset": then the collector's start afresh,
+ *                 e.g. to leave a program's loading out of them),
  *                 and `clock`: what rt.cycles counts ("systick" or "dwt"
  *                 on a board, "host": wall-clock nanoseconds, which a
  *                 loaded host makes noisy).  Among them: assists (assist
@@ -261,9 +263,14 @@ static lua_Integer clampi(uint64_t v)
 
 static int rt_stats(lua_State *L)
 {
+    static const char *const opts[] = {"reset", NULL};
+    int reset =
+        !lua_isnoneornil(L, 1) && luaL_checkoption(L, 1, NULL, opts) == 0;
     rtlua_GCStats s;
     rt_post_stats p;
     rtlua_gcstats(L, &s);
+    if (reset)
+        rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
     lua_createtable(L, 0, 33);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and

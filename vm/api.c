@@ -1374,6 +1374,13 @@ _Static_assert(RTLUA_GCPHASE_PAUSE == GC_PAUSE &&
                    RTLUA_GCPHASE_SWEEPOBJ == GC_SWEEP_OBJ,
                "rtlua.h's phase numbers are the collector's");
 
+void rtlua_gcstats_reset(lua_State *L)
+{
+    global_State *g = G(L);
+    memset(&g->stats, 0, sizeof g->stats);
+    arena_reset_peak(g->arena);
+}
+
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
 {
     global_State *g = G(L);

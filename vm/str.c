@@ -381,12 +381,19 @@ int str_sweep_unit(lua_State *L, size_t *freed)
     global_State *g = G(L);
     strtab *t = &g->strt;
     uint32_t end = t->oldsize + t->size;
-    for (uint32_t n = 0; n < GC_SWEEP_STR_MAX && g->sweepstr < end;
+    /* Whole buckets: up to GC_SWEEP_STR_MAX of them, and more while they
+     * are empty or short (at most GC_SWEEP_STR_SCAN buckets, stopping
+     * after the bucket that made GC_SWEEP_STR_MAX strings examined). */
+    uint32_t seen = 0;
+    for (uint32_t n = 0; g->sweepstr < end &&
+                         (n < GC_SWEEP_STR_MAX ||
+                          (n < GC_SWEEP_STR_SCAN && seen < GC_SWEEP_STR_MAX));
          n++, g->sweepstr++) {
         uint32_t i = g->sweepstr;
         str **pp = i < t->oldsize ? &t->old[i] : &t->hash[i - t->oldsize];
         str *s;
         while ((s = *pp) != NULL) {
+            seen++;
             if (is_fixed(s)) {
                 pp = &s->u.hnext;
             } else if (gc_isdead(g, s)) {

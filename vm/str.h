@@ -84,9 +84,11 @@
  *   str_hash (long)   at most STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS
  *                     bytes read (a sample of longer strings), once: the
  *                     hash is cached.
- *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets (their chains are
- *                     as long as the load factor makes them: ~1 on
- *                     average, more only when the table could not grow).
+ *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets, or up to
+ *                     GC_SWEEP_STR_SCAN while they hold fewer than
+ *                     GC_SWEEP_STR_MAX strings (their chains are as long
+ *                     as the load factor makes them: ~1 on average, more
+ *                     only when the table could not grow).
  *   str_remove        one chain.
  */
 #ifndef RTLUA_STR_H

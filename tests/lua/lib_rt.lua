@@ -117,6 +117,19 @@ local phases = {pause = 1, propagate = 1, atomic = 1, clearweak = 1,
                 sweep_string = 1, sweep_objects = 1}
 assert(phases[s.worst_unit_phase] or (s.steps == 0 and
        s.worst_unit_phase == "pause"), s.worst_unit_phase)
+-- "reset" returns the figures so far, then starts them afresh
+do
+  for i = 1, 2000 do local t = {i} end
+  collectgarbage()
+  local before = rt.stats("reset")
+  local after = rt.stats()
+  assert(before.cycles_completed > 0, before.cycles_completed)
+  assert(after.cycles_completed == 0 and after.worst_step_cycles == 0,
+         after.worst_step_cycles)
+  assert(after.steps == 0 and after.hist[1] == 0 and after.finalizers == 0)
+  assert(after.in_use == before.in_use or after.in_use > 0)
+  assert(not pcall(rt.stats, "nonsense"))
+end
 -- __gc calls are counted apart from the steps, with their longest batch
 do
   collectgarbage() -- (what earlier parts left for their __gc runs first)

@@ -290,6 +290,62 @@ static void test_big_table_is_traversed_in_bounded_chunks(void)
     CHECK(close_state_empty());
 }
 
+/* A traversal whose object has fewer slots than it has passed (a table
+ * whose entries were moving: the view it was counted by held the old
+ * parts too) ends that object, and its unit still does at most
+ * GC_TRAVERSE_CHUNK pieces: it does not run on through the gray list (it
+ * did, 725 us at shift=5, when the pieces left were counted down past 0). */
+static void test_unit_after_a_shrunk_traversal_is_bounded(void)
+{
+    CHECK(open_state());
+    if (!arena_fits(64u << 10,
+                    "test_unit_after_a_shrunk_traversal_is_bounded")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    enum { SMALL = 64, BIG = 200 };
+    /* (Anchored after the small ones: the root's traversal grays it
+     * last, and the gray list is last in, first out.) */
+    table *big = tab_new_sized(L, BIG, 0);
+    CHECK(big && anchor(SMALL + 10, obj2gc(big), V_TABLE));
+    for (rt_int i = 1; i <= BIG; i++) {
+        tvalue v;
+        set_int(&v, i);
+        CHECK(tab_setint(L, big, i, &v) == TAB_OK);
+    }
+    table *small[SMALL];
+    for (int i = 0; i < SMALL; i++) {
+        small[i] = tagged_table(i);
+        CHECK(small[i] && anchor(10 + i, obj2gc(small[i]), V_TABLE));
+    }
+    gc_fullgc(L);
+    g->gcestimate = 0; /* a cycle is due */
+    int guard = 0;
+    while (!(g->trav == obj2gc(big) && g->travpos > 0) && guard++ < 100000)
+        gc_step(L, 1); /* one unit per step */
+    CHECK(g->trav == obj2gc(big));
+    int gray = 0, black0 = 0;
+    for (int i = 0; i < SMALL; i++) {
+        gray += is_gray(obj2gc(small[i]));
+        black0 += is_black(obj2gc(small[i]));
+    }
+    CHECK(gray > 2 * GC_TRAVERSE_CHUNK);
+    g->travpos = 1 + big->asize + tab_sizenode(big) + 100; /* passed its end */
+    gc_step(L, 1);
+    CHECK(g->trav != obj2gc(big));
+    int black1 = 0;
+    for (int i = 0; i < SMALL; i++)
+        black1 += is_black(obj2gc(small[i]));
+    CHECK(black1 - black0 <= GC_TRAVERSE_CHUNK);
+    while (g->gcphase != GC_PAUSE && guard++ < 200000)
+        gc_step(L, 1);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* ---- the random mutator ------------------------------------------------ */
 
 static uint32_t rng = 12345;
@@ -2524,6 +2580,7 @@ static const struct check_case cases[] = {
     CASE(test_cycles_are_collected),
     CASE(test_deep_chain_survives_then_goes),
     CASE(test_big_table_is_traversed_in_bounded_chunks),
+    CASE(test_unit_after_a_shrunk_traversal_is_bounded),
     CASE(test_random_mutator_keeps_the_invariant),
     CASE(test_finalizers_run_once_each_in_reverse_marking_order),
     CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
