@@ -4,6 +4,7 @@
 #   make host        build/host/rtlua and the host unit tests
 #   make test        every test (host, torture, all boards); last line
 #                    "N passed, N failed"
+#   make thirdparty  third-party C modules' own suites (Debian's sources)
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
@@ -37,7 +38,7 @@ HOST_DIR := build/host$(if $(filter 32,$(HOST_NUM)),-num32)$(if $(HOST_VARIANT),
 HOST_CC ?= gcc
 HOST_OPT ?= -O2
 HOST_INC := $(HOST_DIR)/include
-HOST_CFLAGS := $(COMMON) -I$(HOST_INC) $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
+HOST_CFLAGS := $(COMMON) -I$(HOST_INC) -I$(HOST_DIR)/gen $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
                $(HOST_EXTRA)
 HOST_LDFLAGS := -Wl,--gc-sections -lm $(HOST_EXTRA)
 
@@ -50,7 +51,7 @@ BOARD_NUM := $(or $(RTLUA_NUM),32)
 BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
 BOARD_OPT ?= -O2
 BOARD_INC := $(BDIR)/include
-TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
+TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) -I$(BDIR)/gen $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
                  -Iboard/$(BOARD) -ffreestanding \
                  -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
                  $(BOARD_EXTRA)
@@ -72,21 +73,21 @@ board_obj = $(patsubst %.c,$(BDIR)/obj/%.o,$(1))
 
 # ---- ROM strings and tables (tools/romgen) -------------------------------
 # tools/romgen, a host program, turns tools/romstr.txt into const string
-# objects for flash (build/gen/romstr.c, part of the core on the host and
-# on every board) and their C names (build/gen/romstr.h, included as
-# "build/gen/romstr.h" through -I.), and tools/romtab.txt into the ROM
-# library tables: build/gen/romtab.h (their names) and build/gen/romtab.inc
-# (their contents, one block a library source includes).  The hashes and
+# objects for flash (DIR/gen/romstr.c, part of the core on the host and
+# on every board) and their C names (DIR/gen/romstr.h), and
+# tools/romtab.txt into the ROM library tables: DIR/gen/romtab.h (their
+# names) and DIR/gen/romtab.inc (their contents, one block a library
+# source includes); DIR/gen is on the include path.  The hashes and
 # layouts it computes come from vm/strhash.h, the code the target runs.
-# One copy serves every build: the generated files do not depend on the
+# Every build directory has its own (the rules are after the user C
+# modules'): the user modules of a build add their openers to
+# package.preload's table and their own ROM tables, with the ROM strings
+# those need.  Without user modules the files do not depend on the
 # board or the number model (entries that do are conditional in the C).
 ROMGEN := build/tools/romgen
-ROMSTR_C := build/gen/romstr.c
-ROMSTR_H := build/gen/romstr.h
-ROMTAB_H := build/gen/romtab.h
-ROMTAB_INC := build/gen/romtab.inc
-ROM_GENERATED := $(ROMSTR_C) $(ROMSTR_H) $(ROMTAB_H) $(ROMTAB_INC)
-CORE_SRCS += $(ROMSTR_C)
+rom_generated = $(addprefix $(1)/gen/,romstr.c romstr.h romtab.h romtab.inc)
+HOST_ROM := $(call rom_generated,$(HOST_DIR))
+BOARD_ROM := $(call rom_generated,$(BDIR))
 
 # (vm/obj.h wants a configuration: the host's, whose number model the
 # generated files do not depend on.)
@@ -96,17 +97,12 @@ $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
 	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. -I$(HOST_INC) tools/romgen.c \
 	    tools/romtab.c -o $@
 
-$(ROM_GENERATED) &: tools/romstr.txt tools/romtab.txt $(ROMGEN)
-	@mkdir -p $(dir $@)
-	$(Q)$(ROMGEN) tools/romstr.txt tools/romtab.txt $(ROM_GENERATED) || \
-	    { rm -f $(ROM_GENERATED); exit 1; }
-
 # Any object may include the generated files: they are made first.
 ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
                 lib/main.c tests/board/platform.c \
                 $(wildcard tests/unit/test_*.c)
-$(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
-    | $(ROM_GENERATED)
+$(call host_obj,$(ROMSTR_USERS)): | $(HOST_ROM)
+$(call board_obj,$(ROMSTR_USERS)): | $(BOARD_ROM)
 # ---- end of ROM strings and tables --------------------------------------------------
 
 # ---- the configuration header and the public include directory ------------
@@ -150,18 +146,21 @@ define gen_config
 endef
 
 # write_if_changed TMP OUT: keeps OUT's date when nothing changed, so
-# regenerating rebuilds nothing.
+# regenerating rebuilds nothing.  OUT then stays older than what it
+# depends on and its rule runs in every make: TMP is named by the
+# shell's pid ($@.$$$$.tmp, in the same recipe line), so that makes run
+# side by side (tests/run builds the boards at once) never share it.
 write_if_changed = cmp -s $(1) $(2) && rm -f $(1) || mv -f $(1) $(2)
 
 $(HOST_INC)/rtlua_config.h: Makefile
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } \
+	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(BOARD_INC)/rtlua_config.h: Makefile board/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } \
+	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(HOST_INC)/%.h: include/%.h
 	@mkdir -p $(dir $@)
@@ -181,7 +180,7 @@ host-include: $(HOST_INCLUDE)
 board-include: $(BOARD_INCLUDE)
 
 .PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
-        host-tests board-tests install
+        host-tests board-tests install thirdparty
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
 .SECONDARY:
@@ -195,16 +194,22 @@ setup:
 # make USER_C_MODULES="dir...": every dir/*/module.mk (or dir/module.mk) is a
 # C module, built for the target as a third-party module is built (the
 # target's compiler and CPU flags, -I build/<target>/include, no -D and
-# nothing internal) and linked into the host CLI and the firmware, whose
-# luaL_openlibs offers it to require (rtlua_preload) through the
-# generated umod/preload.c.  A module.mk sets
-#   MODULE        the name require takes (a.b opens with luaopen_a_b)
+# nothing internal) and linked into the host CLI and the firmware, where
+# require finds its opener in package.preload's ROM table (romgen -p).
+# A module.mk sets
+#   MODULE        the name require takes (a.b opens with luaopen_a_b), or
+#                 several names for a module with several openers
+#                 (lua-cjson: cjson cjson.safe)
 #   MODULE_SRCS   its C files, relative to the module.mk's directory
-#   MODULE_OPEN   optional: the opener, when not luaopen_<MODULE>
-#   MODULE_CFLAGS optional: its own flags, before the build's (so its
-#                 own include paths are searched first)
-# The list of modules is part of the build: preload.c is rewritten when
-# it changes, and only then.
+#   MODULE_OPEN   optional: the opener, when not luaopen_<MODULE> (one name)
+#   MODULE_ROMTAB optional: a file of ROM tables (tools/romtab.c's format,
+#                 no FILE), laid out by romgen in this build's generated
+#                 files; the opener gets them from rtlua_romtable
+#   MODULE_CFLAGS optional: its own flags, after the build's warnings and
+#                 optimisation (so -Wno-error or -O3 hold) and before the
+#                 include directory (so its own paths are searched first)
+# The list of modules is part of the build: the generated files are
+# remade when it changes (gen/romgen.args), and only then.
 USER_C_MODULES ?=
 UMOD_MKS := $(sort $(foreach d,$(USER_C_MODULES),$(wildcard $(d)/module.mk \
                 $(d)/*/module.mk)))
@@ -219,73 +224,79 @@ MODULE :=
 MODULE_SRCS :=
 MODULE_OPEN :=
 MODULE_CFLAGS :=
+MODULE_ROMTAB :=
 include $(1)
 ifeq ($$(MODULE),)
 $$(error $(1) sets no MODULE)
 endif
-UMODS += $$(MODULE)
-UMOD_DIR_$$(MODULE) := $(patsubst %/,%,$(dir $(1)))
-UMOD_SRCS_$$(MODULE) := $$(MODULE_SRCS)
-UMOD_OPEN_$$(MODULE) := $$(or $$(MODULE_OPEN),luaopen_$$(subst .,_,$$(MODULE)))
-UMOD_CFLAGS_$$(MODULE) := $$(MODULE_CFLAGS)
+ifneq ($$(and $$(MODULE_OPEN),$$(word 2,$$(MODULE))),)
+$$(error $(1): MODULE_OPEN goes with one MODULE name)
+endif
+UMOD_KEY := $$(firstword $$(MODULE))
+UMODS += $$(UMOD_KEY)
+UMOD_DIR_$$(UMOD_KEY) := $(patsubst %/,%,$(dir $(1)))
+UMOD_SRCS_$$(UMOD_KEY) := $$(MODULE_SRCS)
+UMOD_OPENS_$$(UMOD_KEY) := $$(if $$(MODULE_OPEN),$$(MODULE)=$$(MODULE_OPEN),\
+    $$(foreach n,$$(MODULE),$$(n)=luaopen_$$(subst .,_,$$(n))))
+UMOD_CFLAGS_$$(UMOD_KEY) := $$(MODULE_CFLAGS)
+UMOD_ROMTAB_$$(UMOD_KEY) := $$(addprefix $(patsubst %/,%,$(dir $(1)))/,$$(MODULE_ROMTAB))
 endef
 $(foreach m,$(UMOD_MKS),$(eval $(call umod_load,$(m))))
 
 # The flags a module author's own build would use, and no others.
 UMOD_WARN := -Wall -Wextra -Werror
-UMOD_HOST_FLAGS = -O2 -g -fPIC $(UMOD_WARN) -I$(HOST_INC)
-UMOD_BOARD_FLAGS = $(BOARD_OPT) -g -ffunction-sections -fdata-sections \
-                   $(BOARD_CPU) $(UMOD_WARN) -I$(BOARD_INC)
+UMOD_HOST_BASE = -O2 -g -fPIC $(UMOD_WARN)
+UMOD_BOARD_BASE = $(BOARD_OPT) -g -ffunction-sections -fdata-sections \
+                  $(BOARD_CPU) $(UMOD_WARN)
+UMOD_HOST_FLAGS = $(UMOD_HOST_BASE) -I$(HOST_INC)
+UMOD_BOARD_FLAGS = $(UMOD_BOARD_BASE) -I$(BOARD_INC)
 
 define umod_rules
 UMOD_HOST_OBJS += $$(patsubst %.c,$(HOST_DIR)/umod/$(1)/%.o,$$(UMOD_SRCS_$(1)))
 UMOD_BOARD_OBJS += $$(patsubst %.c,$(BDIR)/umod/$(1)/%.o,$$(UMOD_SRCS_$(1)))
 $(HOST_DIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c | $$(HOST_INCLUDE)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(HOST_CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_HOST_FLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(HOST_CC) $$(UMOD_HOST_BASE) $$(UMOD_CFLAGS_$(1)) -I$$(HOST_INC) -MMD -MP -c $$< -o $$@
 $(BDIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c | $$(BOARD_INCLUDE)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_BOARD_FLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(CC) $$(UMOD_BOARD_BASE) $$(UMOD_CFLAGS_$(1)) -I$$(BOARD_INC) -MMD -MP -c $$< -o $$@
 endef
 UMOD_HOST_OBJS :=
 UMOD_BOARD_OBJS :=
 $(foreach m,$(UMODS),$(eval $(call umod_rules,$(m))))
 
-# preload.c: the openers, offered to require by luaL_openlibs.
-define umod_preload
-	{ printf '%s\n' '/* Generated by the Makefile: the USER_C_MODULES. */' \
-	    '#include "lua.h"' '#include "rtlua.h"'; \
-	  for m in $(foreach m,$(UMODS),$(m):$(UMOD_OPEN_$(m))); do \
-	    printf 'int %s(lua_State *L);\n' "$${m#*:}"; done; \
-	  printf '%s\n' 'void rtlua_openusermods(lua_State *L)' '{' '    (void)L;'; \
-	  for m in $(foreach m,$(UMODS),$(m):$(UMOD_OPEN_$(m))); do \
-	    printf '    rtlua_preload(L, "%s", %s);\n' "$${m%%:*}" "$${m#*:}"; done; \
-	  printf '%s\n' '}'; } > $(1).tmp
-	$(Q)$(call write_if_changed,$(1).tmp,$(1))
-endef
+# ---- the generated ROM files of a build directory ----------------------
+# romgen's options for this build's user modules: each opener an entry of
+# package.preload's ROM table, each MODULE_ROMTAB file's tables.
+UMOD_ROMTABS := $(foreach m,$(UMODS),$(UMOD_ROMTAB_$(m)))
+ROMGEN_ARGS := $(foreach m,$(UMODS),$(addprefix -p ,$(UMOD_OPENS_$(m)))) \
+               $(addprefix -m ,$(UMOD_ROMTABS))
 
 .PHONY: FORCE
 FORCE:
 
-$(HOST_DIR)/umod/preload.c: FORCE
+# gen/romgen.args holds the options, rewritten only when they change.
+%/gen/romgen.args: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)$(call umod_preload,$@)
+	$(Q)echo '$(ROMGEN_ARGS)' > $@.$$$$.tmp && \
+	    $(call write_if_changed,$@.$$$$.tmp,$@)
 
-$(BDIR)/umod/preload.c: FORCE
-	@mkdir -p $(dir $@)
-	$(Q)$(call umod_preload,$@)
-
-$(HOST_DIR)/umod/preload.o: $(HOST_DIR)/umod/preload.c | $(HOST_INCLUDE)
-	$(Q)$(HOST_CC) $(UMOD_HOST_FLAGS) -c $< -o $@
-
-$(BDIR)/umod/preload.o: $(BDIR)/umod/preload.c | $(BOARD_INCLUDE)
-	$(Q)$(CC) $(UMOD_BOARD_FLAGS) -c $< -o $@
-
-UMOD_HOST_OBJS += $(HOST_DIR)/umod/preload.o
-UMOD_BOARD_OBJS += $(BDIR)/umod/preload.o
+# rom_rules DIR: DIR/gen's files, and romstr.o built from them with the
+# core's flags (CFLAGS_VAR names them, CC_VAR the compiler).
+define rom_rules
+$(call rom_generated,$(1)) &: tools/romstr.txt tools/romtab.txt $$(ROMGEN) \
+                             $(1)/gen/romgen.args $$(UMOD_ROMTABS)
+	@mkdir -p $(1)/gen
+	$$(Q)$$(ROMGEN) $$(ROMGEN_ARGS) tools/romstr.txt tools/romtab.txt \
+	    $(call rom_generated,$(1)) || { rm -f $(call rom_generated,$(1)); exit 1; }
+$(1)/gen/romstr.o: $(1)/gen/romstr.c $(1)/gen/romstr.h | $(4)
+	$$(Q)$$($(3)) $$($(2)) -MMD -MP -c $$< -o $$@
+endef
+$(eval $(call rom_rules,$(HOST_DIR),HOST_CFLAGS,HOST_CC,$$(HOST_INCLUDE)))
+$(eval $(call rom_rules,$(BDIR),TARGET_CFLAGS,CC,$$(BOARD_INCLUDE)))
 
 # ---- host rules --------------------------------------------------------
-HOST_CORE_OBJS := $(call host_obj,$(CORE_SRCS) $(PORT_HOST))
+HOST_CORE_OBJS := $(call host_obj,$(CORE_SRCS) $(PORT_HOST)) $(HOST_DIR)/gen/romstr.o
 
 $(HOST_DIR)/obj/%.o: %.c | $(HOST_INCLUDE)
 	@mkdir -p $(dir $@)
@@ -344,7 +355,7 @@ install: host
 host-tests: host
 
 # ---- board rules -------------------------------------------------------
-BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM))
+BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM)) $(BDIR)/gen/romstr.o
 
 # board.mk holds flags (stack size, defines): a change rebuilds the board.
 $(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk | $(BOARD_INCLUDE)
@@ -443,6 +454,15 @@ fuzz: setup host
 
 test: setup
 	$(Q)tests/run
+
+# Third-party C modules, unchanged: lua-cjson, lua-lpeg and
+# lua-filesystem from Debian's source packages (fetched once into
+# build/thirdparty; needs Debian's registry), built as their authors
+# build them and run by their own suites against rtlua and lua5.4 on the
+# host, lpeg and cjson also linked into $(BOARD)'s firmware
+# (tests/thirdparty/run).  Not part of make test: see the README.
+thirdparty: setup
+	$(Q)tests/thirdparty/run --host --boards "$(BOARD)"
 
 clean:
 	rm -rf build

@@ -152,10 +152,20 @@ void rtlua_timer_stop(void);
  * time (lib/loadlib.c). */
 void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf);
 
-/* Offer the build's user C modules (make USER_C_MODULES=dir) to
- * require: luaL_openlibs calls it last.  Generated (umod/preload.c); a
- * program built without user modules has an empty one. */
+/* luaL_openlibs calls it last; the default does nothing (a weak
+ * definition).  A program that embeds rtlua may define it to offer its
+ * own modules (rtlua_preload).  The build's user C modules (make
+ * USER_C_MODULES=dir) need none of it: their openers are entries of
+ * package.preload's ROM table, which costs no arena. */
 void rtlua_openusermods(lua_State *L);
+
+/* Push the ROM table `name` that a user C module built into this
+ * program declared in its MODULE_ROMTAB file (the README's "C
+ * modules"), and return 1: a const table in flash, keys ROM strings,
+ * costing no arena.  Push nothing and return 0 when the program has no
+ * such table (the module is a .so, or built without its table), so the
+ * module makes its RAM table instead.  Allocates nothing. */
+int rtlua_romtable(lua_State *L, const char *name);
 
 /* The interactive prompt (lib/repl.c) on the console, as lua5.4's: reads
  * lines until the end of input, runs them, prints values and errors;

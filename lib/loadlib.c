@@ -27,12 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* Separator of templates in a path, the mark replaced by the module
@@ -367,7 +367,7 @@ int luaopen_package(lua_State *L)
 }
 
 #define ROMTAB_FILE_loadlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"
 
 void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf)
 {

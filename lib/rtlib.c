@@ -50,12 +50,12 @@
  * body (worst_body_assists) and the most time they took in one body
  * (worst_body_assist_us, catch-up included).
  */
-#include "build/gen/romtab.h"
 #include "gc/pace.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 #include "vm/state.h"
 
@@ -403,4 +403,4 @@ int luaopen_rt(lua_State *L)
 }
 
 #define ROMTAB_FILE_rtlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

@@ -1004,21 +1004,35 @@ void lua_len(lua_State *L, int idx)
     api_incr_top(L);
 }
 
+static size_t block_cost(const void *p)
+{
+    return p ? arena_block_size(p) + ARENA_HEADER_SIZE : 0;
+}
+
 /* The arena's own allocation function, what lua_getallocf gives while
  * no other is installed (ud is the global state): blocks of the arena,
  * with no collection (a function wrapping it is called from inside the
- * collector's allocations, which collect themselves when it fails). */
+ * collector's allocations, which collect themselves when it fails).
+ * Called by C code (not through the runtime's own allocations, which
+ * set g->inallocf), it counts the blocks that C code holds. */
 static void *arena_allocf(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     global_State *g = ud;
+    size_t was = g->inallocf ? 0 : block_cost(ptr);
+    void *p = NULL;
     (void)osize;
     if (nsize == 0) {
         if (ptr != NULL)
             arena_free(g->arena, ptr);
-        return NULL;
+    } else {
+        p = ptr ? arena_realloc(g->arena, ptr, nsize)
+                : arena_alloc(g->arena, nsize);
+        if (p == NULL)
+            return NULL; /* ptr is as it was */
     }
-    return ptr ? arena_realloc(g->arena, ptr, nsize)
-               : arena_alloc(g->arena, nsize);
+    if (!g->inallocf)
+        g->cblockbytes += block_cost(p) - was;
+    return p;
 }
 
 lua_Alloc lua_getallocf(lua_State *L, void **ud)

@@ -161,6 +161,11 @@ typedef struct global_State {
      * the arena passes (gc/gc.c); NULL: the arena directly. */
     void *(*allocf)(void *ud, void *ptr, size_t osize, size_t nsize);
     void *allocud;
+    uint8_t inallocf; /* the runtime's own block is passing g->allocf */
+    /* Arena bytes (headers included) in blocks that C code holds from
+     * lua_getallocf's function (lpeg's compiled patterns): no object's,
+     * yet in the arena's count (gc_check adds them). */
+    size_t cblockbytes;
     uint32_t cstacklimit; /* nested C calls allowed (lua_setcstacklimit) */
     strtab strt;          /* interned RAM short strings */
     tvalue registry;      /* the registry table */
@@ -303,6 +308,9 @@ lua_State *state_open(void);
 lua_State *state_open_in(void *mem, size_t bytes);
 /* Run pending finalizers, free every object; the arena is empty after. */
 void state_close(lua_State *L);
+/* The open main state's thread, or NULL (lib/cmalloc.c: C modules'
+ * malloc on the boards takes the open state's arena). */
+lua_State *state_current(void);
 
 /* A new coroutine (not anchored: the caller stores it). */
 lua_State *state_newthread(lua_State *L);

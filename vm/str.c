@@ -4,9 +4,9 @@
  * invariants and bounds).
  */
 #include "vm/str.h"
-#include "build/gen/romstr.h"
 #include "gc/gc.h"
 #include "port/port.h"
+#include "romstr.h"
 
 #include <string.h>
 
