@@ -8,7 +8,8 @@
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
-#   make repl|debug|size|flash|clean
+#   make BOARD=x APP=dir   the firmware with the application dir in flash
+#   make repl|debug|size|flash|flash-image|clean
 #
 # RTLUA_NUM=32|64 picks the number model; the default is 32 on boards and
 # 64 on the host.  Each model builds into its own directory.
@@ -66,6 +67,8 @@ CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
 PORT_HOST := port/fmt.c $(wildcard port/host/*.c)
 PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) $(wildcard board/$(BOARD)/*.c)
 CHECK_SRCS := tests/unit/check.c
+# The flash-image compiler's own sources (host only; docs/images.md).
+IMG_TOOL_SRCS := tools/rtluac.c tools/imgwrite.c
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
 host_obj = $(patsubst %.c,$(HOST_DIR)/obj/%.o,$(1))
@@ -100,7 +103,8 @@ $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
 # Any object may include the generated files: they are made first.
 ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
                 lib/main.c tests/board/platform.c \
-                $(wildcard tests/unit/test_*.c)
+                $(wildcard tests/unit/test_*.c) $(IMG_TOOL_SRCS) \
+                tests/image/test_image.c
 $(call host_obj,$(ROMSTR_USERS)): | $(HOST_ROM)
 $(call board_obj,$(ROMSTR_USERS)): | $(BOARD_ROM)
 # ---- end of ROM strings and tables --------------------------------------------------
@@ -303,9 +307,22 @@ $(HOST_DIR)/obj/%.o: %.c | $(HOST_INCLUDE)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 # -rdynamic: C modules loaded from package.cpath (.so) find the API in
-# the executable, as they find it in lua5.4.
+# the executable, as they find it in lua5.4.  -no-pie: its ROM strings
+# lie where the ELF says, so rtluac can make flash images for it (they
+# point at them; docs/images.md).
 $(HOST_DIR)/rtlua: $(call host_obj,lib/main.c) $(HOST_CORE_OBJS) $(UMOD_HOST_OBJS)
-	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic $(HOST_LDFLAGS) -ldl
+	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic -no-pie $(HOST_LDFLAGS) -ldl
+
+# The image compiler (tools/rtluac.c): Lua sources to a flash image for a
+# firmware, compiled in this build's number model.
+$(HOST_DIR)/rtluac: $(call host_obj,$(IMG_TOOL_SRCS)) $(HOST_CORE_OBJS)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
+
+# The images' own test (host only: it writes images with the writer).
+$(HOST_DIR)/tests/test_image: $(call host_obj,tests/image/test_image.c \
+                              tools/imgwrite.c $(CHECK_SRCS)) $(HOST_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
 
 # The runtime as a library, for programs that embed it (main.c is the
 # CLI's, not part of it).
@@ -339,7 +356,8 @@ $(HOST_DIR)/tests/test_%: $(HOST_DIR)/obj/tests/unit/test_%.o \
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
 
-host: $(HOST_DIR)/rtlua $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS)) \
+host: $(HOST_DIR)/rtlua $(HOST_DIR)/rtluac $(HOST_DIR)/tests/test_image \
+      $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS)) \
       $(HOST_DIR)/librtlua.a $(HOST_DIR)/rtlua.pc $(HOST_INCLUDE)
 
 # make install PREFIX=dir: the host build's rtlua, headers (with its
@@ -365,11 +383,16 @@ $(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk | $(BOARD_INCLUDE)
 define board_link
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(filter %.o,$^) -o $@ $(TARGET_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
-	    -lm -lc -lgcc
+	    -Wl,--defsym=APP_IMAGE_SIZE=$(LINK_APP_IMAGE) -lm -lc -lgcc
 endef
 
 BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
 
+# The firmware has the board's image region at the top of its flash
+# (docs/images.md); test and benchmark images have none (APP_IMAGE_SIZE
+# 0): they may use all of flash.
+LINK_APP_IMAGE = 0
+$(BDIR)/rtlua.elf: LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
 $(BDIR)/rtlua.elf: $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS)
 	$(board_link)
 
@@ -418,10 +441,66 @@ size: board $(BDIR)/tests/test_romtab.elf
 	$(Q)RTLUA_TIMEOUT=60 qemu/run $(BOARD) $(BDIR)/tests/test_romtab.elf | \
 	    sed -n 's/^# \(arena in use after boot.*\)/  \1/p'
 
+# ---- applications in flash (docs/images.md) ------------------------------
+# make BOARD=x APP=dir: the application folder dir (main.lua and its
+# modules) compiled by rtluac into a flash image for build/x/rtlua.elf and
+# linked into that firmware's image region: one ELF,
+# build/x/app-NAME/rtlua.elf, whose require and main script come from
+# flash.  rtluac runs in the board's number model (the host build of that
+# model, made here when missing).  make run / make flash with APP= run or
+# flash that ELF; make flash-image APP=dir flashes the image alone, into
+# the region, without rebuilding the firmware.
+APP ?=
+RTLUAC := build/host$(if $(filter 32,$(BOARD_NUM)),-num32)/rtluac
+.PHONY: host-rtluac flash-image
+host-rtluac: $(HOST_DIR)/rtluac
+
+ifneq ($(APP),)
+APP_NAME := $(notdir $(abspath $(APP)))
+APP_BDIR := $(BDIR)/app-$(APP_NAME)
+APP_LUA := $(shell find $(APP) -name '*.lua' 2>/dev/null)
+ifeq ($(APP_LUA),)
+$(error APP=$(APP): no .lua file there)
+endif
+APP_ELF := $(APP_BDIR)/rtlua.elf
+
+# (rtluac of the other number model than this make's host build: made by
+# a make of that model.)
+ifneq ($(RTLUAC),$(HOST_DIR)/rtluac)
+$(RTLUAC): FORCE
+	$(Q)$(MAKE) -s RTLUA_NUM=$(BOARD_NUM) APP= host-rtluac
+endif
+
+$(APP_BDIR)/app.img: $(BDIR)/rtlua.elf $(APP_LUA) $(RTLUAC)
+	@mkdir -p $(dir $@)
+	$(Q)$(RTLUAC) -f $(BDIR)/rtlua.elf -o $@ $(APP)
+
+$(APP_BDIR)/app.o: $(APP_BDIR)/app.img
+	$(Q)$(OBJCOPY) -I binary -O elf32-littlearm -B arm \
+	    --rename-section .data=.appimage,alloc,load,readonly,data,contents $< $@
+
+# Linked again with the image in its region; the rest lies where it lay,
+# which rtluac -c checks (the image fits this ELF: same layout, same ROM
+# strings at the same addresses, same region).
+$(APP_ELF): LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
+# (app.o last: the ELF takes its ARM attributes from the first object,
+# and objcopy's has none.)
+$(APP_ELF): $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS) \
+            $(APP_BDIR)/app.o
+	$(board_link)
+	$(Q)$(RTLUAC) -f $@ -c $(APP_BDIR)/app.img
+
+board: $(APP_ELF)
+endif
+
 # ---- running -----------------------------------------------------------
 # The demo: a 1 kHz PID loop making garbage, 2 s of virtual time.
 run: setup board
+ifneq ($(APP),)
+	qemu/run $(BOARD) $(APP_ELF)
+else
 	qemu/run --image $(BDIR)/rtlua.elf $(BOARD) examples/control_loop.lua
+endif
 
 repl: board
 	qemu/run $(BOARD) $(BDIR)/rtlua.elf
@@ -434,7 +513,16 @@ debug: board
 flash: board
 	@test -n "$(BOARD_OPENOCD)" || \
 	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
-	openocd $(BOARD_OPENOCD) -c "program $(BDIR)/rtlua.elf verify reset exit"
+	openocd $(BOARD_OPENOCD) -c "program $(or $(APP_ELF),$(BDIR)/rtlua.elf) verify reset exit"
+
+# The image alone, into the region of the firmware already on the board.
+flash-image: board
+	@test -n "$(APP)" || { echo "flash-image needs APP=dir"; exit 1; }
+	@test -n "$(BOARD_OPENOCD)" || \
+	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
+	openocd $(BOARD_OPENOCD) -c "program $(APP_BDIR)/app.img \
+	    0x$$($(CROSS)nm $(BDIR)/rtlua.elf | sed -n 's/ . _app_image_start$$//p') \
+	    verify reset exit"
 
 # The collector's latency on the board (deterministic virtual time).
 bench-gc: $(BDIR)/bench/gc_latency.elf

@@ -1098,6 +1098,8 @@ static void start_traversal(global_State *g, gcobj **list)
             linkgray(o, weaklist(g, w));
         }
     }
+    if (o->tt == V_PROTO)
+        g->stats.protos_traversed++;
     if (o->tt != V_THREAD)
         set2black(o);
     else

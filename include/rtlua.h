@@ -61,6 +61,9 @@ typedef struct rtlua_GCStats {
      * the RTLUA_GCPHASE_* names below. */
     uint32_t worst_unit_cycles;
     int worst_unit_phase;
+    /* Prototypes the collector traversed (their traversal began): those
+     * of code compiled into RAM; never those of a flash image. */
+    uint64_t protos_traversed;
 } rtlua_GCStats;
 
 /* The collector's phases, as worst_unit_phase names them. */
@@ -94,6 +97,26 @@ char *rtlua_pushbuffer(lua_State *L, size_t size);
  * with no copy, or, short enough to be interned, copied into the short
  * string.  Returns the string's bytes. */
 const char *rtlua_finishbuffer(lua_State *L, int idx, size_t len);
+
+/* ---- Flash images (docs/images.md) ----------------------------------------
+ * Precompiled applications in flash, made on the host by rtluac for one
+ * firmware and run where they lie.  The firmware's image region is where
+ * an image must be (the last part of flash on a board, a fixed address on
+ * the host). */
+void rtlua_image_region(const void **start, size_t *size);
+/* Check the image at p, of which len bytes are readable, and attach it to
+ * L's state: its modules are then found first by require, its main
+ * module by rtlua_image_pushmodule(L, NULL).  Call it right after the
+ * state is made (before luaL_openlibs: no RAM string equal to one of the
+ * image's may exist yet).  Returns NULL, or pushes the reason the image
+ * was refused (it is then not used at all) and returns it. */
+const char *rtlua_image_attach(lua_State *L, const void *p, size_t len);
+/* Is an image attached to L's state? */
+int rtlua_image_attached(lua_State *L);
+/* Push a new closure of the attached image's module `name` (NULL: its
+ * main module) and the module's source name ("main.lua"); returns 1, or
+ * 0 pushing nothing when there is no such module or no image. */
+int rtlua_image_pushmodule(lua_State *L, const char *name);
 
 /* The rt library (lib/rtlib.c): real-time loops, events, GC figures. */
 #define RTLUA_RTLIBNAME "rt"

@@ -272,7 +272,7 @@ static int rt_stats(lua_State *L)
     if (reset)
         rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 33);
+    lua_createtable(L, 0, 34);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -320,6 +320,7 @@ static int rt_stats(lua_State *L)
     setint(L, "paced_steps", clampi(s.paced));
     setint(L, "bytes_freed", clampi(s.bytes_freed));
     setint(L, "step_cycles_total", clampi(s.step_cycles_total));
+    setint(L, "protos_traversed", clampi(s.protos_traversed));
     setint(L, "in_use", clampi(s.bytes_in_use));
     setint(L, "free", clampi(s.bytes_free));
     setint(L, "largest_free", clampi(s.largest_free));

@@ -1424,6 +1424,7 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->assist_units = s->assist_units;
     out->worst_unit_cycles = s->worst_unit_cycles;
     out->worst_unit_phase = s->worst_unit_phase;
+    out->protos_traversed = s->protos_traversed;
     /* Quantiles from the samples, selected in a copy (a sort of the
      * GC_STEP_SAMPLES words took 70k cycles at a board's pace: a program
      * that reads its figures in a control loop would be late for it). */

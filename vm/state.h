@@ -76,6 +76,8 @@ typedef struct gc_stats {
     uint64_t step_cycles_total; /* sum of all step lengths */
     uint32_t worst_unit_cycles; /* longest unit of any step */
     uint8_t worst_unit_phase;   /* the phase it ran in (GC_ATOMIC: atomic) */
+    uint64_t protos_traversed;  /* prototypes whose traversal began (those
+                                   of a flash image never are) */
 } gc_stats;
 
 /* ---- String table ----------------------------------------------------------
@@ -172,7 +174,9 @@ typedef struct global_State {
     tvalue nilvalue;      /* a nil; also "state fully built" once set */
     table *mt[9];         /* metatables of basic types */
     struct romslot
-        *romslots;   /* ROM tables written since boot (docs/rom-tables.md) */
+        *romslots; /* ROM tables written since boot (docs/rom-tables.md) */
+    /* The flash image attached (lang/image.h, docs/images.md), or NULL. */
+    const struct img_header *image;
     str *memerrmsg;  /* "not enough memory", pre-made */
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
