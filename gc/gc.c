@@ -2089,6 +2089,7 @@ static void record_step(global_State *g, uint32_t used)
     gc_stats *st = &g->stats;
     st->steps++;
     st->step_cycles_total += used;
+    g->gcspent += used;
     if (used > st->worst_step_cycles)
         st->worst_step_cycles = used;
     unsigned b = 0;
@@ -2326,6 +2327,8 @@ static void emergency(lua_State *L, size_t need)
     uint32_t used = port_cycles() - start;
     if (used > g->stats.worst_emergency_cycles)
         g->stats.worst_emergency_cycles = used;
+    if (!g->gchold) /* (a catch-up's steps counted themselves) */
+        g->gcspent += used;
     if (g->stephook && !g->gchold)
         g->stephook(start, used);
     g->gcemergency = 0;

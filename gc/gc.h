@@ -158,6 +158,7 @@
 #ifndef RTLUA_GC_H
 #define RTLUA_GC_H
 
+#include "port/port.h"
 #include "vm/state.h"
 
 /* ---- Bounds of the work units --------------------------------------------
@@ -418,6 +419,29 @@ void gc_freeall(lua_State *L);
  * bytes fell under the reserve.  (It may still wait for the last cycle's
  * __gc calls: see Finalizers above.) */
 int gc_cycle_due(global_State *g);
+
+/* ---- Mutator pauses ------------------------------------------------------
+ * The program's own operations that may take longer than a lookup (a big
+ * table's growth work in a store, an interning that advances a string
+ * table's resize) are timed, for rt.stats()'s worst_rehash_us and
+ * worst_intern_us: the cycles from gc_pause_begin to gc_pause_end, less
+ * what collector steps and emergencies inside took (g->gcspent; they have
+ * figures of their own).  Only those slow paths pay the two clock reads. */
+typedef struct gc_pausemark {
+    uint32_t start, spent;
+} gc_pausemark;
+static inline gc_pausemark gc_pause_begin(const global_State *g)
+{
+    gc_pausemark m = {port_cycles(), g->gcspent};
+    return m;
+}
+static inline void gc_pause_end(global_State *g, gc_pausemark m,
+                                uint32_t *worst)
+{
+    uint32_t used = (port_cycles() - m.start) - (g->gcspent - m.spent);
+    if ((int32_t)used > 0 && used > *worst)
+        *worst = used;
+}
 
 /* ---- Checking
  * ------------------------------------------------------------------------

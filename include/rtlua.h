@@ -64,6 +64,12 @@ typedef struct rtlua_GCStats {
     /* Prototypes the collector traversed (their traversal began): those
      * of code compiled into RAM; never those of a flash image. */
     uint64_t protos_traversed;
+    /* The program's own longest pauses, by cause, in port cycles, with
+     * collector steps and emergencies inside them left out: the growth
+     * work of a big table in one store (or a small table's rehash), and
+     * an interning that advanced the string table's resize. */
+    uint32_t worst_rehash_cycles;
+    uint32_t worst_intern_cycles;
 } rtlua_GCStats;
 
 /* The collector's phases, as worst_unit_phase names them. */

@@ -23,7 +23,11 @@
  *                 any loop), emergencies and emergencies_failed (those
  *                 that ended in "not enough memory"), worst_unit_us and
  *                 worst_unit_phase (the longest unit of work of any step,
- *                 what a step may overrun its budget by, and its phase)
+ *                 what a step may overrun its budget by, and its phase),
+ *                 worst_rehash_us and worst_intern_us (the program's own
+ *                 longest table growth work in one store and interning
+ *                 during a string-table resize, collector steps inside
+ *                 them left out) beside worst_finalizer_us
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -272,7 +276,7 @@ static int rt_stats(lua_State *L)
     if (reset)
         rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 34);
+    lua_createtable(L, 0, 40);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -290,6 +294,10 @@ static int rt_stats(lua_State *L)
     lua_setfield(L, -2, "quantiles_sampled");
     lua_pushnumber(L, cycles_to_us(s.worst_emergency_cycles));
     lua_setfield(L, -2, "worst_emergency_us");
+    lua_pushnumber(L, cycles_to_us(s.worst_rehash_cycles));
+    lua_setfield(L, -2, "worst_rehash_us");
+    lua_pushnumber(L, cycles_to_us(s.worst_intern_cycles));
+    lua_setfield(L, -2, "worst_intern_us");
     lua_pushnumber(L, cycles_to_us(s.worst_finalizer_cycles));
     lua_setfield(L, -2, "worst_finalizer_us");
     setint(L, "finalizers", clampi(s.finalizers));

@@ -1425,6 +1425,8 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->worst_unit_cycles = s->worst_unit_cycles;
     out->worst_unit_phase = s->worst_unit_phase;
     out->protos_traversed = s->protos_traversed;
+    out->worst_rehash_cycles = s->worst_rehash_cycles;
+    out->worst_intern_cycles = s->worst_intern_cycles;
     /* Quantiles from the samples, selected in a copy (a sort of the
      * GC_STEP_SAMPLES words took 70k cycles at a board's pace: a program
      * that reads its figures in a control loop would be late for it). */

@@ -279,17 +279,12 @@ static str *revive(global_State *g, str *p)
     return p;
 }
 
-static str *intern(lua_State *L, const char *s, size_t len)
+/* The RAM part of an interning: s (hash h) is no ROM string. */
+static inline __attribute__((always_inline)) str *
+intern_ram(lua_State *L, const char *s, size_t len, uint32_t h)
 {
     global_State *g = G(L);
     strtab *t = &g->strt;
-    uint32_t h = strhash_probe(s, len);
-    const str *r = rom_lookup(s, len, h);
-    if (r == NULL)
-        r = image_lookup(s, len, h);
-    if (r != NULL)
-        return (str *)r; /* const in fact: callers check str_is_rom */
-    h = strhash_compute(&ram_key, s, len);
     migrate(g);
     str *p = find_ram(t, s, len, h);
     if (p != NULL)
@@ -324,6 +319,27 @@ static str *intern(lua_State *L, const char *s, size_t len)
     *b = ns;
     t->nuse++;
     return ns;
+}
+
+static str *intern(lua_State *L, const char *s, size_t len)
+{
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    uint32_t h = strhash_probe(s, len);
+    const str *r = rom_lookup(s, len, h);
+    if (r == NULL)
+        r = image_lookup(s, len, h);
+    if (r != NULL)
+        return (str *)r; /* const in fact: callers check str_is_rom */
+    h = strhash_compute(&ram_key, s, len);
+    /* Timed only while a resize is under way or due (gc.h: Mutator
+     * pauses); a plain interning is a bounded hash and chain walk. */
+    if (t->old == NULL && t->nuse < t->size)
+        return intern_ram(L, s, len, h);
+    gc_pausemark pause = gc_pause_begin(g);
+    str *p = intern_ram(L, s, len, h);
+    gc_pause_end(g, pause, &g->stats.worst_intern_cycles);
+    return p;
 }
 
 str *str_newlong(lua_State *L, size_t len)

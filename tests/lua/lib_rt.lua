@@ -145,6 +145,19 @@ do
   assert(ran == 5 and s2.finalizers - f0 == 5, s2.finalizers - f0)
   assert(type(s2.worst_finalizer_us) == "number" and s2.worst_finalizer_us >= 0)
 end
+-- the program's own longest pauses by cause, collector steps inside them
+-- left out: a table's growth work in a store, an interning while the
+-- string table resizes
+do
+  rt.stats("reset")
+  local s0 = rt.stats()
+  assert(s0.worst_rehash_us == 0 and s0.worst_intern_us == 0)
+  local t = {}
+  for i = 1, 600 do t["pause" .. i] = i end
+  local s1 = rt.stats()
+  assert(s1.worst_rehash_us > 0, s1.worst_rehash_us)
+  assert(s1.worst_intern_us > 0, s1.worst_intern_us)
+end
 
 -- an rt.loop body is not interrupted by paced collector steps while it
 -- is within its period (only assists, when memory is short, may run in

@@ -9,6 +9,7 @@
  */
 #include "gc/gc.h"
 #include "gc/pace.h"
+#include "include/rtlua.h"
 #include "tests/unit/check.h"
 #include "vm/do.h"
 #include "vm/func.h"
@@ -2493,6 +2494,47 @@ static void test_dead_thread_is_taken_apart_in_bounded_units(void)
     CHECK(close_state_empty());
 }
 
+/* A mutator pause's figure leaves out the collector work inside it: a
+ * pause whose steps took longer than it did records nothing, and one
+ * with no step in it records its own length. */
+static void test_pause_figure_leaves_out_collector_steps(void)
+{
+    CHECK(open_state());
+    global_State *g = G(L);
+    uint32_t worst = 0;
+    gc_pausemark m = gc_pause_begin(g);
+    uint32_t t0 = port_cycles();
+    while (port_cycles() - t0 < 1000)
+        ;
+    g->gcspent += 1000000000u; /* as if a step inside had run a second */
+    gc_pause_end(g, m, &worst);
+    CHECK(worst == 0);
+    m = gc_pause_begin(g);
+    t0 = port_cycles();
+    while (port_cycles() - t0 < 1000)
+        ;
+    gc_pause_end(g, m, &worst);
+    CHECK(worst >= 1000);
+    /* the figures: interning and table growth are timed */
+    rtlua_gcstats_reset(L);
+    for (int i = 0; i < 300; i++) {
+        lua_pushfstring(L, "pause%d", i);
+        lua_pop(L, 1);
+    }
+    lua_newtable(L);
+    for (int i = 0; i < 300; i++) {
+        lua_pushfstring(L, "key%d", i);
+        lua_pushinteger(L, i);
+        lua_settable(L, -3);
+    }
+    lua_settop(L, 0);
+    rtlua_GCStats st;
+    rtlua_gcstats(L, &st);
+    CHECK(st.worst_rehash_cycles > 0);
+    CHECK(st.worst_intern_cycles > 0);
+    CHECK(close_state_empty());
+}
+
 static void test_prototype_tree_is_traversed_and_freed(void)
 {
     CHECK(open_state());
@@ -2618,6 +2660,7 @@ static const struct check_case cases[] = {
     CASE(test_atomic_looks_only_at_threads_that_ran),
     CASE(test_dead_thread_is_taken_apart_in_bounded_units),
     CASE(test_prototype_tree_is_traversed_and_freed),
+    CASE(test_pause_figure_leaves_out_collector_steps),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
     CASE(test_paced_collector_gets_its_utilisation),
