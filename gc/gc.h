@@ -215,7 +215,12 @@
  * is left of the body's assist cap, g->assistcap, default one step
  * budget; a body past its period may spend the utilisation share of its
  * time instead, if more); what it could not pay stays owed, and every unit of
- * any step (paced, idle, assist) pays one. */
+ * any step (paced, idle, assist) pays one.  A cycle past its room is
+ * behind: charged at the rate that ends it within a second room, and
+ * paid in full by an assist outside an rt.loop body, in steps of at most
+ * a budget each (docs/architecture.md 9.4: time-capped assists let the
+ * cycles of a program that outruns the collector on a slow board grow
+ * without end). */
 /* What is owed is charged at every (free bytes / this) allocated under
  * the reserve, and every (room / this) in growth. */
 #define GC_ASSIST_DIV 64
