@@ -451,6 +451,21 @@ static int session(lua_State *L)
     }
 }
 
+/* X 'r' for the frame in flight, with `msg` (or none) as the reason.
+ * Not inlined: its buffer is off the C stack while a session runs (the
+ * micro:bit's 4 KiB of stack hold the REPL, raw mode and the compiler). */
+static __attribute__((noinline)) void refuse(const char *msg)
+{
+    uint8_t x[RAW_X_BYTES + RAW_REASON_MAX] = {'r'};
+    put32(x + 1, RAW_REFUSED_ERROR);
+    size_t n = msg != NULL ? strlen(msg) : 0;
+    if (n > RAW_REASON_MAX)
+        n = RAW_REASON_MAX;
+    if (n > 0)
+        memcpy(x + RAW_X_BYTES, msg, n);
+    send_frame('X', in_flight, x, RAW_X_BYTES + n);
+}
+
 void rtlua_rawmode(lua_State *L)
 {
     int top = lua_gettop(L);
@@ -468,15 +483,7 @@ void rtlua_rawmode(lua_State *L)
         /* The script is dropped, and the frame in flight answered with
          * the refusal and the error's text; a session that could not
          * even start (no memory for its state) gives up raw mode. */
-        uint8_t x[RAW_X_BYTES + RAW_REASON_MAX] = {'r'};
-        put32(x + 1, RAW_REFUSED_ERROR);
-        const char *msg = lua_tostring(L, -1);
-        size_t n = msg != NULL ? strlen(msg) : 0;
-        if (n > RAW_REASON_MAX)
-            n = RAW_REASON_MAX;
-        if (n > 0)
-            memcpy(x + RAW_X_BYTES, msg, n);
-        send_frame('X', in_flight, x, RAW_X_BYTES + n);
+        refuse(lua_tostring(L, -1));
         lua_settop(L, top);
         if (raw == NULL || tries >= RAW_SESSION_TRIES)
             break;
