@@ -2207,9 +2207,12 @@ struct checker {
     const char *why;
 };
 
+/* The arena gc_check walks (one state at a time, as `clearing`). */
+static const arena_t *cost_arena;
+
 static size_t cost(const void *p)
 {
-    return p ? arena_block_size(p) + ARENA_HEADER_SIZE : 0;
+    return p ? arena_cost(cost_arena, p) : 0;
 }
 
 /* A thread's own blocks: its stack, its CallInfo record blocks and its
@@ -2519,6 +2522,7 @@ int gc_check(lua_State *L, const char **why)
 {
     global_State *g = G(L);
     struct checker c = {g, 0, 0, NULL};
+    cost_arena = g->arena;
     if (arena_check(g->arena) != 0)
         fail(&c, GC_CHECK_ARENA, "arena_check failed");
     check_list(&c, g->allgc, 0);
@@ -2526,7 +2530,7 @@ int gc_check(lua_State *L, const char **why)
     check_list(&c, g->tobefnz, 0);
     check_strings(&c);
     check_ranlist(&c);
-    c.bytes += thread_parts_cost(&g->mainthread);
+    c.bytes += thread_parts_cost(&g->mainthread) + arena_page_fixed(g->arena);
     /* Inside an allocation (a step of an assist or an emergency) the
      * block being made is not an object yet. */
     if (c.err == 0 && !g->gcinassist && !g->gcemergency &&
