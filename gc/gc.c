@@ -539,13 +539,13 @@ static uint8_t weakmode(global_State *g, table *t)
  * a dead key, kept only for next()'s sake, never marked. */
 static void clearkey(node *n)
 {
-    if (n->key_tt & BIT_COLLECTABLE)
-        n->key_tt = V_DEADKEY;
+    if (node_keytt(n) & BIT_COLLECTABLE)
+        node_setkeytt(n, V_DEADKEY);
 }
 
 static void markkey(global_State *g, node *n)
 {
-    if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY &&
+    if ((node_keytt(n) & BIT_COLLECTABLE) && node_keytt(n) != V_DEADKEY &&
         is_white(n->key_val.gc))
         reallymark(g, n->key_val.gc);
 }
@@ -640,7 +640,7 @@ static void traverseweaknode(global_State *g, table *t, node *n, uint8_t w)
         return;
     }
     if (w & TAB_WEAK_KEYS)
-        weakslot(g, t, n->key_tt, n->key_val.gc);
+        weakslot(g, t, node_keytt(n), n->key_val.gc);
     else
         markkey(g, n);
     if (w & TAB_WEAK_VALUES) {
@@ -655,7 +655,7 @@ static void traverseweaknode(global_State *g, table *t, node *n, uint8_t w)
      * marked above: it lives, and so does its value). */
     if (!is_collectable(&n->val) || !is_white(gc_of(&n->val)))
         return;
-    if ((n->key_tt & BIT_COLLECTABLE) && is_white(n->key_val.gc))
+    if ((node_keytt(n) & BIT_COLLECTABLE) && is_white(n->key_val.gc))
         n->key_val.gc->marked |= MARK_EPHKEY;
     else
         reallymark(g, gc_of(&n->val));
@@ -1271,7 +1271,7 @@ static int clear_node(global_State *g, table *t, node *n)
         dead = ((t->weak & TAB_WEAK_VALUES) &&
                 dead_in_slot(g, n->val.tt, n->val.v.gc)) ||
                (g->clearkeys && (t->weak & TAB_WEAK_KEYS) &&
-                dead_in_slot(g, n->key_tt, n->key_val.gc));
+                dead_in_slot(g, node_keytt(n), n->key_val.gc));
         if (dead)
             set_empty(&n->val);
     }
@@ -2341,7 +2341,7 @@ static void check_weak(struct checker *c, table *t)
         if (is_nil(&n->val))
             continue;
         int keydead = 0;
-        if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY) {
+        if ((node_keytt(n) & BIT_COLLECTABLE) && node_keytt(n) != V_DEADKEY) {
             if (!check_alive(c, n->key_val.gc))
                 return;
             keydead = gc_isdead(g, n->key_val.gc);
@@ -2400,13 +2400,14 @@ static void check_object(struct checker *c, gcobj *o)
                 node *n = &v.nodes[r][i];
                 if (is_nil(&n->val))
                     continue;
-                int objkey = (n->key_tt & BIT_COLLECTABLE) &&
-                             n->key_tt != V_DEADKEY &&
-                             ttype(n->key_tt) != T_STRING;
+                int objkey = (node_keytt(n) & BIT_COLLECTABLE) &&
+                             node_keytt(n) != V_DEADKEY &&
+                             ttype(node_keytt(n)) != T_STRING;
                 check_val_(c, o, &n->val,
                            wv ||
                                (wk && objkey && ephweak(c->g, n->key_val.gc)));
-                if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
+                if ((node_keytt(n) & BIT_COLLECTABLE) &&
+                    node_keytt(n) != V_DEADKEY)
                     check_ref_(c, o, n->key_val.gc, wk && objkey);
             }
         break;

@@ -187,12 +187,43 @@ typedef struct str {
  * An array part (t->array[0..asize-1] holds keys 1..asize) and a hash part
  * of 2^lsizenode nodes with chained scatter (Brent's variation is not
  * required; see vm/tab.c).  `flags` caches absent metamethods. */
+/* A node: its value, its key, the key's tag and the offset (in nodes) of
+ * the next node of its chain (0: none).  Read and write the last two
+ * through node_keytt/node_next and node_setkeytt/node_setnext (and
+ * NODE_INIT in initialisers): in the 32-bit model they share one word,
+ * the tag in its low byte and the offset in the 24 bits above (so a hash
+ * part has at most 2^23 nodes: vm/tab.h, TAB_MAXHBITS), which makes a
+ * node 16 bytes, as stock Lua's. */
+#if RTLUA_NUM == 32
 typedef struct node {
     tvalue val;
-    uint8_t key_tt;
-    int32_t next; /* offset to the next node in the chain, 0 = none */
     value key_val;
+    uint32_t kn; /* key tag | next << 8 (next signed) */
 } node;
+#define node_keytt(n) ((uint8_t)(n)->kn)
+#define node_next(n) ((int32_t)(n)->kn >> 8)
+#define node_setkeytt(n, t)                                                   \
+    ((n)->kn = ((n)->kn & ~(uint32_t)0xFF) | (uint8_t)(t))
+#define node_setnext(n, x) ((n)->kn = ((uint32_t)(x) << 8) | ((n)->kn & 0xFFu))
+#define NODE_INIT(tt, nx) .kn = (((uint32_t)(nx) << 8) | (uint8_t)(tt))
+_Static_assert(sizeof(struct node) == 2 * sizeof(tvalue),
+               "a node of the 32-bit model is two values long: 16 bytes "
+               "where pointers are 4");
+#else
+typedef struct node {
+    tvalue val;
+    value key_val;
+    int32_t next;
+    uint8_t key_tt;
+} node;
+#define node_keytt(n) ((n)->key_tt)
+#define node_next(n) ((n)->next)
+#define node_setkeytt(n, t) ((n)->key_tt = (uint8_t)(t))
+#define node_setnext(n, x) ((n)->next = (int32_t)(x))
+#define NODE_INIT(tt, nx) .key_tt = (tt), .next = (nx)
+_Static_assert(sizeof(struct node) == 2 * sizeof(tvalue),
+               "a node of the 64-bit model is two values long");
+#endif
 
 typedef struct table {
     GCHEADER;

@@ -27,8 +27,7 @@
 
 /* The hash part of every table without one.  Const: any write is a bug
  * (it faults on the host, and lives in flash on a board). */
-const node tab_dummynode = {
-    .val = {.tt = V_EMPTY}, .key_tt = V_NIL, .next = 0};
+const node tab_dummynode = {.val = {.tt = V_EMPTY}, NODE_INIT(V_NIL, 0)};
 const tvalue tab_absent = {.tt = V_EMPTY};
 
 /* ---- Hashing ------------------------------------------------------------ */
@@ -100,7 +99,7 @@ static node *mainpos_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
 static inline __attribute__((always_inline)) int
 key_equal(const node *n, uint8_t tt, const value *v)
 {
-    if (n->key_tt != tt)
+    if (node_keytt(n) != tt)
         return 0;
     switch (tt) {
     case V_FALSE:
@@ -128,9 +127,9 @@ static node *find_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
     for (;;) {
         if (key_equal(n, tt, v))
             return n;
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return NULL;
-        n += n->next;
+        n += node_next(n);
     }
 }
 
@@ -170,8 +169,8 @@ static int normalise_key(const tvalue *key, tvalue *out)
 int tab_node_key(const node *n, tvalue *out)
 {
     out->v = n->key_val;
-    out->tt = n->key_tt;
-    return n->key_tt != V_NIL;
+    out->tt = node_keytt(n);
+    return node_keytt(n) != V_NIL;
 }
 
 /* ---- Lookups ------------------------------------------------------------
@@ -361,7 +360,7 @@ static node *free_node(table *t)
         return NULL;
     while (t->lastfree > t->node) {
         t->lastfree--;
-        if (t->lastfree->key_tt == V_NIL)
+        if (node_keytt(t->lastfree) == V_NIL)
             return t->lastfree;
     }
     return NULL;
@@ -392,17 +391,17 @@ static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
         if (t->mig != NULL)
             note_key(t, key, 1);
         /* mp's value is live, so its key is live (not dead) and hashable. */
-        node *home = main_position(t, mp->key_tt, &mp->key_val);
+        node *home = main_position(t, node_keytt(mp), &mp->key_val);
         if (home != mp) {
             /* The intruder moves to f; the new key takes its home. */
             node *prev = home;
-            while (prev + prev->next != mp)
-                prev += prev->next;
-            prev->next = (int32_t)(f - prev);
+            while (prev + node_next(prev) != mp)
+                prev += node_next(prev);
+            node_setnext(prev, f - prev);
             *f = *mp;
-            if (mp->next != 0) {
-                f->next += (int32_t)(mp - f);
-                mp->next = 0;
+            if (node_next(mp) != 0) {
+                node_setnext(f, node_next(f) + (mp - f));
+                node_setnext(mp, 0);
             }
             set_empty(&mp->val);
             /* A move is a store as far as the collector can tell. */
@@ -412,17 +411,17 @@ static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
             gc_barrier(L, t, &f->val);
         } else {
             /* Same main position: f joins the chain right after mp. */
-            if (mp->next != 0)
-                f->next = (int32_t)(mp + mp->next - f);
-            mp->next = (int32_t)(f - mp);
+            if (node_next(mp) != 0)
+                node_setnext(f, mp + node_next(mp) - f);
+            node_setnext(mp, f - mp);
             mp = f;
         }
     } else if (t->mig != NULL) {
-        note_key(t, key, mp->key_tt == V_NIL);
+        note_key(t, key, node_keytt(mp) == V_NIL);
     }
     /* mp is pristine or removed; a removed node keeps its chain link. */
     mp->key_val = key->v;
-    mp->key_tt = key->tt;
+    node_setkeytt(mp, key->tt);
     set_empty(&mp->val);
     return mp;
 }
@@ -635,14 +634,14 @@ static int next_index(const table *t, const tvalue *key, uint32_t *idx)
     const node *n = main_position(t, k.tt, &k.v);
     for (;;) {
         if (key_equal(n, k.tt, &k.v) ||
-            (n->key_tt == V_DEADKEY && is_collectable(&k) &&
+            (node_keytt(n) == V_DEADKEY && is_collectable(&k) &&
              n->key_val.gc == k.v.gc)) {
             *idx = t->asize + (uint32_t)(n - t->node) + 1u;
             return 1;
         }
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return 0;
-        n += n->next;
+        n += node_next(n);
     }
 }
 
@@ -674,14 +673,14 @@ static int moving_index(const table *t, const tabview *v, const tvalue *key,
                 v->nodes[r], (uint8_t)ceil_log2(v->nlen[r]), k.tt, &k.v);
             for (;;) {
                 if (key_equal(n, k.tt, &k.v) ||
-                    (n->key_tt == V_DEADKEY && is_collectable(&k) &&
+                    (node_keytt(n) == V_DEADKEY && is_collectable(&k) &&
                      n->key_val.gc == k.v.gc)) {
                     *idx = base + (uint32_t)(n - v->nodes[r]) + 1u;
                     return 1;
                 }
-                if (n->next == 0)
+                if (node_next(n) == 0)
                     break;
-                n += n->next;
+                n += node_next(n);
             }
         }
         base += v->nlen[r];
@@ -1006,7 +1005,7 @@ static int rom_next(table *t, tvalue *key, tvalue *val)
     }
     for (; i < size; i++) {
         const node *n = &t->node[i];
-        if (n->key_tt == V_NIL)
+        if (node_keytt(n) == V_NIL)
             continue;
         const tvalue *v = rom_value(t, n);
         if (!is_nil(v)) {

@@ -163,8 +163,13 @@ enum {
  * keeps array bytes within the arena's 2^31. */
 #define TAB_MAXABITS 26
 #define TAB_MAXASIZE (1u << TAB_MAXABITS)
-/* log2 of the largest hash part (nodes); bounds node bytes likewise. */
+/* log2 of the largest hash part (nodes); bounds node bytes likewise,
+ * and in the 32-bit model the chain offsets, 24-bit fields (vm/obj.h). */
+#if RTLUA_NUM == 32
+#define TAB_MAXHBITS 23
+#else
 #define TAB_MAXHBITS 25
+#endif
 
 /* Small tables rehash at once: asize + TAB_NODE_WEIGHT x sizenode at
  * most TAB_SYNC_MAX.  Bounds that rehash's work (on a 25 MHz Cortex-M3,
@@ -219,12 +224,12 @@ static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
 {
     const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
     for (;;) {
-        if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
+        if (node_keytt(n) == V_SHRSTR && n->key_val.gc == obj2gc(key))
             return &n->val;
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return __builtin_expect(t->moving, 0) ? tab_movedshortstr_(t, key)
                                                   : &tab_absent;
-        n += n->next;
+        n += node_next(n);
     }
 }
 

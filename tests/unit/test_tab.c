@@ -200,10 +200,10 @@ static void check_table(lua_State *L, table *t, int expect, int gc)
         CHECK((size & (size - 1)) == 0);
         for (uint32_t i = 0; i < size; i++) {
             const node *n = &tv.nodes[r][i];
-            int64_t to = (int64_t)i + n->next;
+            int64_t to = (int64_t)i + node_next(n);
             CHECK(to >= 0 && to < (int64_t)size);
-            if (n->key_tt == V_NIL) {
-                CHECK(n->next == 0);
+            if (node_keytt(n) == V_NIL) {
+                CHECK(node_next(n) == 0);
                 CHECK(is_nil(&n->val));
             }
             if (is_nil(&n->val))
@@ -722,7 +722,7 @@ static void test_next_continues_from_a_removed_key(void)
     gc_fullgc(L);
     int dead = 0;
     for (uint32_t j = 0; j < tab_sizenode(t); j++)
-        dead += t->node[j].key_tt == V_DEADKEY;
+        dead += node_keytt(&t->node[j]) == V_DEADKEY;
     CHECK(dead > 0);
     for (tvalue *s = base + 1; s < L->top; s++) {
         tvalue after;
@@ -1633,14 +1633,14 @@ static void test_node_key_reads_live_dead_and_pristine_nodes(void)
     node n;
     memset(&n, 0, sizeof n);
     tvalue k;
-    n.key_tt = V_NIL;
+    node_setkeytt(&n, V_NIL);
     CHECK_EQ(tab_node_key(&n, &k), 0);
     CHECK(is_nil(&k));
-    n.key_tt = V_INT;
+    node_setkeytt(&n, V_INT);
     n.key_val.i = 42;
     CHECK_EQ(tab_node_key(&n, &k), 1);
     CHECK(is_int(&k) && k.v.i == 42);
-    n.key_tt = V_DEADKEY;
+    node_setkeytt(&n, V_DEADKEY);
     n.key_val.gc = (gcobj *)&n;
     CHECK_EQ(tab_node_key(&n, &k), 1);
     CHECK(k.tt == V_DEADKEY && k.v.gc == (gcobj *)&n);
