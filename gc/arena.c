@@ -66,16 +66,23 @@ typedef struct block {
 } block;
 
 struct arena {
-    uint32_t fl_map;     /* bit f: some list of first-level class f in use */
-    uint32_t fl_count;   /* first-level classes this region can need */
-    uint32_t first;      /* offset of the first block: control block size */
-    uint32_t capacity;   /* bytes of the region, sentinel included */
+    /* The counters the header reads inline (arena.h: struct arena_head),
+     * first and in its order. */
     uint32_t in_use;     /* bytes of live blocks, headers included, and of
                             pages with a live slot all but their free
                             slots */
+    uint32_t capacity;   /* bytes of the region, sentinel included */
+    uint32_t spare;      /* capacity less the control block and the
+                            sentinel: in_use + free bytes */
+    uint32_t fl_map;     /* bit f: some list of first-level class f in use */
+    uint32_t fl_count;   /* first-level classes this region can need */
+    uint32_t first;      /* offset of the first block: control block size */
     uint32_t peak;       /* highest in_use since create or reset */
     uint32_t page_log2;  /* log2 of the page size; 0: no pages */
-    uint32_t map_words;  /* words of the page map (0 without pages) */
+    uint32_t map_shift;  /* page_log2, or 31 without pages (every offset is
+                            then in stretch 0, whose bit is never set) */
+    uint32_t map_at;     /* where the page map begins in lists[] */
+    uint32_t map_words;  /* words of the page map (1 without pages) */
     uint32_t page_fixed; /* bytes of the pages that are in no slot */
     /* Per slot class c (1..ARENA_SMALL_CLASSES): the first page of the
      * class with a free slot, 0 for none ([0] unused). */
@@ -99,6 +106,11 @@ struct arena {
 #define FL_COUNT_MAX (ARENA_MAX_LOG2 - LINEAR_LOG2 + 1u)
 
 _Static_assert((1u << ALIGN_SHIFT) == ARENA_ALIGN, "ALIGN_SHIFT");
+_Static_assert(
+    offsetof(arena_t, in_use) == offsetof(struct arena_head, in_use) &&
+        offsetof(arena_t, capacity) == offsetof(struct arena_head, capacity) &&
+        offsetof(arena_t, spare) == offsetof(struct arena_head, spare),
+    "the header reads the counters where they are");
 _Static_assert(offsetof(block, next_free) == ARENA_HEADER_SIZE,
                "the header is prev_phys and size");
 _Static_assert(sizeof(block) == ARENA_MIN_BLOCK,
@@ -160,7 +172,7 @@ static inline uint32_t *heads(const arena_t *a)
 
 static inline uint32_t *page_map(const arena_t *a)
 {
-    return (uint32_t *)a->lists + a->fl_count * (1 + ARENA_SL_COUNT);
+    return (uint32_t *)a->lists + a->map_at;
 }
 
 static inline uint32_t log2_floor(uint32_t x)
@@ -385,10 +397,10 @@ static inline page *page_at(const arena_t *a, uint32_t off)
 static inline uint32_t page_of(const arena_t *a, const void *p)
 {
     uint32_t off = (uint32_t)((const char *)p - (const char *)a);
-    uint32_t idx = off >> a->page_log2;
-    if (a->page_log2 == 0 || (page_map(a)[idx >> 5] & (1u << (idx & 31))) == 0)
+    uint32_t idx = off >> a->map_shift;
+    if ((page_map(a)[idx >> 5] & (1u << (idx & 31))) == 0)
         return 0;
-    return idx << a->page_log2;
+    return idx << a->map_shift;
 }
 
 static inline void map_set(arena_t *a, uint32_t off, int on)
@@ -615,7 +627,7 @@ arena_t *arena_create_pages(void *mem, size_t bytes, unsigned page_log2)
     if (bytes > ARENA_MAX_BYTES)
         bytes = ARENA_MAX_BYTES;
     uint32_t total = (uint32_t)bytes;
-    uint32_t map_words = page_log2 ? ((total >> page_log2) + 1 + 31) / 32 : 0;
+    uint32_t map_words = page_log2 ? ((total >> page_log2) + 1 + 31) / 32 : 1;
     if (total <
         control_size(1, map_words) + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE)
         return NULL;
@@ -642,7 +654,10 @@ arena_t *arena_create_pages(void *mem, size_t bytes, unsigned page_log2)
     a->fl_count = fl_count;
     a->first = ctl;
     a->capacity = total;
+    a->spare = total - ctl - ARENA_HEADER_SIZE;
     a->page_log2 = page_log2;
+    a->map_shift = page_log2 ? page_log2 : 31;
+    a->map_at = fl_count * (1 + ARENA_SL_COUNT);
     a->map_words = map_words;
 
     uint32_t end = total - ARENA_HEADER_SIZE;
@@ -781,21 +796,6 @@ size_t arena_cost(const arena_t *a, const void *p)
 size_t arena_page_fixed(const arena_t *a)
 {
     return a->page_fixed;
-}
-
-size_t arena_in_use(const arena_t *a)
-{
-    return a->in_use;
-}
-
-size_t arena_free_bytes(const arena_t *a)
-{
-    return a->capacity - a->first - ARENA_HEADER_SIZE - a->in_use;
-}
-
-size_t arena_capacity(const arena_t *a)
-{
-    return a->capacity;
 }
 
 size_t arena_overhead(const arena_t *a)
@@ -1029,13 +1029,16 @@ int arena_check(const arena_t *a)
 {
     if (a == NULL || a->fl_count == 0 || a->fl_count > FL_COUNT_MAX ||
         a->first != control_size(a->fl_count, a->map_words) ||
+        a->spare != a->capacity - a->first - ARENA_HEADER_SIZE ||
         a->capacity % ARENA_ALIGN ||
         a->capacity < a->first + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE ||
         a->capacity > ARENA_MAX_BYTES ||
         (a->page_log2 != 0 && (a->page_log2 < ARENA_PAGE_LOG2_MIN ||
                                a->page_log2 > ARENA_PAGE_LOG2_MAX)) ||
         a->map_words !=
-            (a->page_log2 ? ((a->capacity >> a->page_log2) + 32) / 32 : 0))
+            (a->page_log2 ? ((a->capacity >> a->page_log2) + 32) / 32 : 1) ||
+        a->map_shift != (a->page_log2 ? a->page_log2 : 31) ||
+        a->map_at != a->fl_count * (1 + ARENA_SL_COUNT))
         return ARENA_E_CONTROL;
 
     uint32_t end = a->capacity - ARENA_HEADER_SIZE;

@@ -213,12 +213,31 @@ size_t arena_cost(const arena_t *a, const void *p);
 /* Bytes of the pages that are in no slot (in use while the page lives). */
 size_t arena_page_fixed(const arena_t *a);
 
+/* The counters an arena begins with, read inline (the collector reads
+ * them at every allocation); the rest of the control block is arena.c's
+ * own. */
+struct arena_head {
+    uint32_t in_use;
+    uint32_t capacity;
+    uint32_t spare; /* in_use + free bytes: constant */
+};
+
 /* Bytes spent by live blocks, headers and slack included. */
-size_t arena_in_use(const arena_t *a);
+static inline size_t arena_in_use(const arena_t *a)
+{
+    return ((const struct arena_head *)(const void *)a)->in_use;
+}
 /* Bytes in free blocks, their headers included. */
-size_t arena_free_bytes(const arena_t *a);
+static inline size_t arena_free_bytes(const arena_t *a)
+{
+    const struct arena_head *h = (const struct arena_head *)(const void *)a;
+    return h->spare - h->in_use;
+}
 /* Bytes of the region after alignment (constant). */
-size_t arena_capacity(const arena_t *a);
+static inline size_t arena_capacity(const arena_t *a)
+{
+    return ((const struct arena_head *)(const void *)a)->capacity;
+}
 /* Control block plus end sentinel (constant):
  * in_use + free_bytes + overhead == capacity. */
 size_t arena_overhead(const arena_t *a);

@@ -223,14 +223,15 @@ static void assist(lua_State *L)
 
 /* Every block passes here: the arena, or lua_setallocf's function when
  * one is installed (g->allocf, which wraps the arena's; vm/api.c). */
-static void *arena_try(global_State *g, void *old, size_t oldn, size_t n)
+static inline void *arena_try(global_State *g, void *old, size_t oldn,
+                              size_t n)
 {
     if (g->allocf != NULL)
         return g->allocf(g->allocud, old, old ? oldn : 0, n);
     return old ? arena_realloc(g->arena, old, n) : arena_alloc(g->arena, n);
 }
 
-static void arena_give_back(global_State *g, void *p, size_t n)
+static inline void arena_give_back(global_State *g, void *p, size_t n)
 {
     if (g->allocf != NULL)
         (void)g->allocf(g->allocud, p, n, 0);
@@ -247,22 +248,27 @@ void *gc_rawalloc(global_State *g, size_t n)
  * collections, then one arena attempt, then on failure the emergency
  * (gc.h: a whole collection, or inside an rt.loop body a bounded
  * catch-up) and a second attempt.  NULL leaves `old` as it was. */
-static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
+static inline int may_collect(const global_State *g)
+{
+    return g->gcrunning && !g->gcemergency && !g->gcinassist;
+}
+
+static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 {
     global_State *g = G(L);
     if (injected_failure(g))
         return NULL;
-    int collect = g->gcrunning && !g->gcemergency && !g->gcinassist;
 #ifdef RTLUA_GC_HARD
-    if (collect)
+    if (may_collect(g))
         emergency(L);
 #endif
     void *p = NULL;
 #ifdef RTLUA_GC_EMERGENCY
-    if (!collect) /* the first attempt of every allocation fails */
+    if (!may_collect(g)) /* the first attempt of every allocation fails */
 #endif
         p = arena_try(g, old, oldn, n);
-    if (p == NULL && collect) {
+    int collect = p == NULL && may_collect(g);
+    if (collect) {
         emergency(L);
         p = arena_try(g, old, oldn, n);
         if (p == NULL)
