@@ -756,9 +756,12 @@ enter:
                 else if (is_flt(rb))
                     set_flt(RA(i), rb->v.n + (rt_num)ic);
                 else {
+                    /* k: the source said x - c, compiled as x + (-c) */
                     tvalue imm;
-                    set_int(&imm, ic);
-                    Protect(vm_arith(L, LUA_OPADD, rb, &imm, RA(i)));
+                    int sub = GETARG_k(i);
+                    set_int(&imm, sub ? -ic : ic);
+                    Protect(vm_arith(L, sub ? LUA_OPSUB : LUA_OPADD, rb, &imm,
+                                     RA(i)));
                 }
                 vmbreak;
             }
