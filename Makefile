@@ -50,8 +50,11 @@ BOARD_NUM := $(or $(RTLUA_NUM),32)
 BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
 BOARD_OPT ?= -O2
 BOARD_INC := $(BDIR)/include
+# -fbuiltin after -ffreestanding: the compiler may still expand memcpy,
+# memset and the like of a few bytes inline (freestanding alone makes
+# every one a call); newlib provides them, with their standard meaning.
 TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
-                 -Iboard/$(BOARD) -ffreestanding \
+                 -Iboard/$(BOARD) -ffreestanding -fbuiltin \
                  -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
                  $(BOARD_EXTRA)
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \

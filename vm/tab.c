@@ -454,14 +454,16 @@ static tvalue *find_slot(table *t, const tvalue *k)
 }
 
 /* k is normalised; val is a copy (a __gc run by an allocation here could
- * move the stack the caller's value lives in). */
-static int set_normalised(lua_State *L, table *t, const tvalue *k,
-                          const tvalue *val)
+ * move the stack the caller's value lives in).  `absent`: a lookup of k
+ * found no slot for it (tab_setnew), so the first round needs none. */
+static int set_normalised_(lua_State *L, table *t, const tvalue *k,
+                           const tvalue *val, int absent)
 {
     tvalue *slot;
     int stepped = 0;
     for (;;) {
-        slot = find_slot(t, k);
+        slot = absent ? NULL : find_slot(t, k);
+        absent = 0;
         if (slot != NULL)
             break;
         if (is_nil(val))
@@ -497,6 +499,20 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
     gc_barrier(L, t, k);
     gc_barrier(L, t, val);
     return TAB_OK;
+}
+
+#define set_normalised(L, t, k, val) set_normalised_(L, t, k, val, 0)
+
+int tab_setnew(lua_State *L, table *t, const tvalue *key, const tvalue *val)
+{
+    tvalue k, v = *val;
+    int rc = normalise_key(key, &k);
+    if (rc != TAB_OK)
+        return rc;
+    if (slow_case(t))
+        return rom_case(t) ? rom_set(L, t, &k, &v)
+                           : set_normalised(L, t, &k, &v);
+    return set_normalised_(L, t, &k, &v, !is_nil(&v));
 }
 
 int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val)

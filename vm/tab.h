@@ -259,6 +259,11 @@ static inline const tvalue *tab_getshortstr(table *t, str *key)
  * absent key stays absent and nothing is allocated).  A store with a
  * string key clears t->flags (it may add a metamethod). */
 int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val);
+/* The same when a lookup of key in t has just returned &tab_absent (no
+ * entry, live or removed, and no array slot for it): a new key needs no
+ * second search (for a ROM table, or a weak table being cleared, it
+ * searches as tab_set does). */
+int tab_setnew(lua_State *L, table *t, const tvalue *key, const tvalue *val);
 int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val);
 int tab_setstr(lua_State *L, table *t, str *key, const tvalue *val);
 

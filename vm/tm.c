@@ -298,7 +298,10 @@ void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
             table *mt = tab_metatable(h);
             tm = mt ? tm_fast(G(L), mt, TM_NEWINDEX) : NULL;
             if (tm == NULL) {
-                vm_rawset(L, h, key, val);
+                int rc = slot == &tab_absent ? tab_setnew(L, h, key, val)
+                                             : tab_set(L, h, key, val);
+                if (vm_unlikely(rc != TAB_OK))
+                    seterror(L, rc);
                 return;
             }
         } else {
