@@ -48,7 +48,17 @@ OBJCOPY := $(CROSS)objcopy
 SIZE := $(CROSS)size
 BOARD_NUM := $(or $(RTLUA_NUM),32)
 BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
-BOARD_OPT ?= -O2
+# Flash is bytes and instructions are time: the firmware is built for
+# size (BOARD_OPT), but for the files where a program's time goes
+# (BOARD_HOT: the interpreter, calls, tables, strings, the allocator and
+# the collector; bench/profile shows them), which are built for speed
+# (BOARD_HOT_OPT, after BOARD_OPT on their command line).  A board short
+# of flash sets BOARD_HOT_OPT to its BOARD_OPT.
+BOARD_OPT ?= -Os
+BOARD_HOT_OPT ?= -O2
+BOARD_HOT ?= vm/vm.c vm/do.c vm/tab.c vm/tabgrow.c vm/tm.c vm/api.c \
+             vm/str.c vm/func.c gc/arena.c gc/gc.c lib/lauxlib.c \
+             lib/strlib.c lib/strpat.c
 BOARD_INC := $(BDIR)/include
 # -fbuiltin after -ffreestanding: the compiler may still expand memcpy,
 # memset and the like of a few bytes inline (freestanding alone makes
@@ -361,6 +371,8 @@ define board_link
 endef
 
 BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
+
+$(call board_obj,$(BOARD_HOT)): TARGET_CFLAGS += $(BOARD_HOT_OPT)
 
 $(BDIR)/rtlua.elf: $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS)
 	$(board_link)
