@@ -635,13 +635,143 @@ static int gen_digits(bignum *num, bignum *den, int n, char *dg)
     return 0;
 }
 
+/* ---- The short cut: 64-bit integers where they are exact ---------------
+ * Most numbers a program prints are floats of the 32-bit model (24-bit
+ * mantissas) or small doubles: x = m * 2^e with m odd, and x * 10^s
+ * (the digits wanted, as an integer and a binary fraction) fits 64 bits.
+ * Then the digits and their rounding half to even are exact with
+ * integer arithmetic, and the big-integer division (gen_digits: a few
+ * hundred instructions a digit) is not needed.  Anything else (huge or
+ * tiny exponents, long mantissas with many digits) takes that way. */
+
+/* Powers of ten up to 10^19, the largest below 2^64. */
+static const uint64_t pow10_u64[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       10000000000u,
+                                       100000000000u,
+                                       1000000000000u,
+                                       10000000000000u,
+                                       100000000000000u,
+                                       1000000000000000u,
+                                       10000000000000000u,
+                                       100000000000000000u,
+                                       1000000000000000000u,
+                                       10000000000000000000u};
+
+/* x > 0 finite as m * 2^e with m odd. */
+static void split2(double x, uint64_t *m, int *e)
+{
+    int b;
+    uint64_t mm = (uint64_t)ldexp(frexp(x, &b), 53);
+    int tz = __builtin_ctzll(mm);
+    *m = mm >> tz;
+    *e = b - 53 + tz;
+}
+
+/* Decimal digits of q (at most 20). */
+static int ndigits(uint64_t q)
+{
+    int d = 1;
+    while (d < 20 && q >= pow10_u64[d])
+        d++;
+    return d;
+}
+
+/* The d digits of q into dg (q < 10^d). */
+static void put_digits(uint64_t q, int d, char *dg)
+{
+    uint32_t q32 = (uint32_t)q;
+    for (int i = d - 1; i >= 0; i--) {
+        if (q >> 32) {
+            dg[i] = (char)(q % 10u);
+            q /= 10u;
+            q32 = (uint32_t)q;
+        } else {
+            dg[i] = (char)(q32 % 10u);
+            q32 /= 10u;
+            q = q32;
+        }
+    }
+}
+
+/* floor(x * 10^s) and the rounding of what is left (half to even): q,
+ * or -1 when it is not exact in 64 bits (s >= 0). */
+static int scaled_round(uint64_t m, int e, int s, uint64_t *q)
+{
+    if (s > 19 || m > UINT64_MAX / pow10_u64[s])
+        return -1;
+    uint64_t y = m * pow10_u64[s];
+    if (e >= 0) {
+        if (e > 63 || y > (UINT64_MAX >> e))
+            return -1;
+        *q = y << e;
+        return 0;
+    }
+    int k = -e;
+    if (k > 63)
+        return -1;
+    uint64_t r = y & ((UINT64_C(1) << k) - 1), half = UINT64_C(1) << (k - 1);
+    *q = y >> k;
+    if (r > half || (r == half && (*q & 1u)))
+        ++*q;
+    return 0;
+}
+
+/* exact_digits' short cut: 1 when done (*K set), 0 to take the long way.
+ * With K0 the exponent of x's first digit, round(x * 10^(n-1-K0)) has n
+ * digits, or is 10^n when the rounding carries (9.99.. to 10.0: the
+ * digits are then 1 0 .. 0 and the exponent K0 + 1).  K0 is estimated
+ * from the binary exponent, right or one low; one low gives a q above
+ * 10^n (or exactly 10^n, whose answer is the same: 1 0 .. 0, K0 + 1). */
+static int exact_digits_short(double x, int n, char *dg, int *K)
+{
+    uint64_t m, q;
+    int e, b;
+    if (n > 18)
+        return 0;
+    split2(x, &m, &e);
+    (void)frexp(x, &b);
+    int K0 = (int)floor((b - 1) * 0.30102999566398120);
+    int s = n - 1 - K0;
+    if (s < 0 || scaled_round(m, e, s, &q) != 0)
+        return 0;
+    if (q > pow10_u64[n]) { /* the estimate was one low */
+        K0++;
+        s--;
+        if (s < 0 || scaled_round(m, e, s, &q) != 0)
+            return 0;
+    }
+    if (q == pow10_u64[n]) {
+        dg[0] = 1;
+        memset(dg + 1, 0, (size_t)n - 1);
+        *K = K0 + 1;
+        return 1;
+    }
+    if (q < pow10_u64[n - 1] || q > pow10_u64[n])
+        return 0; /* cannot happen; the long way is right anyway */
+    put_digits(q, n, dg);
+    *K = K0;
+    return 1;
+}
+
 /* Writes the n most significant digits of finite x > 0, correctly rounded
  * half to even, into dg (as values 0..9); returns the decimal exponent of
  * the first, after rounding. */
 static int exact_digits(double x, int n, char *dg)
 {
+    int K;
+    if (exact_digits_short(x, n, dg, &K))
+        return K;
     bignum num, den;
-    int K = scale10(x, &num, &den);
+    K = scale10(x, &num, &den);
     return K + gen_digits(&num, &den, n, dg);
 }
 
@@ -650,6 +780,22 @@ static int exact_digits(double x, int n, char *dg)
  * and returns the decimal exponent of dg[0]. */
 static int fixed_digits(double x, int prec, char *dg, int max, int *nd)
 {
+    uint64_t m, q;
+    int e;
+    split2(x, &m, &e);
+    if (scaled_round(m, e, prec, &q) == 0) { /* the short cut */
+        if (q == 0) {
+            *nd = 0;
+            dg[0] = 1;
+            return -prec;
+        }
+        int d = ndigits(q);
+        if (d <= max) {
+            put_digits(q, d, dg);
+            *nd = d;
+            return d - 1 - prec;
+        }
+    }
     bignum num, den;
     int K = scale10(x, &num, &den);
     int n = K + 1 + prec;
