@@ -702,26 +702,57 @@ static void put_digits(uint64_t q, int d, char *dg)
     }
 }
 
-/* floor(x * 10^s) and the rounding of what is left (half to even): q,
- * or -1 when it is not exact in 64 bits (s >= 0). */
+/* m * 10^s * 2^e rounded half to even to an integer: *q, or -1 when that
+ * is not exact here (s >= 0; m < 2^53).  The product m * 10^s takes up
+ * to 117 bits: it is kept as two 64-bit halves. */
 static int scaled_round(uint64_t m, int e, int s, uint64_t *q)
 {
-    if (s > 19 || m > UINT64_MAX / pow10_u64[s])
+    if (s > 19)
         return -1;
-    uint64_t y = m * pow10_u64[s];
+    /* y = m * 10^s, as hi:lo */
+    uint64_t p = pow10_u64[s];
+    uint64_t m0 = (uint32_t)m, m1 = m >> 32, p0 = (uint32_t)p, p1 = p >> 32;
+    uint64_t t00 = m0 * p0, t01 = m0 * p1, t10 = m1 * p0, t11 = m1 * p1;
+    uint64_t mid = (t00 >> 32) + (uint32_t)t01 + (uint32_t)t10;
+    uint64_t lo = (mid << 32) | (uint32_t)t00;
+    uint64_t hi = t11 + (t01 >> 32) + (t10 >> 32) + (mid >> 32);
     if (e >= 0) {
-        if (e > 63 || y > (UINT64_MAX >> e))
+        if (hi != 0 || e > 63 || lo > (UINT64_MAX >> e))
             return -1;
-        *q = y << e;
+        *q = lo << e;
         return 0;
     }
     int k = -e;
-    if (k > 63)
+    if (k > 127)
         return -1;
-    uint64_t r = y & ((UINT64_C(1) << k) - 1), half = UINT64_C(1) << (k - 1);
-    *q = y >> k;
-    if (r > half || (r == half && (*q & 1u)))
-        ++*q;
+    uint64_t qq, rhi, rlo, hhi, hlo; /* quotient; remainder; half */
+    if (k >= 64) {
+        qq = k == 64 ? hi : hi >> (k - 64);
+        rhi = k == 64 ? 0 : hi & ((UINT64_C(1) << (k - 64)) - 1);
+        rlo = lo;
+        hhi = UINT64_C(1) << (k - 65 < 0 ? 0 : k - 65);
+        hlo = 0;
+        if (k == 64) {
+            hhi = 0;
+            hlo = UINT64_C(1) << 63;
+        }
+    } else {
+        if ((hi >> k) != 0)
+            return -1; /* the quotient passes 64 bits */
+        qq = (lo >> k) | (k ? hi << (64 - k) : 0);
+        rhi = 0;
+        rlo = lo & ((UINT64_C(1) << k) - 1);
+        hhi = 0;
+        hlo = UINT64_C(1) << (k - 1);
+    }
+    int cmp = rhi != hhi ? (rhi > hhi ? 1 : -1)
+                         : (rlo != hlo ? (rlo > hlo ? 1 : -1) : 0);
+    if (cmp > 0 || (cmp == 0 && (qq & 1u))) {
+        if (qq == UINT64_MAX)
+            return -1;
+        qq++;
+    }
+    *q = qq;
     return 0;
 }
 
