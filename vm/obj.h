@@ -339,6 +339,30 @@ typedef struct udata {
 #define udata_offset(nuv)                                                     \
     ((offsetof(udata, uv) + sizeof(tvalue) * (size_t)(nuv) + 7u) & ~(size_t)7u)
 
+/* ---- The layouts, where pointers are 4 bytes (the boards) ---------------
+ * What every object costs in the arena (gc/arena.h: slots of a 4-byte
+ * grain up to ARENA_SMALL_MAX) and what ROM objects built at compile time
+ * rely on: a change here is a change of those, made on purpose.  A table
+ * is 40 bytes, its hash nodes 16 (32-bit model) or 32, a Lua closure 16
+ * bytes and 4 per upvalue, an upvalue 20 (32-bit model) or 32, a string
+ * 16 and its bytes. */
+#if UINTPTR_MAX == 0xFFFFFFFFu
+_Static_assert(sizeof(tvalue) == (RTLUA_NUM == 32 ? 8 : 16) &&
+                   sizeof(node) == (RTLUA_NUM == 32 ? 16 : 32),
+               "values and nodes");
+_Static_assert(sizeof(table) == 40 && offsetof(table, array) == 16,
+               "the table header");
+_Static_assert(sizeof(lclosure) == 16 && sizeof(cclosure) == 16 &&
+                   offsetof(lclosure, upvals) == 16,
+               "closures: 16 bytes and their upvalues");
+_Static_assert(sizeof(upval) == (RTLUA_NUM == 32 ? 20 : 32),
+               "an upvalue: its pointer and the closed value");
+_Static_assert(sizeof(str) == 16 && offsetof(str, data) == 16,
+               "a string's header");
+_Static_assert(sizeof(udata) == (RTLUA_NUM == 32 ? 20 : 24),
+               "a userdata's header");
+#endif
+
 /* ---- Object casts --------------------------------------------------------
  */
 #define obj2gc(o) ((gcobj *)(o))
