@@ -195,6 +195,17 @@ static void setlist(lua_State *L, tvalue *ra, int n, uint32_t last)
         if (rc != TAB_OK)
             vm_memerror(L);
     }
+    if (last + (uint32_t)n <= h->asize) { /* the usual: array slots */
+        tvalue *a = h->array + last - 1;
+        for (j = 1; j <= n; j++) {
+            if (is_nil(ra + j))
+                set_empty(a + j);
+            else
+                set_obj(a + j, ra + j);
+            gc_barrier(L, h, ra + j);
+        }
+        return;
+    }
     for (j = 1; j <= n; j++)
         vm_rawsetint(L, h, (rt_int)(last + (uint32_t)j), ra + j);
 }
