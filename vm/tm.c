@@ -260,7 +260,11 @@ void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
         }
         t = tm;
         if (is_table(t)) {
-            slot = tab_get(gco2tab(gc_of(t)), key);
+            table *h = gco2tab(gc_of(t));
+            /* (a method's name: the short string lookup, inline) */
+            slot = tt_of(key) == V_SHRSTR
+                       ? tab_getshortstr(h, gco2str(gc_of(key)))
+                       : tab_get(h, key);
             if (!is_nil(slot)) {
                 set_obj(res, slot);
                 return;
