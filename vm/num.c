@@ -987,10 +987,17 @@ int num_tostring(const tvalue *v, char *buf, size_t cap)
             put(&o, '-');
             u = 0u - u;
         }
-        do {
+        /* (64-bit division is a library call on the boards: the digits
+         * below 2^32 by 32-bit division) */
+        while (u > UINT32_MAX) {
             t[n++] = (char)('0' + u % 10);
             u /= 10;
-        } while (u != 0);
+        }
+        uint32_t u32 = (uint32_t)u;
+        do {
+            t[n++] = (char)('0' + u32 % 10);
+            u32 /= 10;
+        } while (u32 != 0);
         while (n > 0)
             put(&o, t[--n]);
         return finish(&o);
