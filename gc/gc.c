@@ -1625,8 +1625,7 @@ static int sweep_unit(lua_State *L)
         if (gc_isdead(g, o) && !is_fixed(o)) {
             if (o->tt == V_THREAD && dismantle(L, gco2th(o), i == 0))
                 break; /* the sweep stays on it */
-            if (o->tt == V_TABLE &&
-                tab_memsize(gco2tab(o)) > tab_objsize(gco2tab(o)))
+            if (o->tt == V_TABLE && tab_hasparts(gco2tab(o)))
                 i++;
             size_t before = arena_in_use(g->arena);
             *pp = o->next;

@@ -287,6 +287,11 @@ int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize);
 size_t tab_objsize(const table *t);
 /* Header plus array and node parts. */
 size_t tab_memsize(const table *t);
+/* Has t blocks of its own besides the header (tab_memsize(t) >
+ * tab_objsize(t))?  O(1): for the sweep, which counts such a table as two
+ * objects.  (An empty hash part is the static dummy, lastfree NULL.) */
+#define tab_hasparts(t)                                                       \
+    ((t)->asize > 0 || (t)->lastfree != NULL || (t)->mig != NULL)
 /* Free the parts and the header (the sweep and gc_freeall). */
 void tab_free(global_State *g, table *t);
 /* Hash nodes, 0 for the dummy. */

@@ -1646,7 +1646,35 @@ static void test_node_key_reads_live_dead_and_pristine_nodes(void)
     CHECK(k.tt == V_DEADKEY && k.v.gc == (gcobj *)&n);
 }
 
+/* The sweep's O(1) question (gc.c: a dead table with parts counts two
+ * objects) agrees with the tables' sizes, small and growing big. */
+static void test_hasparts_agrees_with_memsize(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    table *shapes[4] = {new_anchored(L, 0, 0), new_anchored(L, 4, 0),
+                        new_anchored(L, 0, 4), new_anchored(L, 0, 0)};
+    for (int i = 0; i < 4; i++)
+        CHECK(shapes[i] != NULL);
+    for (rt_int k = 1; k <= 2000; k++) { /* the last one grows big */
+        tvalue v = ival(k);
+        CHECK_EQ(tab_setint(L, shapes[3], k * 7, &v), TAB_OK);
+        if (k % 97 == 0)
+            for (int i = 0; i < 4; i++)
+                CHECK_EQ(tab_hasparts(shapes[i]) != 0,
+                         tab_memsize(shapes[i]) > tab_objsize(shapes[i]));
+    }
+    CHECK(shapes[3]->mig != NULL);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(tab_hasparts(shapes[i]) != 0,
+                 tab_memsize(shapes[i]) > tab_objsize(shapes[i]));
+    CHECK(!tab_hasparts(shapes[0]) && tab_hasparts(shapes[1]) &&
+          tab_hasparts(shapes[2]));
+    close_state();
+}
+
 static const struct check_case cases[] = {
+    CASE(test_hasparts_agrees_with_memsize),
     CASE(test_every_key_type_stores_and_finds_its_value),
     CASE(test_integer_valued_float_keys_are_integer_keys),
     CASE(test_nil_and_nan_keys_are_rejected_leaving_all_unchanged),
