@@ -4,10 +4,12 @@
 #   make host        build/host/rtlua and the host unit tests
 #   make test        every test (host, torture, all boards); last line
 #                    "N passed, N failed"
+#   make thirdparty  third-party C modules' own suites (Debian's sources)
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
-#   make repl|debug|size|flash|clean
+#   make BOARD=x APP=dir   the firmware with the application dir in flash
+#   make repl|debug|size|flash|flash-image|clean
 #
 # RTLUA_NUM=32|64 picks the number model; the default is 32 on boards and
 # 64 on the host.  Each model builds into its own directory.
@@ -37,7 +39,7 @@ HOST_DIR := build/host$(if $(filter 32,$(HOST_NUM)),-num32)$(if $(HOST_VARIANT),
 HOST_CC ?= gcc
 HOST_OPT ?= -O2
 HOST_INC := $(HOST_DIR)/include
-HOST_CFLAGS := $(COMMON) -I$(HOST_INC) $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
+HOST_CFLAGS := $(COMMON) -I$(HOST_INC) -I$(HOST_DIR)/gen $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
                $(HOST_EXTRA)
 HOST_LDFLAGS := -Wl,--gc-sections -lm $(HOST_EXTRA)
 
@@ -63,8 +65,8 @@ BOARD_INC := $(BDIR)/include
 # -fbuiltin after -ffreestanding: the compiler may still expand memcpy,
 # memset and the like of a few bytes inline (freestanding alone makes
 # every one a call); newlib provides them, with their standard meaning.
-TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
-                 -Iboard/$(BOARD) -ffreestanding -fbuiltin \
+TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) -I$(BDIR)/gen $(BOARD_OPT) $(WARN) \
+                 $(BOARD_CPU) -Iboard/$(BOARD) -ffreestanding -fbuiltin \
                  -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
                  $(BOARD_EXTRA)
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
@@ -78,6 +80,8 @@ CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
 PORT_HOST := port/fmt.c $(wildcard port/host/*.c)
 PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) $(wildcard board/$(BOARD)/*.c)
 CHECK_SRCS := tests/unit/check.c
+# The flash-image compiler's own sources (host only; docs/images.md).
+IMG_TOOL_SRCS := tools/rtluac.c tools/imgwrite.c
 UNIT_TESTS := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 
 host_obj = $(patsubst %.c,$(HOST_DIR)/obj/%.o,$(1))
@@ -85,21 +89,21 @@ board_obj = $(patsubst %.c,$(BDIR)/obj/%.o,$(1))
 
 # ---- ROM strings and tables (tools/romgen) -------------------------------
 # tools/romgen, a host program, turns tools/romstr.txt into const string
-# objects for flash (build/gen/romstr.c, part of the core on the host and
-# on every board) and their C names (build/gen/romstr.h, included as
-# "build/gen/romstr.h" through -I.), and tools/romtab.txt into the ROM
-# library tables: build/gen/romtab.h (their names) and build/gen/romtab.inc
-# (their contents, one block a library source includes).  The hashes and
+# objects for flash (DIR/gen/romstr.c, part of the core on the host and
+# on every board) and their C names (DIR/gen/romstr.h), and
+# tools/romtab.txt into the ROM library tables: DIR/gen/romtab.h (their
+# names) and DIR/gen/romtab.inc (their contents, one block a library
+# source includes); DIR/gen is on the include path.  The hashes and
 # layouts it computes come from vm/strhash.h, the code the target runs.
-# One copy serves every build: the generated files do not depend on the
+# Every build directory has its own (the rules are after the user C
+# modules'): the user modules of a build add their openers to
+# package.preload's table and their own ROM tables, with the ROM strings
+# those need.  Without user modules the files do not depend on the
 # board or the number model (entries that do are conditional in the C).
 ROMGEN := build/tools/romgen
-ROMSTR_C := build/gen/romstr.c
-ROMSTR_H := build/gen/romstr.h
-ROMTAB_H := build/gen/romtab.h
-ROMTAB_INC := build/gen/romtab.inc
-ROM_GENERATED := $(ROMSTR_C) $(ROMSTR_H) $(ROMTAB_H) $(ROMTAB_INC)
-CORE_SRCS += $(ROMSTR_C)
+rom_generated = $(addprefix $(1)/gen/,romstr.c romstr.h romtab.h romtab.inc)
+HOST_ROM := $(call rom_generated,$(HOST_DIR))
+BOARD_ROM := $(call rom_generated,$(BDIR))
 
 # (vm/obj.h wants a configuration: the host's, whose number model the
 # generated files do not depend on.)
@@ -109,17 +113,13 @@ $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
 	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. -I$(HOST_INC) tools/romgen.c \
 	    tools/romtab.c -o $@
 
-$(ROM_GENERATED) &: tools/romstr.txt tools/romtab.txt $(ROMGEN)
-	@mkdir -p $(dir $@)
-	$(Q)$(ROMGEN) tools/romstr.txt tools/romtab.txt $(ROM_GENERATED) || \
-	    { rm -f $(ROM_GENERATED); exit 1; }
-
 # Any object may include the generated files: they are made first.
 ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
                 lib/main.c tests/board/platform.c \
-                $(wildcard tests/unit/test_*.c)
-$(call host_obj,$(ROMSTR_USERS)) $(call board_obj,$(ROMSTR_USERS)): \
-    | $(ROM_GENERATED)
+                $(wildcard tests/unit/test_*.c) $(IMG_TOOL_SRCS) \
+                tests/image/test_image.c
+$(call host_obj,$(ROMSTR_USERS)): | $(HOST_ROM)
+$(call board_obj,$(ROMSTR_USERS)): | $(BOARD_ROM)
 # ---- end of ROM strings and tables --------------------------------------------------
 
 # ---- the configuration header and the public include directory ------------
@@ -163,18 +163,21 @@ define gen_config
 endef
 
 # write_if_changed TMP OUT: keeps OUT's date when nothing changed, so
-# regenerating rebuilds nothing.
+# regenerating rebuilds nothing.  OUT then stays older than what it
+# depends on and its rule runs in every make: TMP is named by the
+# shell's pid ($@.$$$$.tmp, in the same recipe line), so that makes run
+# side by side (tests/run builds the boards at once) never share it.
 write_if_changed = cmp -s $(1) $(2) && rm -f $(1) || mv -f $(1) $(2)
 
 $(HOST_INC)/rtlua_config.h: Makefile
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } \
+	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(BOARD_INC)/rtlua_config.h: Makefile board/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
-	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } > $@.tmp
-	$(Q)$(call write_if_changed,$@.tmp,$@)
+	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } \
+	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(HOST_INC)/%.h: include/%.h
 	@mkdir -p $(dir $@)
@@ -194,7 +197,7 @@ host-include: $(HOST_INCLUDE)
 board-include: $(BOARD_INCLUDE)
 
 .PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
-        host-tests board-tests install
+        host-tests board-tests install thirdparty
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
 .SECONDARY:
@@ -208,16 +211,22 @@ setup:
 # make USER_C_MODULES="dir...": every dir/*/module.mk (or dir/module.mk) is a
 # C module, built for the target as a third-party module is built (the
 # target's compiler and CPU flags, -I build/<target>/include, no -D and
-# nothing internal) and linked into the host CLI and the firmware, whose
-# luaL_openlibs offers it to require (rtlua_preload) through the
-# generated umod/preload.c.  A module.mk sets
-#   MODULE        the name require takes (a.b opens with luaopen_a_b)
+# nothing internal) and linked into the host CLI and the firmware, where
+# require finds its opener in package.preload's ROM table (romgen -p).
+# A module.mk sets
+#   MODULE        the name require takes (a.b opens with luaopen_a_b), or
+#                 several names for a module with several openers
+#                 (lua-cjson: cjson cjson.safe)
 #   MODULE_SRCS   its C files, relative to the module.mk's directory
-#   MODULE_OPEN   optional: the opener, when not luaopen_<MODULE>
-#   MODULE_CFLAGS optional: its own flags, before the build's (so its
-#                 own include paths are searched first)
-# The list of modules is part of the build: preload.c is rewritten when
-# it changes, and only then.
+#   MODULE_OPEN   optional: the opener, when not luaopen_<MODULE> (one name)
+#   MODULE_ROMTAB optional: a file of ROM tables (tools/romtab.c's format,
+#                 no FILE), laid out by romgen in this build's generated
+#                 files; the opener gets them from rtlua_romtable
+#   MODULE_CFLAGS optional: its own flags, after the build's warnings and
+#                 optimisation (so -Wno-error or -O3 hold) and before the
+#                 include directory (so its own paths are searched first)
+# The list of modules is part of the build: the generated files are
+# remade when it changes (gen/romgen.args), and only then.
 USER_C_MODULES ?=
 UMOD_MKS := $(sort $(foreach d,$(USER_C_MODULES),$(wildcard $(d)/module.mk \
                 $(d)/*/module.mk)))
@@ -232,82 +241,101 @@ MODULE :=
 MODULE_SRCS :=
 MODULE_OPEN :=
 MODULE_CFLAGS :=
+MODULE_ROMTAB :=
 include $(1)
 ifeq ($$(MODULE),)
 $$(error $(1) sets no MODULE)
 endif
-UMODS += $$(MODULE)
-UMOD_DIR_$$(MODULE) := $(patsubst %/,%,$(dir $(1)))
-UMOD_SRCS_$$(MODULE) := $$(MODULE_SRCS)
-UMOD_OPEN_$$(MODULE) := $$(or $$(MODULE_OPEN),luaopen_$$(subst .,_,$$(MODULE)))
-UMOD_CFLAGS_$$(MODULE) := $$(MODULE_CFLAGS)
+ifneq ($$(and $$(MODULE_OPEN),$$(word 2,$$(MODULE))),)
+$$(error $(1): MODULE_OPEN goes with one MODULE name)
+endif
+UMOD_KEY := $$(firstword $$(MODULE))
+UMODS += $$(UMOD_KEY)
+UMOD_DIR_$$(UMOD_KEY) := $(patsubst %/,%,$(dir $(1)))
+UMOD_SRCS_$$(UMOD_KEY) := $$(MODULE_SRCS)
+UMOD_OPENS_$$(UMOD_KEY) := $$(if $$(MODULE_OPEN),$$(MODULE)=$$(MODULE_OPEN),\
+    $$(foreach n,$$(MODULE),$$(n)=luaopen_$$(subst .,_,$$(n))))
+UMOD_CFLAGS_$$(UMOD_KEY) := $$(MODULE_CFLAGS)
+UMOD_ROMTAB_$$(UMOD_KEY) := $$(addprefix $(patsubst %/,%,$(dir $(1)))/,$$(MODULE_ROMTAB))
 endef
 $(foreach m,$(UMOD_MKS),$(eval $(call umod_load,$(m))))
 
 # The flags a module author's own build would use, and no others.
 UMOD_WARN := -Wall -Wextra -Werror
-UMOD_HOST_FLAGS = -O2 -g -fPIC $(UMOD_WARN) -I$(HOST_INC)
-UMOD_BOARD_FLAGS = $(BOARD_OPT) -g -ffunction-sections -fdata-sections \
-                   $(BOARD_CPU) $(UMOD_WARN) -I$(BOARD_INC)
+UMOD_HOST_BASE = -O2 -g -fPIC $(UMOD_WARN)
+UMOD_BOARD_BASE = $(BOARD_OPT) -g -ffunction-sections -fdata-sections \
+                  $(BOARD_CPU) $(UMOD_WARN)
+UMOD_HOST_FLAGS = $(UMOD_HOST_BASE) -I$(HOST_INC)
+UMOD_BOARD_FLAGS = $(UMOD_BOARD_BASE) -I$(BOARD_INC)
 
 define umod_rules
 UMOD_HOST_OBJS += $$(patsubst %.c,$(HOST_DIR)/umod/$(1)/%.o,$$(UMOD_SRCS_$(1)))
 UMOD_BOARD_OBJS += $$(patsubst %.c,$(BDIR)/umod/$(1)/%.o,$$(UMOD_SRCS_$(1)))
 $(HOST_DIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c | $$(HOST_INCLUDE)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(HOST_CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_HOST_FLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(HOST_CC) $$(UMOD_HOST_BASE) $$(UMOD_CFLAGS_$(1)) -I$$(HOST_INC) -MMD -MP -c $$< -o $$@
 $(BDIR)/umod/$(1)/%.o: $$(UMOD_DIR_$(1))/%.c | $$(BOARD_INCLUDE)
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(CC) $$(UMOD_CFLAGS_$(1)) $$(UMOD_BOARD_FLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(CC) $$(UMOD_BOARD_BASE) $$(UMOD_CFLAGS_$(1)) -I$$(BOARD_INC) -MMD -MP -c $$< -o $$@
 endef
 UMOD_HOST_OBJS :=
 UMOD_BOARD_OBJS :=
 $(foreach m,$(UMODS),$(eval $(call umod_rules,$(m))))
 
-# preload.c: the openers, offered to require by luaL_openlibs.
-define umod_preload
-	{ printf '%s\n' '/* Generated by the Makefile: the USER_C_MODULES. */' \
-	    '#include "lua.h"' '#include "rtlua.h"'; \
-	  for m in $(foreach m,$(UMODS),$(m):$(UMOD_OPEN_$(m))); do \
-	    printf 'int %s(lua_State *L);\n' "$${m#*:}"; done; \
-	  printf '%s\n' 'void rtlua_openusermods(lua_State *L)' '{' '    (void)L;'; \
-	  for m in $(foreach m,$(UMODS),$(m):$(UMOD_OPEN_$(m))); do \
-	    printf '    rtlua_preload(L, "%s", %s);\n' "$${m%%:*}" "$${m#*:}"; done; \
-	  printf '%s\n' '}'; } > $(1).tmp
-	$(Q)$(call write_if_changed,$(1).tmp,$(1))
-endef
+# ---- the generated ROM files of a build directory ----------------------
+# romgen's options for this build's user modules: each opener an entry of
+# package.preload's ROM table, each MODULE_ROMTAB file's tables.
+UMOD_ROMTABS := $(foreach m,$(UMODS),$(UMOD_ROMTAB_$(m)))
+ROMGEN_ARGS := $(foreach m,$(UMODS),$(addprefix -p ,$(UMOD_OPENS_$(m)))) \
+               $(addprefix -m ,$(UMOD_ROMTABS))
 
 .PHONY: FORCE
 FORCE:
 
-$(HOST_DIR)/umod/preload.c: FORCE
+# gen/romgen.args holds the options, rewritten only when they change.
+%/gen/romgen.args: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)$(call umod_preload,$@)
+	$(Q)echo '$(ROMGEN_ARGS)' > $@.$$$$.tmp && \
+	    $(call write_if_changed,$@.$$$$.tmp,$@)
 
-$(BDIR)/umod/preload.c: FORCE
-	@mkdir -p $(dir $@)
-	$(Q)$(call umod_preload,$@)
-
-$(HOST_DIR)/umod/preload.o: $(HOST_DIR)/umod/preload.c | $(HOST_INCLUDE)
-	$(Q)$(HOST_CC) $(UMOD_HOST_FLAGS) -c $< -o $@
-
-$(BDIR)/umod/preload.o: $(BDIR)/umod/preload.c | $(BOARD_INCLUDE)
-	$(Q)$(CC) $(UMOD_BOARD_FLAGS) -c $< -o $@
-
-UMOD_HOST_OBJS += $(HOST_DIR)/umod/preload.o
-UMOD_BOARD_OBJS += $(BDIR)/umod/preload.o
+# rom_rules DIR: DIR/gen's files, and romstr.o built from them with the
+# core's flags (CFLAGS_VAR names them, CC_VAR the compiler).
+define rom_rules
+$(call rom_generated,$(1)) &: tools/romstr.txt tools/romtab.txt $$(ROMGEN) \
+                             $(1)/gen/romgen.args $$(UMOD_ROMTABS)
+	@mkdir -p $(1)/gen
+	$$(Q)$$(ROMGEN) $$(ROMGEN_ARGS) tools/romstr.txt tools/romtab.txt \
+	    $(call rom_generated,$(1)) || { rm -f $(call rom_generated,$(1)); exit 1; }
+$(1)/gen/romstr.o: $(1)/gen/romstr.c $(1)/gen/romstr.h | $(4)
+	$$(Q)$$($(3)) $$($(2)) -MMD -MP -c $$< -o $$@
+endef
+$(eval $(call rom_rules,$(HOST_DIR),HOST_CFLAGS,HOST_CC,$$(HOST_INCLUDE)))
+$(eval $(call rom_rules,$(BDIR),TARGET_CFLAGS,CC,$$(BOARD_INCLUDE)))
 
 # ---- host rules --------------------------------------------------------
-HOST_CORE_OBJS := $(call host_obj,$(CORE_SRCS) $(PORT_HOST))
+HOST_CORE_OBJS := $(call host_obj,$(CORE_SRCS) $(PORT_HOST)) $(HOST_DIR)/gen/romstr.o
 
 $(HOST_DIR)/obj/%.o: %.c | $(HOST_INCLUDE)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 # -rdynamic: C modules loaded from package.cpath (.so) find the API in
-# the executable, as they find it in lua5.4.
+# the executable, as they find it in lua5.4.  -no-pie: its ROM strings
+# lie where the ELF says, so rtluac can make flash images for it (they
+# point at them; docs/images.md).
 $(HOST_DIR)/rtlua: $(call host_obj,lib/main.c) $(HOST_CORE_OBJS) $(UMOD_HOST_OBJS)
-	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic $(HOST_LDFLAGS) -ldl
+	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic -no-pie $(HOST_LDFLAGS) -ldl
+
+# The image compiler (tools/rtluac.c): Lua sources to a flash image for a
+# firmware, compiled in this build's number model.
+$(HOST_DIR)/rtluac: $(call host_obj,$(IMG_TOOL_SRCS)) $(HOST_CORE_OBJS)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
+
+# The images' own test (host only: it writes images with the writer).
+$(HOST_DIR)/tests/test_image: $(call host_obj,tests/image/test_image.c \
+                              tools/imgwrite.c $(CHECK_SRCS)) $(HOST_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
 
 # The runtime as a library, for programs that embed it (main.c is the
 # CLI's, not part of it).
@@ -341,7 +369,8 @@ $(HOST_DIR)/tests/test_%: $(HOST_DIR)/obj/tests/unit/test_%.o \
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $^ -o $@ $(HOST_LDFLAGS)
 
-host: $(HOST_DIR)/rtlua $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS)) \
+host: $(HOST_DIR)/rtlua $(HOST_DIR)/rtluac $(HOST_DIR)/tests/test_image \
+      $(addprefix $(HOST_DIR)/tests/,$(UNIT_TESTS)) \
       $(HOST_DIR)/librtlua.a $(HOST_DIR)/rtlua.pc $(HOST_INCLUDE)
 
 # make install PREFIX=dir: the host build's rtlua, headers (with its
@@ -357,7 +386,7 @@ install: host
 host-tests: host
 
 # ---- board rules -------------------------------------------------------
-BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM))
+BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM)) $(BDIR)/gen/romstr.o
 
 # board.mk holds flags (stack size, defines): a change rebuilds the board.
 $(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk | $(BOARD_INCLUDE)
@@ -367,13 +396,18 @@ $(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk | $(BOARD_INCLUDE)
 define board_link
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(filter %.o,$^) -o $@ $(TARGET_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
-	    -lm -lc -lgcc
+	    -Wl,--defsym=APP_IMAGE_SIZE=$(LINK_APP_IMAGE) -lm -lc -lgcc
 endef
 
 BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
 
 $(call board_obj,$(BOARD_HOT)): TARGET_CFLAGS += $(BOARD_HOT_OPT)
 
+# The firmware has the board's image region at the top of its flash
+# (docs/images.md); test and benchmark images have none (APP_IMAGE_SIZE
+# 0): they may use all of flash.
+LINK_APP_IMAGE = 0
+$(BDIR)/rtlua.elf: LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
 $(BDIR)/rtlua.elf: $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS)
 	$(board_link)
 
@@ -422,10 +456,66 @@ size: board $(BDIR)/tests/test_romtab.elf
 	$(Q)RTLUA_TIMEOUT=60 qemu/run $(BOARD) $(BDIR)/tests/test_romtab.elf | \
 	    sed -n 's/^# \(arena in use after boot.*\)/  \1/p'
 
+# ---- applications in flash (docs/images.md) ------------------------------
+# make BOARD=x APP=dir: the application folder dir (main.lua and its
+# modules) compiled by rtluac into a flash image for build/x/rtlua.elf and
+# linked into that firmware's image region: one ELF,
+# build/x/app-NAME/rtlua.elf, whose require and main script come from
+# flash.  rtluac runs in the board's number model (the host build of that
+# model, made here when missing).  make run / make flash with APP= run or
+# flash that ELF; make flash-image APP=dir flashes the image alone, into
+# the region, without rebuilding the firmware.
+APP ?=
+RTLUAC := build/host$(if $(filter 32,$(BOARD_NUM)),-num32)/rtluac
+.PHONY: host-rtluac flash-image
+host-rtluac: $(HOST_DIR)/rtluac
+
+ifneq ($(APP),)
+APP_NAME := $(notdir $(abspath $(APP)))
+APP_BDIR := $(BDIR)/app-$(APP_NAME)
+APP_LUA := $(shell find $(APP) -name '*.lua' 2>/dev/null)
+ifeq ($(APP_LUA),)
+$(error APP=$(APP): no .lua file there)
+endif
+APP_ELF := $(APP_BDIR)/rtlua.elf
+
+# (rtluac of the other number model than this make's host build: made by
+# a make of that model.)
+ifneq ($(RTLUAC),$(HOST_DIR)/rtluac)
+$(RTLUAC): FORCE
+	$(Q)$(MAKE) -s RTLUA_NUM=$(BOARD_NUM) APP= host-rtluac
+endif
+
+$(APP_BDIR)/app.img: $(BDIR)/rtlua.elf $(APP_LUA) $(RTLUAC)
+	@mkdir -p $(dir $@)
+	$(Q)$(RTLUAC) -f $(BDIR)/rtlua.elf -o $@ $(APP)
+
+$(APP_BDIR)/app.o: $(APP_BDIR)/app.img
+	$(Q)$(OBJCOPY) -I binary -O elf32-littlearm -B arm \
+	    --rename-section .data=.appimage,alloc,load,readonly,data,contents $< $@
+
+# Linked again with the image in its region; the rest lies where it lay,
+# which rtluac -c checks (the image fits this ELF: same layout, same ROM
+# strings at the same addresses, same region).
+$(APP_ELF): LINK_APP_IMAGE = $(BOARD_APP_IMAGE)
+# (app.o last: the ELF takes its ARM attributes from the first object,
+# and objcopy's has none.)
+$(APP_ELF): $(call board_obj,lib/main.c) $(BOARD_LINK_DEPS) $(UMOD_BOARD_OBJS) \
+            $(APP_BDIR)/app.o
+	$(board_link)
+	$(Q)$(RTLUAC) -f $@ -c $(APP_BDIR)/app.img
+
+board: $(APP_ELF)
+endif
+
 # ---- running -----------------------------------------------------------
 # The demo: a 1 kHz PID loop making garbage, 2 s of virtual time.
 run: setup board
+ifneq ($(APP),)
+	qemu/run $(BOARD) $(APP_ELF)
+else
 	qemu/run --image $(BDIR)/rtlua.elf $(BOARD) examples/control_loop.lua
+endif
 
 repl: board
 	qemu/run $(BOARD) $(BDIR)/rtlua.elf
@@ -438,7 +528,16 @@ debug: board
 flash: board
 	@test -n "$(BOARD_OPENOCD)" || \
 	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
-	openocd $(BOARD_OPENOCD) -c "program $(BDIR)/rtlua.elf verify reset exit"
+	openocd $(BOARD_OPENOCD) -c "program $(or $(APP_ELF),$(BDIR)/rtlua.elf) verify reset exit"
+
+# The image alone, into the region of the firmware already on the board.
+flash-image: board
+	@test -n "$(APP)" || { echo "flash-image needs APP=dir"; exit 1; }
+	@test -n "$(BOARD_OPENOCD)" || \
+	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
+	openocd $(BOARD_OPENOCD) -c "program $(APP_BDIR)/app.img \
+	    0x$$($(CROSS)nm $(BDIR)/rtlua.elf | sed -n 's/ . _app_image_start$$//p') \
+	    verify reset exit"
 
 # The collector's latency on the board (deterministic virtual time).
 bench-gc: $(BDIR)/bench/gc_latency.elf
@@ -458,6 +557,15 @@ fuzz: setup host
 
 test: setup
 	$(Q)tests/run
+
+# Third-party C modules, unchanged: lua-cjson, lua-lpeg and
+# lua-filesystem from Debian's source packages (fetched once into
+# build/thirdparty; needs Debian's registry), built as their authors
+# build them and run by their own suites against rtlua and lua5.4 on the
+# host, lpeg and cjson also linked into $(BOARD)'s firmware
+# (tests/thirdparty/run).  Not part of make test: see the README.
+thirdparty: setup
+	$(Q)tests/thirdparty/run --host --boards "$(BOARD)"
 
 clean:
 	rm -rf build

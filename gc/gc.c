@@ -226,17 +226,24 @@ static void assist(lua_State *L)
 static inline void *arena_try(global_State *g, void *old, size_t oldn,
                               size_t n)
 {
-    if (g->allocf != NULL)
-        return g->allocf(g->allocud, old, old ? oldn : 0, n);
+    if (g->allocf != NULL) {
+        g->inallocf = 1; /* not C code's block (vm/api.c arena_allocf) */
+        void *p = g->allocf(g->allocud, old, old ? oldn : 0, n);
+        g->inallocf = 0;
+        return p;
+    }
     return old ? arena_realloc(g->arena, old, n) : arena_alloc(g->arena, n);
 }
 
 static inline void arena_give_back(global_State *g, void *p, size_t n)
 {
-    if (g->allocf != NULL)
+    if (g->allocf != NULL) {
+        g->inallocf = 1;
         (void)g->allocf(g->allocud, p, n, 0);
-    else
+        g->inallocf = 0;
+    } else {
         arena_free(g->arena, p);
+    }
 }
 
 void *gc_rawalloc(global_State *g, size_t n)
@@ -1023,6 +1030,8 @@ static void start_traversal(global_State *g, gcobj **list)
             linkgray(o, weaklist(g, w));
         }
     }
+    if (o->tt == V_PROTO)
+        g->stats.protos_traversed++;
     if (o->tt != V_THREAD)
         set2black(o);
     else
@@ -2537,6 +2546,7 @@ int gc_check(lua_State *L, const char **why)
     check_strings(&c);
     check_ranlist(&c);
     c.bytes += thread_parts_cost(&g->mainthread) + arena_page_fixed(g->arena);
+    c.bytes += g->cblockbytes; /* C code's blocks (lua_getallocf) */
     /* Inside an allocation (a step of an assist or an emergency) the
      * block being made is not an object yet. */
     if (c.err == 0 && !g->gcinassist && !g->gcemergency &&

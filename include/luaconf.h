@@ -64,11 +64,15 @@
 #define LUA_FLOAT_DOUBLE 2
 #define LUA_FLOAT_LONGDOUBLE 3
 
-#define LUA_INT_TYPE RTLUA_CONFIG_INT_TYPE
+/* The build's types are the "default" ones (Lua 5.4's default is
+ * long long and double). */
+#define LUA_INT_DEFAULT RTLUA_CONFIG_INT_TYPE
+#define LUA_INT_TYPE LUA_INT_DEFAULT
 
 #if RTLUA_CONFIG_NUM == 64
 #define LUA_32BITS 0
-#define LUA_FLOAT_TYPE LUA_FLOAT_DOUBLE
+#define LUA_FLOAT_DEFAULT LUA_FLOAT_DOUBLE
+#define LUA_FLOAT_TYPE LUA_FLOAT_DEFAULT
 #define LUA_INTEGER int64_t
 #define LUA_UNSIGNED uint64_t
 #define LUA_MAXINTEGER INT64_MAX
@@ -77,10 +81,12 @@
 #define LUA_NUMBER double
 #define LUA_NUMBER_FRMLEN ""
 #define l_mathop(op) op
+#define l_floatatt(n) (DBL_##n)
 #define lua_str2number(s, p) strtod((s), (p))
 #elif RTLUA_CONFIG_NUM == 32
 #define LUA_32BITS 1
-#define LUA_FLOAT_TYPE LUA_FLOAT_FLOAT
+#define LUA_FLOAT_DEFAULT LUA_FLOAT_FLOAT
+#define LUA_FLOAT_TYPE LUA_FLOAT_DEFAULT
 #define LUA_INTEGER int32_t
 #define LUA_UNSIGNED uint32_t
 #define LUA_MAXINTEGER INT32_MAX
@@ -89,6 +95,7 @@
 #define LUA_NUMBER float
 #define LUA_NUMBER_FRMLEN ""
 #define l_mathop(op) op##f
+#define l_floatatt(n) (FLT_##n) /* the caller includes <float.h> */
 #define lua_str2number(s, p) strtof((s), (p))
 #else
 #error "rtlua_config.h: RTLUA_CONFIG_NUM must be 32 or 64"
@@ -111,6 +118,10 @@
     l_sprintf((s), sz, LUA_NUMBER_FMT, (LUAI_UACNUMBER)(n))
 #define lua_integer2str(s, sz, n)                                             \
     l_sprintf((s), sz, LUA_INTEGER_FMT, (LUAI_UACINT)(n))
+#define lua_strx2number(s, p) lua_str2number(s, p)
+#define lua_number2strx(L, b, sz, f, n)                                       \
+    ((void)L, l_sprintf(b, sz, f, (LUAI_UACNUMBER)(n)))
+#define lua_pointer2str(buff, sz, p) l_sprintf(buff, sz, "%p", p)
 
 #define LUA_KCONTEXT intptr_t
 

@@ -56,6 +56,9 @@ typedef struct rtlua_GCStats {
     uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
     uint32_t worst_body_assist_cycles; /* most assist cycles in one body */
     uint64_t assist_units; /* collector work units done by assists */
+    /* Prototypes the collector traversed (their traversal began): those
+     * of code compiled into RAM; never those of a flash image. */
+    uint64_t protos_traversed;
 } rtlua_GCStats;
 
 /* Copy the collector's statistics of L's state into *out. */
@@ -77,6 +80,26 @@ char *rtlua_pushbuffer(lua_State *L, size_t size);
  * with no copy, or, short enough to be interned, copied into the short
  * string.  Returns the string's bytes. */
 const char *rtlua_finishbuffer(lua_State *L, int idx, size_t len);
+
+/* ---- Flash images (docs/images.md) ----------------------------------------
+ * Precompiled applications in flash, made on the host by rtluac for one
+ * firmware and run where they lie.  The firmware's image region is where
+ * an image must be (the last part of flash on a board, a fixed address on
+ * the host). */
+void rtlua_image_region(const void **start, size_t *size);
+/* Check the image at p, of which len bytes are readable, and attach it to
+ * L's state: its modules are then found first by require, its main
+ * module by rtlua_image_pushmodule(L, NULL).  Call it right after the
+ * state is made (before luaL_openlibs: no RAM string equal to one of the
+ * image's may exist yet).  Returns NULL, or pushes the reason the image
+ * was refused (it is then not used at all) and returns it. */
+const char *rtlua_image_attach(lua_State *L, const void *p, size_t len);
+/* Is an image attached to L's state? */
+int rtlua_image_attached(lua_State *L);
+/* Push a new closure of the attached image's module `name` (NULL: its
+ * main module) and the module's source name ("main.lua"); returns 1, or
+ * 0 pushing nothing when there is no such module or no image. */
+int rtlua_image_pushmodule(lua_State *L, const char *name);
 
 /* The rt library (lib/rtlib.c): real-time loops, events, GC figures. */
 #define RTLUA_RTLIBNAME "rt"
@@ -135,10 +158,20 @@ void rtlua_timer_stop(void);
  * time (lib/loadlib.c). */
 void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf);
 
-/* Offer the build's user C modules (make USER_C_MODULES=dir) to
- * require: luaL_openlibs calls it last.  Generated (umod/preload.c); a
- * program built without user modules has an empty one. */
+/* luaL_openlibs calls it last; the default does nothing (a weak
+ * definition).  A program that embeds rtlua may define it to offer its
+ * own modules (rtlua_preload).  The build's user C modules (make
+ * USER_C_MODULES=dir) need none of it: their openers are entries of
+ * package.preload's ROM table, which costs no arena. */
 void rtlua_openusermods(lua_State *L);
+
+/* Push the ROM table `name` that a user C module built into this
+ * program declared in its MODULE_ROMTAB file (the README's "C
+ * modules"), and return 1: a const table in flash, keys ROM strings,
+ * costing no arena.  Push nothing and return 0 when the program has no
+ * such table (the module is a .so, or built without its table), so the
+ * module makes its RAM table instead.  Allocates nothing. */
+int rtlua_romtable(lua_State *L, const char *name);
 
 /* The interactive prompt (lib/repl.c) on the console, as lua5.4's: reads
  * lines until the end of input, runs them, prints values and errors;

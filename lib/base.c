@@ -7,11 +7,11 @@
  * so a coroutine may yield across it; the continuation finishes the
  * work exactly as the uninterrupted path would.
  */
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* Slot of load()'s reader-function result, kept on the stack so the
@@ -536,4 +536,4 @@ int luaopen_base(lua_State *L)
 }
 
 #define ROMTAB_FILE_base
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

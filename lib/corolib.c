@@ -7,10 +7,10 @@
  * has not started, is "suspended"; one with active frames that resumed
  * another is "normal"; finished or failed ones are "dead".
  */
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 enum { CO_RUNNING, CO_SUSPENDED, CO_NORMAL, CO_DEAD };
@@ -178,4 +178,4 @@ int luaopen_coroutine(lua_State *L)
 }
 
 #define ROMTAB_FILE_corolib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

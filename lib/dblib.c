@@ -15,11 +15,11 @@
  */
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* Registry field holding the table thread -> Lua hook function. */
@@ -463,4 +463,4 @@ int luaopen_debug(lua_State *L)
 }
 
 #define ROMTAB_FILE_dblib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

@@ -46,11 +46,11 @@
 
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 #include "vm/num.h"
 #include "vm/obj.h"
@@ -948,4 +948,4 @@ int luaopen_io(lua_State *L)
 }
 
 #define ROMTAB_FILE_iolib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

@@ -3,7 +3,9 @@
  * rtlua_preload, through which rtlua's built-in (flash) modules offer
  * themselves to `require`.
  *
- * Modules come from the four searchers of Lua 5.4, in order:
+ * Modules come from the four searchers of Lua 5.4, in order (after a
+ * fifth, first, when a flash image is attached: its modules; then
+ * package.searchers is the ROM table searchers_image):
  * package.preload (the registry's LUA_PRELOAD_TABLE); Lua source files
  * found along package.path by package.searchpath and loaded by
  * luaL_loadfilex, which reads through port_file_* (host files, or host
@@ -27,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* Separator of templates in a path, the mark replaced by the module
@@ -148,6 +150,16 @@ static int package_field(lua_State *L, const char *k)
     int t = lua_getfield(L, -1, k);
     lua_remove(L, -2);
     return t;
+}
+
+/* The attached flash image's modules (docs/images.md): the closure of
+ * the module's main function and its source name, as the Lua searcher
+ * gives a file's chunk and name.  A module not in the image adds nothing
+ * to "module not found": the message is the one a run from source gives. */
+static int searcher_image(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    return rtlua_image_pushmodule(L, name) ? 2 : 0;
 }
 
 static int searcher_preload(lua_State *L)
@@ -359,6 +371,10 @@ int luaopen_package(lua_State *L)
     }
     lua_pop(L, 1);
     rtlua_pushrom(L, &romtab_package);
+    if (rtlua_image_attached(L)) { /* its searcher first */
+        rtlua_pushrom(L, &romtab_searchers_image);
+        lua_setfield(L, -2, "searchers");
+    }
     set_path(L, "path", "LUA_PATH" LUA_VERSUFFIX, "LUA_PATH",
              LUA_PATH_DEFAULT);
     set_path(L, "cpath", "LUA_CPATH" LUA_VERSUFFIX, "LUA_CPATH",
@@ -367,7 +383,7 @@ int luaopen_package(lua_State *L)
 }
 
 #define ROMTAB_FILE_loadlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"
 
 void rtlua_preload(lua_State *L, const char *name, lua_CFunction openf)
 {

@@ -34,9 +34,19 @@
  *   chunk runs raises "interrupted!" in it (rtlua_docall).
  *
  * On a board the words come from port_args (semihosting) with the
- * script first; with no script (or when the image itself is the first
- * word) it prints the banner and runs the REPL on the console.  There
- * is no environment, and messages begin "rtlua: ".
+ * script first; with no script (or when the firmware's ELF is the first
+ * word) it runs the main module of the flash image in the board's image
+ * region, the words after the ELF's name (and after -A, -T) its
+ * arguments, or else prints the banner and runs the REPL on the console.
+ * There is no environment, and messages begin "rtlua: ".
+ *
+ * Flash images (docs/images.md): before the libraries open, the image is
+ * attached (rtlua_image_attach): a board's image region unless it is
+ * erased, the host's "--image=FILE" (after -A, before -T), mapped at the
+ * host's image address.  A refused image prints "PROG: flash image
+ * refused: why"; a board then goes on without it, the host stops
+ * (status 1).  Its modules come first for require; with no script and
+ * none of -e, -v, -i its main module runs, arg[0] being its source name.
  *
  * "-A BYTES" (or "--arena=SIZE") before everything is rtlua's own: the
  * state's arena is BYTES (port_heap_size; bench/report sweeps arena
@@ -87,7 +97,24 @@
  * REPL runs (run_repl). */
 static const char *progname = PROGNAME;
 
+/* The flash image (docs/images.md): on the host the file given with
+ * --image=FILE (none: NULL); the arguments of its main module are
+ * argv[image_first..] (a board's semihosting words after the firmware's
+ * name; none on the host). */
+#ifdef RTLUA_HOST
+static const char *image_file;
+#endif
+static int image_first;
 #ifndef RTLUA_HOST
+/* On a board with no script: the banner comes before the REPL. */
+static int boot_banner;
+#endif
+
+#ifndef RTLUA_HOST
+/* Bytes at the start of the image region that tell an erased one (all
+ * 0xFF, as flash erases, or all 0, as QEMU starts) from an image. */
+#define MAIN_ERASED_PROBE 16
+
 static void banner(void)
 {
     void *heap;
@@ -396,6 +423,68 @@ static void run_repl(lua_State *L)
     progname = name;
 }
 
+/* Attach the flash image, before the libraries open: the host's
+ * --image file, mapped where images lie, or a board's image region
+ * unless it is erased.  1 when attached, 0 when there is none, -1 when
+ * it was refused (reported: "PROG: flash image refused: why"). */
+static int attach_image(lua_State *L)
+{
+    const void *p;
+    size_t len;
+    rtlua_image_region(&p, &len);
+#ifdef RTLUA_HOST
+    const char *err;
+    if (image_file == NULL)
+        return 0;
+    if (port_host_map(image_file, (void *)(uintptr_t)p, len, &len, &err) !=
+        0) {
+        lua_pushfstring(L, "flash image refused: cannot map %s: %s",
+                        image_file, err);
+        report(L, LUA_ERRRUN);
+        return -1;
+    }
+#else
+    const uint8_t *b = p;
+    int ff = 1, zero = 1;
+    for (size_t i = 0; i < MAIN_ERASED_PROBE && i < len; i++) {
+        ff &= b[i] == 0xFF;
+        zero &= b[i] == 0;
+    }
+    if (ff || zero)
+        return 0;
+#endif
+    const char *why = rtlua_image_attach(L, p, len);
+    if (why == NULL)
+        return 1;
+    lua_pushfstring(L, "flash image refused: %s", why);
+    lua_remove(L, -2);
+    report(L, LUA_ERRRUN);
+    return -1;
+}
+
+/* Run the image's main module, with `arg` as a script has it: its
+ * source name at 0, argv[image_first..argc-1] after.  -1 when the image
+ * has no main module; else whether it ran without error. */
+static int run_image(lua_State *L, char **argv, int argc)
+{
+    if (!rtlua_image_pushmodule(L, NULL))
+        return -1;
+    int n = argc > image_first ? argc - image_first : 0;
+    luaL_checkstack(L, n + 3, "too many arguments to script");
+    lua_createtable(L, n, 1);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, 0);
+    for (int i = 0; i < n; i++) {
+        lua_pushstring(L, argv[image_first + i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setglobal(L, "arg");
+    lua_pop(L, 1); /* the source name */
+    for (int i = 0; i < n; i++)
+        lua_pushstring(L, argv[image_first + i]);
+    return report(L, rtlua_docall(L, n, LUA_MULTRET)) == LUA_OK;
+}
+
 /* Arena bytes in use once the libraries are open (for -T). */
 static size_t opened_in_use;
 
@@ -412,6 +501,11 @@ static int protected_main(lua_State *L)
         usage(flags, bad);
         return 0;
     }
+    int image = attach_image(L);
+#ifdef RTLUA_HOST
+    if (image < 0) /* the image asked for is not used */
+        return 0;
+#endif
     if (flags & OPT_NOENV) {
         lua_pushboolean(L, 1);
         lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
@@ -430,14 +524,24 @@ static int protected_main(lua_State *L)
         return 0;
     if (!run_options(L, argv, first, script))
         return 0;
-    if (script < argc && !run_script(L, argv, script))
+    int ran = script < argc;
+    if (ran && !run_script(L, argv, script))
         return 0;
+    if (!ran && image > 0 && !(flags & (OPT_E | OPT_V | OPT_I))) {
+        int st = run_image(L, argv, argc);
+        if (st == 0)
+            return 0;
+        ran = st > 0;
+    }
     if (flags & OPT_I) {
         run_repl(L);
-    } else if (script >= argc && !(flags & (OPT_E | OPT_V))) {
+    } else if (!ran && !(flags & (OPT_E | OPT_V))) {
         if (console_is_terminal()) {
 #ifdef RTLUA_HOST
-            print_version(); /* a board's main printed its banner */
+            print_version();
+#else
+            if (boot_banner)
+                banner();
 #endif
             run_repl(L);
         } else {
@@ -571,11 +675,23 @@ static int run(char **argv, int argc, int first)
 {
     if (!arena_option(argv, argc, &first))
         return 1;
+#ifdef RTLUA_HOST
+    static const char image_opt[] = "--image=";
+    if (first < argc &&
+        strncmp(argv[first], image_opt, sizeof image_opt - 1) == 0)
+        image_file = argv[first++] + sizeof image_opt - 1;
+#endif
     int timed = first < argc && strcmp(argv[first], "-T") == 0;
     uint64_t start = port_cycles64();
     size_t peak = 0;
     if (timed)
         first++;
+#ifndef RTLUA_HOST
+    if (boot_banner) { /* no script: the words left are the image's */
+        image_first = first;
+        first = argc;
+    }
+#endif
     int rc = run_state(argv, argc, first, &peak);
     if (timed)
         print_time(port_cycles64() - start, peak);
@@ -610,6 +726,7 @@ int main(int argc, char **argv)
         progname = argv[0];
     port_host_set_args(argc, argv);
     port_init();
+    image_first = argc;
     port_exit(run(argv, argc, argc > 0 ? 1 : 0));
 }
 #else
@@ -624,9 +741,13 @@ int main(void)
     static char *argv[MAIN_ARGS_MAX];
     int argc = port_args(argv, MAIN_ARGS_MAX);
     if (argc == 0 || ends_with(argv[0], ".elf")) {
-        banner();
-        port_exit(run(argv, argc, argc));
+        /* No script: the flash image's main module, with the words after
+         * the firmware's name (after -A and -T), else the banner and the
+         * REPL. */
+        boot_banner = 1;
+        port_exit(run(argv, argc, argc > 0 ? 1 : 0));
     }
+    image_first = argc;
     port_exit(run(argv, argc, 0));
 }
 #endif

@@ -16,11 +16,11 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 #if RTLUA_NUM == 32
@@ -369,4 +369,4 @@ int luaopen_math(lua_State *L)
 }
 
 #define ROMTAB_FILE_mathlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

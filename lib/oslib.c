@@ -25,11 +25,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* Bytes of a name from os.tmpname, with its NUL. */
@@ -628,4 +628,4 @@ int luaopen_os(lua_State *L)
 }
 
 #define ROMTAB_FILE_oslib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

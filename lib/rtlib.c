@@ -46,12 +46,12 @@
  * body (worst_body_assists) and the most time they took in one body
  * (worst_body_assist_us, catch-up included).
  */
-#include "build/gen/romtab.h"
 #include "gc/pace.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "port/port.h"
+#include "romtab.h"
 #include "rtlua.h"
 #include "vm/state.h"
 
@@ -263,7 +263,7 @@ static int rt_stats(lua_State *L)
     rt_post_stats p;
     rtlua_gcstats(L, &s);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 33);
+    lua_createtable(L, 0, 34);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -300,6 +300,7 @@ static int rt_stats(lua_State *L)
     setint(L, "paced_steps", clampi(s.paced));
     setint(L, "bytes_freed", clampi(s.bytes_freed));
     setint(L, "step_cycles_total", clampi(s.step_cycles_total));
+    setint(L, "protos_traversed", clampi(s.protos_traversed));
     setint(L, "in_use", clampi(s.bytes_in_use));
     setint(L, "free", clampi(s.bytes_free));
     setint(L, "largest_free", clampi(s.largest_free));
@@ -383,4 +384,4 @@ int luaopen_rt(lua_State *L)
 }
 
 #define ROMTAB_FILE_rtlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

@@ -16,11 +16,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/strlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "romtab.h"
 #include "rtlua.h"
 #include "vm/num.h"
 
@@ -714,4 +714,4 @@ int luaopen_string(lua_State *L)
 }
 
 #define ROMTAB_FILE_strlib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

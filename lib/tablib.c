@@ -15,11 +15,11 @@
  */
 #include <limits.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* What a function needs of its table argument. */
@@ -306,4 +306,4 @@ int luaopen_table(lua_State *L)
 }
 
 #define ROMTAB_FILE_tablib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

@@ -13,10 +13,10 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "build/gen/romtab.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "romtab.h"
 #include "rtlua.h"
 
 /* Largest code point the strict decoder accepts. */
@@ -274,4 +274,4 @@ int luaopen_utf8(lua_State *L)
 }
 
 #define ROMTAB_FILE_utf8lib
-#include "build/gen/romtab.inc"
+#include "romtab.inc"

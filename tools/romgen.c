@@ -3,8 +3,14 @@
  * tools/romtab.c, of the ROM tables (a host program; see tools/romstr.txt
  * and tools/romtab.txt for the input formats).
  *
- *     romgen tools/romstr.txt tools/romtab.txt build/gen/romstr.c \
- *            build/gen/romstr.h build/gen/romtab.h build/gen/romtab.inc
+ *     romgen [-p NAME=OPENER]... [-m MODULE.romtab]... tools/romstr.txt \
+ *            tools/romtab.txt DIR/romstr.c DIR/romstr.h DIR/romtab.h \
+ *            DIR/romtab.inc
+ *
+ * DIR is the build directory's gen/ (build/host/gen, build/<board>/gen):
+ * each build has its own, since user C modules (make USER_C_MODULES)
+ * add their openers to package.preload (-p) and their own ROM tables
+ * (-m, tools/romtab.c) with the ROM strings those need.
  *
  * The .c holds one const object per string, laid out exactly as `str`
  * (vm/obj.h) with a fixed-size data array — one struct type per data size,
@@ -442,23 +448,53 @@ static void write_source(const char *path, const char *hname)
         romgen_die(0, "cannot write", path);
 }
 
+/* The most -p and -m options. */
+#define ROMGEN_MAX_OPTIONS 256
+
 int main(int argc, char **argv)
 {
+    const char *preload[ROMGEN_MAX_OPTIONS], *modtab[ROMGEN_MAX_OPTIONS];
+    int npreload = 0, nmodtab = 0;
+    while (argc > 2 && argv[1][0] == '-' &&
+           (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-m") == 0)) {
+        if (npreload == ROMGEN_MAX_OPTIONS || nmodtab == ROMGEN_MAX_OPTIONS)
+            romgen_die(0, "too many options (ROMGEN_MAX_OPTIONS)", NULL);
+        if (argv[1][1] == 'p')
+            preload[npreload++] = argv[2];
+        else
+            modtab[nmodtab++] = argv[2];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc != 7) {
-        fprintf(stderr, "usage: romgen romstr.txt romtab.txt romstr.c "
-                        "romstr.h romtab.h romtab.inc\n");
+        fprintf(stderr, "usage: romgen [-p name=opener]... [-m file]... "
+                        "romstr.txt romtab.txt romstr.c romstr.h romtab.h "
+                        "romtab.inc\n");
         return 2;
     }
     romgen_input = argv[1];
     read_input(argv[1]);
     validate();
-    romtab_read(argv[2]); /* adds the strings its tables need */
+    romtab_read(argv[2], 0); /* adds the strings its tables need */
+    for (int i = 0; i < npreload; i++) {
+        static char name[ROMGEN_LINE_MAX + 1];
+        const char *eq = strchr(preload[i], '=');
+        size_t n = eq ? (size_t)(eq - preload[i]) : 0;
+        if (n == 0 || n > STR_SHORT_MAX)
+            romgen_die(0, "-p takes NAME=OPENER", preload[i]);
+        memcpy(name, preload[i], n);
+        name[n] = '\0';
+        romtab_preload_add(name, eq + 1);
+    }
+    for (int i = 0; i < nmodtab; i++)
+        romtab_read(modtab[i], 1);
+    romtab_resolve();
     build_slots();
     romtab_write(argv[5], argv[6]);
     romgen_input = argv[1];
-    /* The .c includes the header by its path under the repository root
-     * (the build passes -I.). */
+    /* The .c includes the header by its name: they are side by side. */
     write_header(argv[4]);
-    write_source(argv[3], argv[4]);
+    const char *slash = strrchr(argv[4], '/');
+    write_source(argv[3], slash ? slash + 1 : argv[4]);
     return 0;
 }

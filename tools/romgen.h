@@ -42,8 +42,12 @@ const struct entry *romgen_entry(int i);
 /* The C object name of ROM string i. */
 void romgen_put_objname(FILE *f, int i);
 
-/* tools/romtab.c */
-void romtab_read(const char *path);
+/* tools/romtab.c: read the tables of path (user: a module's
+ * MODULE_ROMTAB file), add a module's opener to the table preload, check
+ * that every `tab` names a table once all are read, write the outputs. */
+void romtab_read(const char *path, int user);
+void romtab_preload_add(const char *name, const char *opener);
+void romtab_resolve(void);
 void romtab_write(const char *hpath, const char *incpath);
 
 #endif

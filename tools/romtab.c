@@ -1,6 +1,6 @@
 /*
  * romtab.c — the ROM-table half of tools/romgen (a host program): reads
- * tools/romtab.txt and writes build/gen/romtab.h and build/gen/romtab.inc.
+ * tools/romtab.txt and writes romtab.h and romtab.inc (in DIR/gen).
  *
  * Input, one table at a time:
  *
@@ -32,6 +32,19 @@
  * the RAM overlay).  Every string key and string value becomes a ROM
  * string (added to romstr.txt's set when absent), since a ROM object may
  * point only to ROM objects.
+ *
+ * A build with user C modules (make USER_C_MODULES) adds two things, so
+ * its generated files are its own (build/<target>/gen):
+ *   - each module's opener as an entry NAME fn OPENER of the table
+ *     preload (romtab_preload_add): require finds it in flash, and boot
+ *     costs no arena for it;
+ *   - the tables of the modules' MODULE_ROMTAB files (romtab_read with
+ *     user set), in this format with FILE left out: they are compiled in
+ *     lib/usermod.c (ROMTAB_FILE_usermod), which finds them by name for
+ *     rtlua_romtable.  Their functions are the module's, with external
+ *     linkage; they hold no udata.
+ * Functions of other translation units (those two kinds of entries,
+ * "ext") are declared in their table's block.
  */
 #include "tools/romgen.h"
 #include "vm/strhash.h"
@@ -50,6 +63,8 @@ enum kind { K_FN, K_INT, K_NUM, K_STR, K_TAB, K_TRUE, K_FALSE, K_UDATA };
 enum cond { C_ALL, C_HOST, C_BOARD };
 
 struct tentry {
+    int tab;    /* the table's index */
+    int ext;    /* K_FN of another translation unit: declared in the block */
     int is_int; /* the key is [N] */
     long ikey;  /* [N] */
     int skey;   /* else the key's ROM string index */
@@ -63,10 +78,15 @@ struct tentry {
 struct rtable {
     char name[ROMGEN_NAME_MAX + 1];
     char file[ROMGEN_NAME_MAX + 1];
-    int first, n; /* entries[first .. first+n-1] */
+    int n; /* entries (those of tentries[] whose tab is this one) */
     int conditional;
+    int user; /* from a module's MODULE_ROMTAB file */
     int line;
+    const char *input; /* the file it came from, for messages */
 };
+
+/* The block of romtab.inc that holds user modules' tables. */
+#define ROMTAB_USER_FILE "usermod"
 
 static struct tentry tentries[ROMTAB_MAX_ENTRIES];
 static int ntentries;
@@ -131,13 +151,33 @@ static enum kind parse_kind(const char *w, int line)
     return K_FN;
 }
 
-static void parse_entry(struct rtable *t, char *p, int line)
+static struct tentry *new_entry(struct rtable *t, int line)
 {
     if (ntentries == ROMTAB_MAX_ENTRIES)
         romgen_die(line, "too many entries (ROMTAB_MAX_ENTRIES)", NULL);
     struct tentry *e = &tentries[ntentries];
     memset(e, 0, sizeof *e);
     e->line = line;
+    e->tab = (int)(t - tables);
+    return e;
+}
+
+/* Stops on a second entry of e's key in its table (a conditional entry
+ * may share its key with one of the other condition). */
+static void check_unique(const struct rtable *t, const struct tentry *e)
+{
+    for (int i = 0; i < ntentries; i++) {
+        const struct tentry *o = &tentries[i];
+        if (o->tab == e->tab && o->is_int == e->is_int &&
+            (e->is_int ? o->ikey == e->ikey : o->skey == e->skey) &&
+            (o->cond == C_ALL || e->cond == C_ALL || o->cond == e->cond))
+            romgen_die(e->line, "duplicate key in table", t->name);
+    }
+}
+
+static void parse_entry(struct rtable *t, char *p, int line)
+{
+    struct tentry *e = new_entry(t, line);
     char *key = next_word(&p, line);
     char *kind = next_word(&p, line);
     if (key == NULL || kind == NULL)
@@ -153,6 +193,9 @@ static void parse_entry(struct rtable *t, char *p, int line)
         e->skey = string_of(key, line);
     }
     e->kind = parse_kind(kind, line);
+    if (t->user && e->kind == K_UDATA)
+        romgen_die(line, "a module's table cannot hold udata", NULL);
+    e->ext = t->user && e->kind == K_FN;
     if (e->kind != K_TRUE && e->kind != K_FALSE) {
         char *v = next_word(&p, line);
         if (v == NULL)
@@ -179,18 +222,33 @@ static void parse_entry(struct rtable *t, char *p, int line)
             romgen_die(line, "the condition is host or board", c);
         t->conditional = 1;
     }
-    for (int i = t->first; i < ntentries; i++) {
-        const struct tentry *o = &tentries[i];
-        if (o->is_int == e->is_int &&
-            (e->is_int ? o->ikey == e->ikey : o->skey == e->skey) &&
-            (o->cond == C_ALL || e->cond == C_ALL || o->cond == e->cond))
-            romgen_die(line, "duplicate key in table", t->name);
-    }
+    check_unique(t, e);
     ntentries++;
     t->n++;
 }
 
-void romtab_read(const char *path)
+void romtab_preload_add(const char *name, const char *opener)
+{
+    struct rtable *t = NULL;
+    for (int i = 0; i < ntables; i++)
+        if (strcmp(tables[i].name, "preload") == 0)
+            t = &tables[i];
+    if (t == NULL)
+        romgen_die(0, "no table preload for the modules' openers", NULL);
+    size_t n = strlen(opener);
+    if (!romgen_is_ident(opener, n) || n > ROMTAB_VALUE_MAX)
+        romgen_die(0, "an opener is a C identifier", opener);
+    struct tentry *e = new_entry(t, 0);
+    e->skey = string_of(name, 0);
+    e->kind = K_FN;
+    e->ext = 1;
+    strcpy(e->value, opener);
+    check_unique(t, e);
+    ntentries++;
+    t->n++;
+}
+
+void romtab_read(const char *path, int user)
 {
     romgen_input = path;
     FILE *f = romgen_open(path, "r");
@@ -204,6 +262,10 @@ void romtab_read(const char *path)
                 romgen_die(line, "too many tables (ROMTAB_MAX_TABLES)", NULL);
             p += 6;
             char *name = next_word(&p, line), *file = next_word(&p, line);
+            if (user && file == NULL)
+                file = ROMTAB_USER_FILE;
+            else if (user)
+                romgen_die(line, "a module's table names no FILE", file);
             if (name == NULL || file == NULL || next_word(&p, line) ||
                 !romgen_is_ident(name, strlen(name)) ||
                 !romgen_is_ident(file, strlen(file)) ||
@@ -218,8 +280,9 @@ void romtab_read(const char *path)
             memset(t, 0, sizeof *t);
             strcpy(t->name, name);
             strcpy(t->file, file);
-            t->first = ntentries;
             t->line = line;
+            t->user = user;
+            t->input = path;
             continue;
         }
         if (t == NULL)
@@ -227,14 +290,20 @@ void romtab_read(const char *path)
         parse_entry(t, p, line);
     }
     fclose(f);
+}
+
+void romtab_resolve(void)
+{
     for (int i = 0; i < ntentries; i++)
         if (tentries[i].kind == K_TAB) {
             int found = 0;
             for (int j = 0; j < ntables; j++)
                 found |= strcmp(tables[j].name, tentries[i].value) == 0;
-            if (!found)
+            if (!found) {
+                romgen_input = tables[tentries[i].tab].input;
                 romgen_die(tentries[i].line, "no such table",
                            tentries[i].value);
+            }
         }
 }
 
@@ -255,12 +324,23 @@ static int included(const struct tentry *e, enum cond variant)
 
 /* Fills slot[] (entry index or -1) and next[] for one variant; returns
  * log2 of the size. */
+/* The indices in tentries[] of t's entries, in input order. */
+static void entries_of(const struct rtable *t, int *idx)
+{
+    int k = 0, ti = (int)(t - tables);
+    for (int i = 0; i < ntentries; i++)
+        if (tentries[i].tab == ti)
+            idx[k++] = i;
+}
+
 static int layout(const struct rtable *t, enum cond variant, int *slot,
                   int *next)
 {
+    static int idx[ROMTAB_MAX_ENTRIES];
+    entries_of(t, idx);
     int n = 0;
     for (int i = 0; i < t->n; i++)
-        n += included(&tentries[t->first + i], variant);
+        n += included(&tentries[idx[i]], variant);
     int lsize = 0;
     while ((1 << lsize) < n)
         lsize++;
@@ -273,22 +353,22 @@ static int layout(const struct rtable *t, enum cond variant, int *slot,
     }
     int placed[ROMTAB_MAX_ENTRIES] = {0};
     for (int i = 0; i < t->n; i++) {
-        const struct tentry *e = &tentries[t->first + i];
+        const struct tentry *e = &tentries[idx[i]];
         uint32_t mp = key_hash(e) & (uint32_t)(size - 1);
         if (included(e, variant) && slot[mp] < 0) {
-            slot[mp] = t->first + i;
+            slot[mp] = idx[i];
             placed[i] = 1;
         }
     }
     int free_at = size;
     for (int i = 0; i < t->n; i++) {
-        const struct tentry *e = &tentries[t->first + i];
+        const struct tentry *e = &tentries[idx[i]];
         if (!included(e, variant) || placed[i])
             continue;
         do
             free_at--;
         while (slot[free_at] >= 0);
-        slot[free_at] = t->first + i;
+        slot[free_at] = idx[i];
         int at = (int)(key_hash(e) & (uint32_t)(size - 1));
         while (next[at] != 0)
             at += next[at];
@@ -367,6 +447,36 @@ static void put_variant(FILE *f, const struct rtable *t, enum cond variant)
             t->name, lsize, t->name, t->name, t->name);
 }
 
+/* The C functions of t's entries that live in another translation
+ * unit (a module's, an opener in preload). */
+static void put_declarations(FILE *f, const struct rtable *t)
+{
+    int ti = (int)(t - tables);
+    for (int i = 0; i < ntentries; i++)
+        if (tentries[i].tab == ti && tentries[i].ext)
+            fprintf(f, "int %s(lua_State *L);\n", tentries[i].value);
+}
+
+/* The modules' tables by name, for rtlua_romtable (lib/usermod.c). */
+static void put_user_list(FILE *f)
+{
+    int n = 0;
+    for (int i = 0; i < ntables; i++)
+        n += tables[i].user;
+    fprintf(f, "\n#ifdef ROMTAB_FILE_%s\n#define ROMTAB_USER_COUNT %d\n",
+            ROMTAB_USER_FILE, n);
+    if (n > 0) {
+        fprintf(f, "static const struct romtab_named romtab_user[%d] = {\n",
+                n);
+        for (int i = 0; i < ntables; i++)
+            if (tables[i].user)
+                fprintf(f, "    {\"%s\", &romtab_%s},\n", tables[i].name,
+                        tables[i].name);
+        fprintf(f, "};\n");
+    }
+    fprintf(f, "#endif\n");
+}
+
 void romtab_write(const char *hpath, const char *incpath)
 {
     FILE *f = romgen_open(hpath, "w");
@@ -380,7 +490,10 @@ void romtab_write(const char *hpath, const char *incpath)
         fprintf(f, "extern const table romtab_%s;\n", tables[i].name);
     fprintf(
         f, "\n/* A ROM table by name, as the (table *) the runtime takes. */\n"
-           "#define ROMTAB(name) ((table *)&romtab_##name)\n\n#endif\n");
+           "#define ROMTAB(name) ((table *)&romtab_##name)\n\n"
+           "/* A user module's table under its name (lib/usermod.c). */\n"
+           "struct romtab_named {\n    const char *name;\n"
+           "    const table *t;\n};\n\n#endif\n");
     if (fclose(f) != 0)
         romgen_die(0, "cannot write", hpath);
 
@@ -390,13 +503,14 @@ void romtab_write(const char *hpath, const char *incpath)
         "/* romtab.inc: generated by tools/romgen from %s; do not edit.\n"
         " * A library source defines ROMTAB_FILE_<name> and includes this\n"
         " * at its end, after the functions its tables name. */\n"
-        "#include \"build/gen/romstr.h\"\n"
-        "#include \"build/gen/romtab.h\"\n"
+        "#include \"romstr.h\"\n"
+        "#include \"romtab.h\"\n"
         "#include \"vm/tab.h\"\n",
         romgen_input);
     for (int i = 0; i < ntables; i++) {
         const struct rtable *t = &tables[i];
         fprintf(f, "\n#ifdef ROMTAB_FILE_%s\n", t->file);
+        put_declarations(f, t);
         fprintf(f, "static romslot romtab_slot_%s;\n", t->name);
         if (t->conditional) {
             fprintf(f, "#ifdef RTLUA_HOST\n");
@@ -409,6 +523,7 @@ void romtab_write(const char *hpath, const char *incpath)
         }
         fprintf(f, "#endif\n");
     }
+    put_user_list(f);
     if (fclose(f) != 0)
         romgen_die(0, "cannot write", incpath);
 }

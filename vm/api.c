@@ -1023,21 +1023,39 @@ void lua_len(lua_State *L, int idx)
     api_incr_top(L);
 }
 
+static size_t block_cost(global_State *g, const void *p)
+{
+    return p ? arena_cost(g->arena, p) : 0;
+}
+
 /* The arena's own allocation function, what lua_getallocf gives while
  * no other is installed (ud is the global state): blocks of the arena,
  * with no collection (a function wrapping it is called from inside the
- * collector's allocations, which collect themselves when it fails). */
+ * collector's allocations, which collect themselves when it fails).
+ * Called by C code (not through the runtime's own allocations, which
+ * set g->inallocf), it counts the blocks that C code holds. */
 static void *arena_allocf(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     global_State *g = ud;
+    size_t was = g->inallocf ? 0 : block_cost(g, ptr);
+    void *p = NULL;
     (void)osize;
     if (nsize == 0) {
         if (ptr != NULL)
             arena_free(g->arena, ptr);
-        return NULL;
+    } else {
+        /* C code's blocks are aligned for any type, as malloc's (a page's
+         * slot of a size not a multiple of ARENA_ALIGN is 4-aligned). */
+        if (!g->inallocf && nsize <= SIZE_MAX - ARENA_ALIGN)
+            nsize = (nsize + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+        p = ptr ? arena_realloc(g->arena, ptr, nsize)
+                : arena_alloc(g->arena, nsize);
+        if (p == NULL)
+            return NULL; /* ptr is as it was */
     }
-    return ptr ? arena_realloc(g->arena, ptr, nsize)
-               : arena_alloc(g->arena, nsize);
+    if (!g->inallocf)
+        g->cblockbytes += block_cost(g, p) - was;
+    return p;
 }
 
 lua_Alloc lua_getallocf(lua_State *L, void **ud)
@@ -1412,6 +1430,7 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->worst_body_assists = s->worst_body_assists;
     out->worst_body_assist_cycles = s->worst_body_assist_cycles;
     out->assist_units = s->assist_units;
+    out->protos_traversed = s->protos_traversed;
     /* Quantiles from the samples, selected in a copy (a sort of the
      * GC_STEP_SAMPLES words took 70k cycles at a board's pace: a program
      * that reads its figures in a control loop would be late for it). */

@@ -186,6 +186,11 @@ lua_State *state_open(void)
     return state_open_in(mem, bytes);
 }
 
+lua_State *state_current(void)
+{
+    return main_open ? &main_state.mainthread : NULL;
+}
+
 static void close_all(lua_State *L, void *ud)
 {
     (void)ud;

@@ -74,6 +74,8 @@ typedef struct gc_stats {
     uint32_t paced;             /* steps run at safe points on tick credit */
     uint64_t bytes_freed;       /* arena bytes returned by the sweep */
     uint64_t step_cycles_total; /* sum of all step lengths */
+    uint64_t protos_traversed;  /* prototypes whose traversal began (those
+                                   of a flash image never are) */
 } gc_stats;
 
 /* ---- String table ----------------------------------------------------------
@@ -159,13 +161,20 @@ typedef struct global_State {
      * the arena passes (gc/gc.c); NULL: the arena directly. */
     void *(*allocf)(void *ud, void *ptr, size_t osize, size_t nsize);
     void *allocud;
+    uint8_t inallocf; /* the runtime's own block is passing g->allocf */
+    /* Arena bytes (headers included) in blocks that C code holds from
+     * lua_getallocf's function (lpeg's compiled patterns): no object's,
+     * yet in the arena's count (gc_check adds them). */
+    size_t cblockbytes;
     uint32_t cstacklimit; /* nested C calls allowed (lua_setcstacklimit) */
     strtab strt;          /* interned RAM short strings */
     tvalue registry;      /* the registry table */
     tvalue nilvalue;      /* a nil; also "state fully built" once set */
     table *mt[9];         /* metatables of basic types */
     struct romslot
-        *romslots;   /* ROM tables written since boot (docs/rom-tables.md) */
+        *romslots; /* ROM tables written since boot (docs/rom-tables.md) */
+    /* The flash image attached (lang/image.h, docs/images.md), or NULL. */
+    const struct img_header *image;
     str *memerrmsg;  /* "not enough memory", pre-made */
     str *tm_mode;    /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;      /* "__gc" */
@@ -299,6 +308,9 @@ lua_State *state_open(void);
 lua_State *state_open_in(void *mem, size_t bytes);
 /* Run pending finalizers, free every object; the arena is empty after. */
 void state_close(lua_State *L);
+/* The open main state's thread, or NULL (lib/cmalloc.c: C modules'
+ * malloc on the boards takes the open state's arena). */
+lua_State *state_current(void);
 
 /* A new coroutine (not anchored: the caller stores it). */
 lua_State *state_newthread(lua_State *L);

@@ -4,9 +4,9 @@
  * invariants and bounds).
  */
 #include "vm/str.h"
-#include "build/gen/romstr.h"
 #include "gc/gc.h"
 #include "port/port.h"
+#include "romstr.h"
 
 #include <string.h>
 
@@ -46,10 +46,10 @@ static int same_short(const str *p, const char *s, size_t len, uint32_t h)
            memcmp(str_data(p), s, len) == 0;
 }
 
-/* The ROM lookup, inlined into interning (len <= STR_SHORT_MAX). */
-static inline const str *rom_lookup(const char *s, size_t len)
+/* The ROM lookup by the keyless hash h = strhash_probe(s, len), inlined
+ * into interning (len <= STR_SHORT_MAX). */
+static inline const str *rom_lookup(const char *s, size_t len, uint32_t h)
 {
-    uint32_t h = strhash_probe(s, len);
     uint32_t at = h & (ROMSTR_SLOTS - 1);
     for (uint32_t i = 0; i < ROMSTR_MAX_PROBE; i++) {
         uint16_t k = romstr_slots[at];
@@ -65,7 +65,53 @@ static inline const str *rom_lookup(const char *s, size_t len)
 
 const str *str_rom_find(const char *s, size_t len)
 {
-    return len <= STR_SHORT_MAX ? rom_lookup(s, len) : NULL;
+    return len <= STR_SHORT_MAX ? rom_lookup(s, len, strhash_probe(s, len))
+                                : NULL;
+}
+
+/* ---- The attached flash image's strings (lang/image.h) ------------------
+ * Its lookup table, searched after the ROM one and before the RAM one;
+ * file-static as ram_key is (one state at a time), cleared by str_init. */
+static struct {
+    const str *const *strings;
+    const uint16_t *slots;
+    uint32_t nslots;
+    uint32_t maxprobe;
+} image;
+
+const str *str_image_lookup(const str *const *strings, const uint16_t *slots,
+                            uint32_t nslots, uint32_t maxprobe, const char *s,
+                            size_t len, uint32_t h)
+{
+    uint32_t at = h & (nslots - 1);
+    for (uint32_t i = 0; i < maxprobe; i++) {
+        uint16_t k = slots[at];
+        if (k == 0)
+            return NULL;
+        const str *r = strings[k - 1];
+        if (same_short(r, s, len, h))
+            return r;
+        at = (at + 1) & (nslots - 1);
+    }
+    return NULL;
+}
+
+static inline const str *image_lookup(const char *s, size_t len, uint32_t h)
+{
+    if (image.slots == NULL)
+        return NULL;
+    return str_image_lookup(image.strings, image.slots, image.nslots,
+                            image.maxprobe, s, len, h);
+}
+
+/* The ROM or image string of those bytes, or NULL. */
+static const str *fixed_find(const char *s, size_t len)
+{
+    if (len > STR_SHORT_MAX)
+        return NULL;
+    uint32_t h = strhash_probe(s, len);
+    const str *r = rom_lookup(s, len, h);
+    return r != NULL ? r : image_lookup(s, len, h);
 }
 
 /* ---- The RAM table -------------------------------------------------------
@@ -80,6 +126,7 @@ int str_init(lua_State *L)
 {
     strtab *t = &G(L)->strt;
     strhash_key_init(&ram_key, port_entropy());
+    memset(&image, 0, sizeof image);
     str **h = gc_alloc(L, buckets_bytes(STRTAB_MIN_SIZE));
     if (h == NULL)
         return -1;
@@ -236,10 +283,13 @@ static str *intern(lua_State *L, const char *s, size_t len)
 {
     global_State *g = G(L);
     strtab *t = &g->strt;
-    const str *r = rom_lookup(s, len);
+    uint32_t h = strhash_probe(s, len);
+    const str *r = rom_lookup(s, len, h);
+    if (r == NULL)
+        r = image_lookup(s, len, h);
     if (r != NULL)
         return (str *)r; /* const in fact: callers check str_is_rom */
-    uint32_t h = strhash_compute(&ram_key, s, len);
+    h = strhash_compute(&ram_key, s, len);
     migrate(g);
     str *p = find_ram(t, s, len, h);
     if (p != NULL)
@@ -319,16 +369,34 @@ str *str_newz(lua_State *L, const char *s)
 
 uint32_t str_hash(str *s)
 {
-    if (s->shrlen != LONG_MARK)
+    if (s->shrlen != LONG_MARK || s->extra)
         return s->hash;
-    if (!s->extra) {
-        size_t len = s->u.lnglen;
-        const str *r = str_rom_find(s->data, len);
-        s->hash =
-            r != NULL ? r->hash : strhash_compute(&ram_key, s->data, len);
+    size_t len = s->u.lnglen;
+    const str *r = fixed_find(s->data, len);
+    uint32_t h = r != NULL ? r->hash : strhash_compute(&ram_key, s->data, len);
+    if (!is_rom(s)) { /* a long string of an image is never written */
+        s->hash = h;
         s->extra = 1;
     }
-    return s->hash;
+    return h;
+}
+
+int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
+                  const uint16_t *slots, uint32_t nslots, uint32_t maxprobe)
+{
+    const strtab *t = &G(L)->strt;
+    for (uint32_t i = 0; i < n; i++) {
+        const str *s = strings[i];
+        if (s->tt == V_SHRSTR &&
+            find_ram(t, s->data, s->shrlen,
+                     strhash_compute(&ram_key, s->data, s->shrlen)) != NULL)
+            return -1;
+    }
+    image.strings = strings;
+    image.slots = slots;
+    image.nslots = nslots;
+    image.maxprobe = maxprobe;
+    return 0;
 }
 
 int str_eq(const str *a, const str *b)

@@ -5,8 +5,11 @@
  * Short strings (length <= STR_SHORT_MAX) are interned: two equal short
  * strings are one object, so equality is pointer identity.  The ROM table
  * (generated at build time by tools/romgen from tools/romstr.txt: reserved
- * words, metamethod names, library names) is searched first, then the RAM
- * table, so a string equal to a ROM string *is* the ROM object.  Long
+ * words, metamethod names, library names) is searched first, then the
+ * attached flash image's (lang/image.h: its strings are ROM objects with
+ * the same keyless hash, str_image_set), then the RAM table, so a string
+ * equal to a ROM or image string *is* that object.  An image's long
+ * strings are never written: str_hash computes their hash at each use.  Long
  * strings are never interned; they live on g->allgc like other objects and
  * hash on first use.
  *
@@ -175,5 +178,19 @@ int str_is_rom(const str *s);
 const str *str_rom_find(const char *s, size_t len);
 /* Strings in the ROM table. */
 extern const uint32_t str_rom_count;
+
+/* A flash image's strings (lang/image.h): the short string of those
+ * bytes among `strings`, found through the lookup slots (index + 1, 0
+ * empty; linear probing from h & (nslots - 1), nslots a power of 2, at
+ * most maxprobe slots) by h = strhash_probe(s, len); or NULL. */
+const str *str_image_lookup(const str *const *strings, const uint16_t *slots,
+                            uint32_t nslots, uint32_t maxprobe, const char *s,
+                            size_t len, uint32_t h);
+/* Intern the image's strings from now on: after the ROM table, before the
+ * RAM one.  -1 (nothing changed) when a RAM string equal to one of its
+ * short strings exists already: two equal strings would then be two
+ * objects. */
+int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
+                  const uint16_t *slots, uint32_t nslots, uint32_t maxprobe);
 
 #endif

@@ -5,6 +5,9 @@ BOARD_QEMU := lm3s6965evb
 # 8 KiB of stack out of 64 KiB RAM: the rest is the Lua arena.
 BOARD_STACK := 8192
 BOARD_GUARD := 256
+# The application image region (docs/images.md): the last 16 KiB of flash,
+# at 0x3C000 (1 KiB pages); the 64-bit model's firmware takes 232 KiB.
+BOARD_APP_IMAGE := 0x4000
 BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
 # The arena tests' big arena: half of the 64 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768

@@ -11,6 +11,9 @@ BOARD_HOT_OPT := -Os
 BOARD_STACK := 4096
 # 32-byte canary guard (no MPU on ARMv6-M here).
 BOARD_GUARD := 32
+# The application image region (docs/images.md): the last 32 KiB of flash,
+# at 0x38000 (1 KiB pages); the firmware takes under 200 KiB.
+BOARD_APP_IMAGE := 0x8000
 BOARD_OPENOCD := -f interface/cmsis-dap.cfg -f target/nrf51.cfg
 # The arena tests' big arena: 2 KiB beside the 4 KiB one, in 16 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64

@@ -6,6 +6,9 @@ BOARD_QEMU := mps2-an500
 BOARD_STACK := 65536
 # 256-byte MPU guard: catches frames up to 256 bytes that skip a smaller one.
 BOARD_GUARD := 256
+# The application image region (docs/images.md): the top 1 MiB of the 4 MiB
+# of code memory, at 0x300000; the firmware takes about 250 KiB.
+BOARD_APP_IMAGE := 0x100000
 # An FPGA board programmed from its SD card: no openocd configuration.
 BOARD_OPENOCD :=
 # The arena tests' big arena: 2 MiB of the 4 MiB RAM.

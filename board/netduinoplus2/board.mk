@@ -5,6 +5,9 @@ BOARD_QEMU := netduinoplus2
 # 8 KiB of stack out of 128 KiB RAM.
 BOARD_STACK := 8192
 BOARD_GUARD := 256
+# The application image region (docs/images.md): flash sectors 10 and 11,
+# the last 256 KiB at 0x080C0000 (erased apart from the firmware's).
+BOARD_APP_IMAGE := 0x40000
 BOARD_OPENOCD := -f interface/stlink.cfg -f target/stm32f4x.cfg
 # The arena tests' big arena: half of the 128 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=65536

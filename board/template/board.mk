@@ -8,6 +8,9 @@ BOARD_QEMU := mps2-an385
 BOARD_STACK := 8192
 # Guard below the stack: a power of two (>= 32), the MPU region's size.
 BOARD_GUARD := 256
+# The application image region's size (docs/images.md): the last bytes of
+# flash, whole erase pages, that rtluac's images may fill.
+BOARD_APP_IMAGE := 0x10000
 # openocd arguments for `make flash`, empty when there are none.
 BOARD_OPENOCD :=
 # Sizes for the unit tests that must fit this board's RAM.

@@ -22,6 +22,8 @@ int _lseek(int fd, int off, int whence);
 int _kill(int pid, int sig);
 int _getpid(void);
 _Noreturn void _exit(int status);
+void _init(void);
+void _fini(void);
 
 void *_sbrk(ptrdiff_t incr)
 {
@@ -100,4 +102,12 @@ int _getpid(void)
 _Noreturn void _exit(int status)
 {
     port_exit(status);
+}
+
+void _init(void)
+{
+}
+
+void _fini(void)
+{
 }

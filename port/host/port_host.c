@@ -465,3 +465,33 @@ int port_loadlib(const char *path, const char *sym, port_fn *fn,
     memcpy(fn, &f, sizeof *fn);
     return PORT_LIB_OK;
 }
+
+int port_host_map(const char *path, void *at, size_t max, size_t *len,
+                  const char **err)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        *err = strerror(errno);
+        return -1;
+    }
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end <= 0 || (uint64_t)end > max) {
+        close(fd);
+        *err = end == 0 ? "empty file" : "larger than the image region";
+        return -1;
+    }
+    /* Never over another mapping: a hint, then a check. */
+    void *p = mmap(at, (size_t)end, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        *err = strerror(errno);
+        return -1;
+    }
+    if (p != at) {
+        munmap(p, (size_t)end);
+        *err = "the image region's address is taken";
+        return -1;
+    }
+    *len = (size_t)end;
+    return 0;
+}

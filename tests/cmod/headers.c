@@ -1,14 +1,21 @@
 /*
- * headers.c — every function and macro of lua.h, lauxlib.h and lualib.h
- * as a module would use it, compiled (never run) by tests/cmod/run with
- * only a build's include directory, as -std=c99, c11 and gnu11, with
- * -Wall -Wextra -Werror, by the host's gcc and arm-none-eabi-gcc.  A
- * name missing, misdeclared, or a macro that expands to something that
- * warns, fails the compile.  LUA_COMPAT_5_3 brings the 5.3 names too.
+ * headers.c — every function and macro of lua.h, lauxlib.h, lualib.h and
+ * luaconf.h as a module would use it, compiled (never run) by
+ * tests/cmod/run with only a build's include directory, as -std=c99, c11
+ * and gnu11, with -Wall -Wextra -Werror, by the host's gcc and
+ * arm-none-eabi-gcc.  A name missing, misdeclared, or a macro that
+ * expands to something that warns, fails the compile.  LUA_COMPAT_5_3
+ * brings the 5.3 names too.  Not here: luaconf.h's build switches, which
+ * Lua's own headers leave undefined too (LUA_USE_POSIX, LUA_USE_DLOPEN,
+ * LUA_USE_C89, LUA_USE_WINDOWS, LUA_DL_DLL, LUA_C89_NUMBERS, and
+ * luai_apicheck, defined only with LUA_USE_APICHECK), Windows' LUA_SHRDIR
+ * and Debian's additions (LUA_ROOT2, LUA_LDIR2, LUA_CDIR2, LUA_CDIR3).
  */
 #define LUA_COMPAT_5_3
+#include <float.h>
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -35,9 +42,29 @@
 #if LUA_32BITS != 0 && LUA_32BITS != 1
 #error "LUA_32BITS"
 #endif
-#if !defined(LUA_COMPAT_APIINTCASTS) || !defined(LUA_COMPAT_MATHLIB)
+#if !defined(LUA_COMPAT_APIINTCASTS) || !defined(LUA_COMPAT_MATHLIB) ||       \
+    !defined(LUA_COMPAT_LT_LE)
 #error "LUA_COMPAT_5_3"
 #endif
+#if LUA_INT_TYPE != LUA_INT_DEFAULT || LUA_FLOAT_TYPE != LUA_FLOAT_DEFAULT
+#error "the default types are the build's"
+#endif
+
+/* How modules declare what they export, and data. */
+LUAMOD_API int luaopen_headers(lua_State *L);
+LUALIB_API int headers_lib(lua_State *L);
+LUA_API int headers_api(lua_State *L);
+LUAI_FUNC int headers_func(void);
+LUAI_DDEC(int headers_data);
+LUAI_DDEF int headers_data = 0;
+
+/* The C types behind the API's. */
+static const LUA_NUMBER a_number = 0;
+static const LUA_UNSIGNED an_unsigned = 0;
+static const LUA_KCONTEXT a_context = 0;
+static const lua_Alloc an_alloc = NULL;
+static const lua_WarnFunction a_warnf = NULL;
+static const int mantissa = l_floatatt(MANT_DIG);
 
 typedef union {
     LUAI_MAXALIGN;
@@ -55,7 +82,8 @@ static const char *const strings[] = {
     LUA_IOLIBNAME,     LUA_OSLIBNAME,      LUA_STRLIBNAME,
     LUA_UTF8LIBNAME,   LUA_MATHLIBNAME,    LUA_DBLIBNAME,
     LUA_LOADLIBNAME,   LUA_NUMBER_FMT,     LUA_INTEGER_FMT,
-    LUA_NUMBER_FRMLEN, LUA_INTEGER_FRMLEN, lua_ident};
+    LUA_NUMBER_FRMLEN, LUA_INTEGER_FRMLEN, lua_ident,
+    LUA_VDIR};
 
 static const long constants[] = {LUA_VERSION_RELEASE_NUM,
                                  LUA_MULTRET,
@@ -180,6 +208,15 @@ static int cf(lua_State *L)
     return lua_gettop(L);
 }
 
+static const char *vf(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *s = lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 static const luaL_Reg regs[] = {{"f", cf}, {NULL, NULL}};
 
 static const lua_CFunction openers[] = {
@@ -208,6 +245,10 @@ void every_name(lua_State *L)
     (void)strings;
     (void)constants;
     (void)openers;
+    (void)(a_number + an_unsigned + a_context + mantissa);
+    (void)an_alloc;
+    (void)a_warnf;
+    vf(L, "%s", "x");
     (void)st->f;
     (void)st->closef;
     L = lua_newstate(alloc, NULL);
@@ -423,6 +464,9 @@ void every_name(lua_State *L)
     n = lua_str2number(num, NULL) + l_floor(n) + l_mathop(fabs)(n);
     l_sprintf(num, sizeof num, LUA_INTEGER_FMT, (LUAI_UACINT)i);
     l_sprintf(num, sizeof num, "%" LUA_INTEGER_FRMLEN "d", (LUA_INTEGER)i);
+    lua_number2strx(L, num, sizeof num, "%a", n);
+    lua_pointer2str(num, sizeof num, (void *)L);
+    n = lua_strx2number("0x1p4", NULL);
     if (l_likely(LUAI_IS32INT) && !l_unlikely(i == 0) &&
         luai_likely(lua_getlocaledecpoint() == '.') && !luai_unlikely(0))
         (void)u;

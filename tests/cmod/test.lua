@@ -1,4 +1,4 @@
--- tests/cmod/test.lua: the modules of tests/cmod (strbuf, handle,
+-- tests/cmod/test.lua: the modules of tests/cmod (strbuf, handle, scratch,
 -- stream), loaded by require as a host's .so or linked into a build
 -- (USER_C_MODULES).  arg[1] is a file name the script may write ("-"
 -- for none: on a board, no stdio behind the handles).  Prints one
@@ -112,3 +112,28 @@ if tmp then
   fails("not a stdio stream", stream.put, stream.new(), "x")
 end
 pass("stream")
+
+-- scratch: a module's own memory from malloc (on a board, the arena's)
+local scratch = require "scratch"
+local b = scratch.new()
+for i = 1, 1000 do b:add(i):add(",") end
+assert(b:result() == table.concat(parts, ",", 1, 1000) .. ",")
+assert(b:size() >= #b:result() and b:size() < 2 * #b:result() + 16)
+assert(scratch.zeroed(5000) == true)
+assert(scratch.try(1000) == true)
+if not tmp then -- a board: the blocks are the arena's, and counted
+  local ok, why = scratch.try(math.maxinteger)
+  assert(ok == nil and why == "out of memory", why)
+  collectgarbage()
+  local before = collectgarbage("count") * 1024
+  local big = scratch.new():add(string.rep("y", 100000))
+  local grown = collectgarbage("count") * 1024 - before
+  assert(grown >= 100000 and grown < 300000, grown)
+  big = nil
+  collectgarbage()
+  local left = collectgarbage("count") * 1024 - before
+  assert(left < 1000, left)
+end
+b = nil
+collectgarbage()
+pass("scratch")

@@ -1,3 +1,4 @@
+--! medium64
 -- Closures and upvalues: sharing, closing at scope exit, fresh locals per
 -- loop iteration, deep nesting, and upvalues that outlive their frame.
 local function counter()

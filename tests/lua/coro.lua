@@ -1,3 +1,4 @@
+--! medium
 -- Coroutines: create/resume/yield/status/wrap/isyieldable/running/close,
 -- passing values both ways, errors inside, generators.
 local co = coroutine.create(function(a, b)

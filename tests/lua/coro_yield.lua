@@ -1,3 +1,4 @@
+--! medium64
 -- Yields across pcall, xpcall, metamethods and iterators; errors after a
 -- yield inside pcall; yields across C calls without continuations fail.
 local Y = coroutine.yield

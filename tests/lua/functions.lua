@@ -1,3 +1,4 @@
+--! medium
 -- Functions: parameters, multiple results and their truncation, varargs,
 -- select, table.pack/unpack, methods, recursion and proper tail calls.
 local function f3() return 1, 2, 3 end

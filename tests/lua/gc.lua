@@ -1,3 +1,4 @@
+--! medium
 -- Collector: weak keys/values, ephemerons, finalizers (order, resurrection,
 -- __gc set later is ignored), collectgarbage options, count sanity.
 local function full() collectgarbage(); collectgarbage() end

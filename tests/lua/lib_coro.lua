@@ -1,3 +1,4 @@
+--! medium
 -- coroutine: create resume yield status wrap isyieldable running close
 local function err(f, ...)
   local ok, m = pcall(f, ...)

@@ -1,5 +1,5 @@
-local D = debug -- the debug library
-local gi, gl, sl = D.getinfo, D.getlocal, D.setlocal
+--! medium
+local D = debug; local gi, gl, sl = D.getinfo, D.getlocal, D.setlocal -- the debug library
 local function f(a, b, ...)
   local x = 10
   local t = gi(1, "Slnutr")

@@ -1,3 +1,4 @@
+--! medium
 -- string.format: flags, width, precision, every conversion; errors.
 local function err(f, ...)
   local ok, m = pcall(f, ...)

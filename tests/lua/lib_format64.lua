@@ -1,3 +1,4 @@
+--! medium64
 -- string.format results that need the 64-bit number model.
 if math.maxinteger < 2^53 then print("lib_format64 skipped (32-bit numbers)") return end
 local cases = {

@@ -1,3 +1,4 @@
+--! medium
 -- package library and require: preload everywhere, Lua files on the host
 local P = package
 local reg = debug.getregistry()

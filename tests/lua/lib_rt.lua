@@ -1,3 +1,4 @@
+--! medium
 -- rt: time, events (rt.on/rt.post, the board's timer), rt.loop, budget,
 -- stats.  rtlua only (no rt in lua5.4).
 assert(type(rt) == "table" and package.loaded.rt == rt)

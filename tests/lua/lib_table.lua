@@ -1,3 +1,4 @@
+--! medium
 -- table: insert remove concat unpack pack sort move, metamethods respected.
 local function err(f, ...)
   local ok, m = pcall(f, ...)

@@ -1,3 +1,4 @@
+--! medium
 -- Locals: scoping, shadowing, multiple assignment, <const> and <close>.
 local a, b, c = 1, 2
 assert(a == 1 and b == 2 and c == nil)

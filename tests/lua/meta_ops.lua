@@ -1,3 +1,4 @@
+--! medium
 -- Metatables II: arithmetic, bitwise, __unm, __eq, __lt, __le events;
 -- which operand's handler runs; results are adjusted to one value.
 local V = {}

@@ -1,3 +1,4 @@
+--! medium
 -- ROM tables: the library tables and _G live in flash; writes go to a RAM
 -- overlay, and every way of reading a table sees the union.
 local function keys(t)

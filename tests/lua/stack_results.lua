@@ -1,3 +1,4 @@
+--! medium
 -- Library functions that push a caller-chosen number of values ask for
 -- the stack room first (lua_checkstack): each is driven here with more
 -- values than the LUA_MINSTACK (20) slots a C function starts with, in

@@ -1,3 +1,4 @@
+--! medium64
 -- Strings: concatenation and its coercions, length, the string library
 -- subset (sub, rep, byte, char, upper, lower, reverse, format) and methods.
 assert("a" .. "b" .. "c" == "abc" and "" .. "" == "")

@@ -1,3 +1,4 @@
+--! medium
 -- Tables: constructors, keys (integer/float normalisation, nil and NaN
 -- keys), the length of sequences, next/pairs/ipairs, raw access and the
 -- table library subset.

@@ -30,6 +30,8 @@
 #include "vm/state.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The module under test, tests/capi/testmod.c: compiled apart, with only
@@ -725,6 +727,105 @@ static void test_newstate_close_returns_every_byte(void)
     CALL(close_state());
 }
 
+/* ---- Blocks of the allocation function
+ * ------------------------------------------ */
+
+/* lpeg keeps each compiled pattern in a block it gets from
+ * lua_getallocf's function and frees in its userdata's __gc: a block of
+ * the arena that belongs to no object.  The heap check counts such
+ * blocks, also when they come through a lua_setallocf wrapper, which
+ * the runtime's own blocks pass through as well. */
+static lua_Alloc wrapped_f;
+static void *wrapped_ud;
+static int wrapped_calls;
+
+static void *counting_allocf(void *ud, void *p, size_t osize, size_t nsize)
+{
+    (void)ud;
+    wrapped_calls++;
+    return wrapped_f(wrapped_ud, p, osize, nsize);
+}
+
+static int heap_ok(lua_State *L)
+{
+    const char *why = NULL;
+    int err = gc_check(L, &why);
+    if (err != 0)
+        port_printf("  gc_check: %s\n", why ? why : "?");
+    return err == 0;
+}
+
+static void test_blocks_of_the_allocation_function_are_accounted(void)
+{
+    lua_State *L = open_state();
+    void *ud;
+    lua_Alloc f = lua_getallocf(L, &ud);
+    char *p = f(ud, NULL, 0, 100);
+    CHECK(p != NULL);
+    CHECK(heap_ok(L));
+    p = f(ud, p, 100, 3000); /* grown, maybe moved */
+    CHECK(p != NULL);
+    lua_gc(L, LUA_GCCOLLECT);
+    CHECK(heap_ok(L));
+    p = f(ud, p, 3000, 40); /* shrunk */
+    CHECK(heap_ok(L));
+    wrapped_f = f;
+    wrapped_ud = ud;
+    wrapped_calls = 0;
+    lua_setallocf(L, counting_allocf, NULL);
+    void *wud;
+    lua_Alloc w = lua_getallocf(L, &wud);
+    CHECK(w == counting_allocf);
+    char *q = w(wud, NULL, 0, 64);
+    CHECK(q != NULL);
+    lua_newtable(L); /* the runtime's blocks pass the wrapper too */
+    lua_pushstring(L, "a string long enough not to be a short one, surely");
+    lua_setfield(L, -2, "s");
+    CHECK(wrapped_calls > 1);
+    lua_gc(L, LUA_GCCOLLECT);
+    CHECK(heap_ok(L));
+    CHECK(w(wud, q, 64, 0) == NULL);
+    lua_setallocf(L, f, ud);
+    CHECK(heap_ok(L));
+    CHECK(f(ud, p, 40, 0) == NULL);
+    CALL(close_state());
+}
+
+#ifndef RTLUA_HOST
+/* On a board, C modules' malloc family takes arena blocks of the open
+ * state (lib/cmalloc.c): counted, freed back, failing with ENOMEM when
+ * there is no room or no state. */
+static void test_malloc_takes_blocks_of_the_arena(void)
+{
+    errno = 0;
+    CHECK(malloc(16) == NULL && errno == ENOMEM); /* no state open */
+    lua_State *L = open_state();
+    lua_gc(L, LUA_GCCOLLECT);
+    size_t in_use = arena_in_use(cur_arena);
+    char *p = malloc(1000);
+    CHECK(p != NULL && ((uintptr_t)p & 7u) == 0);
+    CHECK(arena_in_use(cur_arena) >= in_use + 1000);
+    memset(p, 'a', 1000);
+    CHECK(heap_ok(L));
+    p = realloc(p, 5000);
+    CHECK(p != NULL && p[0] == 'a' && p[999] == 'a');
+    CHECK(arena_in_use(cur_arena) >= in_use + 5000);
+    unsigned char *z = calloc(100, 3);
+    CHECK(z != NULL && z[0] == 0 && z[299] == 0);
+    lua_gc(L, LUA_GCCOLLECT);
+    CHECK(heap_ok(L));
+    errno = 0;
+    CHECK(malloc(arena_capacity(cur_arena)) == NULL && errno == ENOMEM);
+    CHECK(realloc(p, arena_capacity(cur_arena)) == NULL);
+    CHECK(p[0] == 'a' && p[999] == 'a'); /* p is still there */
+    free(z);
+    free(p);
+    free(NULL);
+    CHECK_EQ(arena_in_use(cur_arena), in_use);
+    CALL(close_state());
+}
+#endif
+
 /* ---- C closures and upvalues
  * ------------------------------------------------ */
 
@@ -1399,6 +1500,10 @@ static const struct check_case cases[] = {
     CASE(test_gc_options),
     CASE(test_step_quantiles_are_exact),
     CASE(test_newstate_close_returns_every_byte),
+    CASE(test_blocks_of_the_allocation_function_are_accounted),
+#ifndef RTLUA_HOST
+    CASE(test_malloc_takes_blocks_of_the_arena),
+#endif
     CASE(test_cclosure_upvalues),
 #else
     CASE(test_calls_pcall_and_message_handler),

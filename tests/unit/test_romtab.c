@@ -8,12 +8,12 @@
  * must come back to zero and the next state must see the flash tables
  * as they were built.
  */
-#include "build/gen/romtab.h"
 #include "gc/gc.h"
 #include "include/lauxlib.h"
 #include "include/lua.h"
 #include "include/lualib.h"
 #include "include/rtlua.h"
+#include "romtab.h"
 #include "tests/unit/check.h"
 #include "vm/state.h"
 #include "vm/tab.h"

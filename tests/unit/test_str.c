@@ -8,8 +8,8 @@
  * Cases that must not see a collection switch the collector off
  * (gcrunning = 0) and drive the phases by hand.
  */
-#include "build/gen/romstr.h"
 #include "gc/gc.h"
+#include "romstr.h"
 #include "tests/unit/check.h"
 #include "vm/str.h"
 

@@ -2,3 +2,5 @@
 # require "ringbuf".
 MODULE := ringbuf
 MODULE_SRCS := ringbuf.c
+# Its tables in flash (see ringbuf.romtab).
+MODULE_ROMTAB := ringbuf.romtab

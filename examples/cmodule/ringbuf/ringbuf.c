@@ -11,11 +11,31 @@
  *
  * A control loop keeps its last N samples in one; the buffer is one
  * userdata block, so pushing allocates nothing.
+ *
+ * Its tables can be in flash: linked into an rtlua build (make
+ * USER_C_MODULES), ringbuf.romtab (named by module.mk's MODULE_ROMTAB)
+ * describes them, and luaopen_ringbuf takes them with rtlua_romtable,
+ * so they cost no arena.  The functions those tables name therefore have
+ * external linkage.  Loaded as a .so, or by lua5.4, it builds them in
+ * RAM as usual.
  */
 #include "lauxlib.h"
 #include "lua.h"
+#ifdef RTLUA_CONFIG /* rtlua's headers */
+#include "rtlua.h"
+#endif
 
 #define RINGBUF_TNAME "ringbuf"
+
+/* What ringbuf.romtab names. */
+int ringbuf_new(lua_State *L);
+int ringbuf_push(lua_State *L);
+int ringbuf_pop(lua_State *L);
+int ringbuf_sum(lua_State *L);
+int ringbuf_mean(lua_State *L);
+int ringbuf_len(lua_State *L);
+int ringbuf_tostring(lua_State *L);
+int luaopen_ringbuf(lua_State *L);
 
 typedef struct ringbuf {
     lua_Integer cap;   /* slots */
@@ -29,7 +49,7 @@ static ringbuf *check_ringbuf(lua_State *L)
     return (ringbuf *)luaL_checkudata(L, 1, RINGBUF_TNAME);
 }
 
-static int rb_new(lua_State *L)
+int ringbuf_new(lua_State *L)
 {
     lua_Integer cap = luaL_checkinteger(L, 1);
     luaL_argcheck(L, cap > 0 && cap <= 1 << 20, 1, "capacity out of range");
@@ -41,7 +61,7 @@ static int rb_new(lua_State *L)
     return 1;
 }
 
-static int rb_push(lua_State *L)
+int ringbuf_push(lua_State *L)
 {
     ringbuf *r = check_ringbuf(L);
     lua_Number x = luaL_checknumber(L, 2);
@@ -55,7 +75,7 @@ static int rb_push(lua_State *L)
     return 0;
 }
 
-static int rb_pop(lua_State *L)
+int ringbuf_pop(lua_State *L)
 {
     ringbuf *r = check_ringbuf(L);
     if (r->count == 0) {
@@ -76,13 +96,13 @@ static lua_Number sum(const ringbuf *r)
     return s;
 }
 
-static int rb_sum(lua_State *L)
+int ringbuf_sum(lua_State *L)
 {
     lua_pushnumber(L, sum(check_ringbuf(L)));
     return 1;
 }
 
-static int rb_mean(lua_State *L)
+int ringbuf_mean(lua_State *L)
 {
     ringbuf *r = check_ringbuf(L);
     if (r->count == 0)
@@ -91,13 +111,13 @@ static int rb_mean(lua_State *L)
     return 1;
 }
 
-static int rb_len(lua_State *L)
+int ringbuf_len(lua_State *L)
 {
     lua_pushinteger(L, check_ringbuf(L)->count);
     return 1;
 }
 
-static int rb_tostring(lua_State *L)
+int ringbuf_tostring(lua_State *L)
 {
     ringbuf *r = check_ringbuf(L);
     lua_pushfstring(L, "ringbuf(%I/%I)", (LUAI_UACINT)r->count,
@@ -105,21 +125,27 @@ static int rb_tostring(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg methods[] = {{"push", rb_push},
-                                   {"pop", rb_pop},
-                                   {"sum", rb_sum},
-                                   {"mean", rb_mean},
+static const luaL_Reg methods[] = {{"push", ringbuf_push},
+                                   {"pop", ringbuf_pop},
+                                   {"sum", ringbuf_sum},
+                                   {"mean", ringbuf_mean},
                                    {NULL, NULL}};
 
 static const luaL_Reg meta[] = {
-    {"__len", rb_len}, {"__tostring", rb_tostring}, {NULL, NULL}};
+    {"__len", ringbuf_len}, {"__tostring", ringbuf_tostring}, {NULL, NULL}};
 
-static const luaL_Reg funcs[] = {{"new", rb_new}, {NULL, NULL}};
-
-int luaopen_ringbuf(lua_State *L);
+static const luaL_Reg funcs[] = {{"new", ringbuf_new}, {NULL, NULL}};
 
 int luaopen_ringbuf(lua_State *L)
 {
+    luaL_checkversion(L);
+#ifdef RTLUA_CONFIG
+    if (rtlua_romtable(L, "ringbuf_meta")) { /* the tables are in flash */
+        lua_setfield(L, LUA_REGISTRYINDEX, RINGBUF_TNAME);
+        rtlua_romtable(L, "ringbuf");
+        return 1;
+    }
+#endif
     luaL_newlib(L, funcs);
     luaL_newmetatable(L, RINGBUF_TNAME);
     luaL_setfuncs(L, meta, 0);

@@ -1,0 +1,19 @@
+-- tests/cmod/arena.lua: what the example module (examples/cmodule)
+-- costs in the arena.  Prints "boot N", the bytes in use as the script
+-- starts (libraries, arguments, this chunk: its constants are ROM
+-- strings in every build, so that builds with and without user modules
+-- compare), then "require N", what require "ringbuf" added with the
+-- collector stopped, or "require none" where the module is absent.
+local boot = collectgarbage("count") * 1024
+collectgarbage("stop")
+local before = collectgarbage("count") * 1024
+local ok, m = pcall(require, "ring" .. "buf")
+local cost = collectgarbage("count") * 1024 - before
+collectgarbage("restart")
+print(("boot %d"):format(boot))
+if ok then
+  assert(type(m) == "table")
+  print(("require %d"):format(cost))
+else
+  print("require none")
+end
