@@ -195,13 +195,13 @@ static void setlist(lua_State *L, tvalue *ra, int n, uint32_t last)
         if (rc != TAB_OK)
             vm_memerror(L);
     }
-    if (last + (uint32_t)n <= h->asize) { /* the usual: array slots */
-        tvalue *a = h->array + last - 1;
+    if (n > 0 && last + (uint32_t)n <= h->asize) { /* the usual */
+        tvalue *a = h->array + last; /* keys last + 1 .. last + n */
         for (j = 1; j <= n; j++) {
             if (is_nil(ra + j))
-                set_empty(a + j);
+                set_empty(a + j - 1);
             else
-                set_obj(a + j, ra + j);
+                set_obj(a + j - 1, ra + j);
             gc_barrier(L, h, ra + j);
         }
         return;
