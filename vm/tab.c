@@ -305,13 +305,14 @@ static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
 
 const tvalue *tab_romgetshortstr(table *t, str *key)
 {
-    if (!is_rom(t))
-        return weak_found(t, tab_rawgetshortstr(t, key), V_SHRSTR);
     const tvalue *v = tab_rawgetshortstr(t, key);
-    if (v != &tab_absent)
-        return rom_value(t, (const node *)(const void *)v);
-    const table *ov = tab_romslot(t)->ov;
-    return ov != NULL ? tab_rawgetshortstr(ov, key) : &tab_absent;
+    if (!is_rom(t))
+        return weak_found(t, v, V_SHRSTR);
+    const romslot *rs = tab_romslot(t);
+    if (v != &tab_absent) /* (a library's field, never written: as it is) */
+        return rs->over == NULL ? v
+                                : rom_value(t, (const node *)(const void *)v);
+    return rs->ov != NULL ? tab_rawgetshortstr(rs->ov, key) : &tab_absent;
 }
 
 const tvalue *tab_getint(table *t, rt_int key)
@@ -505,6 +506,19 @@ static int set_normalised_(lua_State *L, table *t, const tvalue *k,
 
 int tab_setnew(lua_State *L, table *t, const tvalue *key, const tvalue *val)
 {
+    /* The usual case, a new field of a small table with room for it:
+     * one insertion (no allocation, so val may stay where it is). */
+    if (tt_of(key) == V_SHRSTR && !is_nil(val) && t->mig == NULL &&
+        !slow_case(t)) {
+        node *n = insert_key(L, t, key);
+        if (n != NULL) {
+            set_obj(&n->val, val);
+            t->flags = 0;
+            gc_barrier(L, t, key);
+            gc_barrier(L, t, val);
+            return TAB_OK;
+        }
+    }
     tvalue k, v = *val;
     int rc = normalise_key(key, &k);
     if (rc != TAB_OK)
