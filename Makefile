@@ -65,8 +65,14 @@ BOARD_INC := $(BDIR)/include
 # -fbuiltin after -ffreestanding: the compiler may still expand memcpy,
 # memset and the like of a few bytes inline (freestanding alone makes
 # every one a call); newlib provides them, with their standard meaning.
+# Not the malloc family: on the boards it is lib/cmalloc.c's, whose
+# blocks come from the arena (a built-in malloc is assumed to change no
+# memory but its block, so a read of the arena's counters across a call
+# would be folded).
 TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) -I$(BDIR)/gen $(BOARD_OPT) $(WARN) \
                  $(BOARD_CPU) -Iboard/$(BOARD) -ffreestanding -fbuiltin \
+                 -fno-builtin-malloc -fno-builtin-calloc \
+                 -fno-builtin-realloc -fno-builtin-free \
                  -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
                  $(BOARD_EXTRA)
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
