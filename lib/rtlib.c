@@ -11,7 +11,9 @@
  *   rt.budget(fraction) | rt.budget{cycles=, reserve=, assist=}
  *                        -> fraction, cycles, reserve, assist (after the
  *                           change; assist 0: one step's cycles)
- *   rt.stats() -> table of the collector's and the event ring's figures,
+ *   rt.stats(["reset"]) -> table of the collector's and the event ring's
+ *                 figures ("reset": then the collector's start afresh,
+ *                 e.g. to leave a program's loading out of them),
  *                 and `clock`: what rt.cycles counts ("systick" or "dwt"
  *                 on a board, "host": wall-clock nanoseconds, which a
  *                 loaded host makes noisy).  Among them: assists (assist
@@ -19,7 +21,13 @@
  *                 cap), assist_units (their work), worst_body_assists and
  *                 worst_body_assist_us (the most in one rt.loop body, of
  *                 any loop), emergencies and emergencies_failed (those
- *                 that ended in "not enough memory")
+ *                 that ended in "not enough memory"), worst_unit_us and
+ *                 worst_unit_phase (the longest unit of work of any step,
+ *                 what a step may overrun its budget by, and its phase),
+ *                 worst_rehash_us and worst_intern_us (the program's own
+ *                 longest table growth work in one store and interning
+ *                 during a string-table resize, collector steps inside
+ *                 them left out) beside worst_finalizer_us
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -258,11 +266,16 @@ static lua_Integer clampi(uint64_t v)
 
 static int rt_stats(lua_State *L)
 {
+    static const char *const opts[] = {"reset", NULL};
+    int reset =
+        !lua_isnoneornil(L, 1) && luaL_checkoption(L, 1, NULL, opts) == 0;
     rtlua_GCStats s;
     rt_post_stats p;
     rtlua_gcstats(L, &s);
+    if (reset)
+        rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 34);
+    lua_createtable(L, 0, 40);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -280,9 +293,24 @@ static int rt_stats(lua_State *L)
     lua_setfield(L, -2, "quantiles_sampled");
     lua_pushnumber(L, cycles_to_us(s.worst_emergency_cycles));
     lua_setfield(L, -2, "worst_emergency_us");
+    lua_pushnumber(L, cycles_to_us(s.worst_rehash_cycles));
+    lua_setfield(L, -2, "worst_rehash_us");
+    lua_pushnumber(L, cycles_to_us(s.worst_intern_cycles));
+    lua_setfield(L, -2, "worst_intern_us");
     lua_pushnumber(L, cycles_to_us(s.worst_finalizer_cycles));
     lua_setfield(L, -2, "worst_finalizer_us");
     setint(L, "finalizers", clampi(s.finalizers));
+    lua_pushnumber(L, cycles_to_us(s.worst_unit_cycles));
+    lua_setfield(L, -2, "worst_unit_us");
+    {
+        static const char *const phases[] = {"pause",        "propagate",
+                                             "atomic",       "clearweak",
+                                             "sweep_string", "sweep_objects"};
+        unsigned ph = (unsigned)s.worst_unit_phase;
+        lua_pushstring(L, ph < sizeof phases / sizeof phases[0] ? phases[ph]
+                                                                : "?");
+        lua_setfield(L, -2, "worst_unit_phase");
+    }
     setint(L, "steps", clampi(s.steps));
     setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
     lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));

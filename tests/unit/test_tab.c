@@ -1657,7 +1657,7 @@ static void test_hasparts_agrees_with_memsize(void)
     for (int i = 0; i < 4; i++)
         CHECK(shapes[i] != NULL);
     /* the last one grows big (where the arena holds it) */
-    rt_int keys = growth_fits() ? 2000 : 40;
+    rt_int keys = growth_fits() ? 600 : 40;
     for (rt_int k = 1; k <= keys; k++) {
         tvalue v = ival(k);
         CHECK_EQ(tab_setint(L, shapes[3], k * 7, &v), TAB_OK);
@@ -1666,7 +1666,7 @@ static void test_hasparts_agrees_with_memsize(void)
                 CHECK_EQ(tab_hasparts(shapes[i]) != 0,
                          tab_memsize(shapes[i]) > tab_objsize(shapes[i]));
     }
-    CHECK(keys < 2000 || shapes[3]->mig != NULL);
+    CHECK(keys < 600 || shapes[3]->mig != NULL);
     for (int i = 0; i < 4; i++)
         CHECK_EQ(tab_hasparts(shapes[i]) != 0,
                  tab_memsize(shapes[i]) > tab_objsize(shapes[i]));
