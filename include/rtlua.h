@@ -161,7 +161,8 @@ typedef struct rt_post_stats {
 void rt_post_getstats(rt_post_stats *out);
 /* Deliver the events waiting in the ring now, in order (the safe points do
  * it by themselves; a C function may call this where running Lua code is
- * safe, e.g. while it waits).  Returns the number handed to handlers.
+ * safe, e.g. while it waits); those posted while it runs wait for the next
+ * call.  Returns the number handed to handlers.
  * Handlers live in the registry (rt.on); one raising an error is reported
  * with lua_warning, as a __gc error is, and the others still run. */
 int rt_post_dispatch(lua_State *L);
