@@ -4,10 +4,6 @@ BOARD_LD := linker/lm3s6965.ld
 BOARD_QEMU := lm3s6965evb
 # 8 KiB of stack out of 64 KiB RAM: the rest is the Lua arena.
 BOARD_STACK := 8192
-# The 64-bit model optimised for size: with the C stack's checks and the
-# MPU beside the hw library, its test images overflowed the 256 KiB of
-# flash at -O2 (by 3 KiB), and its firmware the image region.
-BOARD_OPT := $(if $(filter 64,$(RTLUA_NUM)),-Os,-O2)
 BOARD_GUARD := 256
 # The no-access null page at address 0 (MPU), in bytes: the 320-byte vector table at 0 under it.
 BOARD_NULL_GUARD := 512
