@@ -104,6 +104,9 @@ int rtlua_image_pushmodule(lua_State *L, const char *name);
 /* The rt library (lib/rtlib.c): real-time loops, events, GC figures. */
 #define RTLUA_RTLIBNAME "rt"
 int luaopen_rt(lua_State *L);
+/* The `hw` library: the board's pins, ADC, UARTs, timers, watchdog and
+ * registers (lib/hwlib.c, port/hw.h). */
+int luaopen_hw(lua_State *L);
 
 /* ---- Interrupt events (lib/rtpost.c) ------------------------------------
  * rt_post(L, irq, value) may be called from an interrupt handler (or a
@@ -143,15 +146,6 @@ int rt_post_dispatch(lua_State *L);
 extern const char rt_handlers_key;
 /* Is an event waiting? (one load; callable anywhere) */
 int rt_post_pending(void);
-
-/* A board's demo event source: a periodic hardware timer whose interrupt
- * posts `burst` events (values 1, 2, 3... counting on across interrupts)
- * on each of `count` expiries `period_us` apart, then stops.  Returns the
- * event number it posts under, or -1 where the board has no such timer
- * (the default, a weak definition in lib/rtpost.c). */
-int rtlua_timer_start(lua_State *L, uint32_t period_us, uint32_t count,
-                      uint32_t burst);
-void rtlua_timer_stop(void);
 
 /* Offer a built-in (flash) module to `require`: registry._PRELOAD[name]
  * = openf, so require(name) calls openf(name, ":preload:") the first

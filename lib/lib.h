@@ -31,4 +31,22 @@ void fuzz_charge(lua_State *L);
 #define LOOP_CHARGE(L) ((void)0)
 #endif
 
+/* The REPL's line editor on a board's UART (lib/lineedit.c): shows
+ * nothing itself but edits, reading bytes from next (-1: the end of
+ * input); EDIT_LINE pushes the line, EDIT_PASTE a block of lines pasted
+ * in its paste mode; EDIT_EOF (the end of input) and EDIT_RAW (Ctrl-A:
+ * the caller runs the raw mode) push nothing. */
+enum { EDIT_EOF, EDIT_LINE, EDIT_PASTE, EDIT_RAW };
+int edit_line(lua_State *L, const char *prompt, int (*next)(void));
+
+/* The console's raw mode for tools (lib/rawmode.c): framed scripts in,
+ * framed output and status out, until the tool leaves it. */
+void rtlua_rawmode(lua_State *L);
+
+/* lib/repl.c, for the raw mode: whether the last rtlua_docall ended by
+ * Ctrl-C; the bytes typed ahead forgotten, and from now on kept (keep 1)
+ * or dropped (0) while code runs. */
+int repl_interrupted(void);
+void repl_typeahead(int keep);
+
 #endif

@@ -14,9 +14,11 @@
 #include "rtlua.h"
 
 static const lua_CFunction std_libs[] = {
-    luaopen_base,   luaopen_package, luaopen_coroutine, luaopen_table,
-    luaopen_string, luaopen_math,    luaopen_utf8,      luaopen_os,
-    luaopen_io,     luaopen_debug,   luaopen_rt,        NULL};
+    luaopen_base,  luaopen_package, luaopen_coroutine,
+    luaopen_table, luaopen_string,  luaopen_math,
+    luaopen_utf8,  luaopen_os,      luaopen_io,
+    luaopen_debug, luaopen_rt,      luaopen_hw,
+    NULL};
 
 /* The build's user C modules (make USER_C_MODULES=dir) replace this
  * with the generated umod/preload.c's; programs linked without them

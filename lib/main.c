@@ -120,10 +120,13 @@ static void banner(void)
     void *heap;
     size_t bytes;
     port_heap(&heap, &bytes);
+    int cause = port_reset_cause();
     port_printf("rtlua 0.1 on %s (%s, %u Hz, cycles from %s), arena %u bytes "
-                "at %p\n",
+                "at %p%s%s\n",
                 port_board(), port_core(), (unsigned)port_clock_hz(),
-                port_cycle_source(), (unsigned)bytes, heap);
+                port_cycle_source(), (unsigned)bytes, heap,
+                cause != PORT_RESET_POWER ? ", reset by " : "",
+                cause != PORT_RESET_POWER ? port_reset_name(cause) : "");
 }
 #endif
 

@@ -20,16 +20,20 @@
  * echoed after the prompt, as by Debian's lua5.4 (GNU readline, which it
  * is linked with, echoes what it reads from a pipe), so that a piped
  * session prints the same transcript under both.  On a board, the
- * console UART, which does not echo: the REPL echoes what is typed and
- * handles backspace, Ctrl-C (drop the line) and Ctrl-D on an empty line
- * (end of input).  When the board runs under QEMU with the host's stdin
+ * console UART, which does not echo: lib/lineedit.c edits each line
+ * (the cursor keys, Home and End, Backspace and Delete, a history, a
+ * paste mode, Ctrl-C to drop the line, Ctrl-D on an empty line for the
+ * end of input), and Ctrl-A there enters the raw mode of tools
+ * (lib/rawmode.c).  When the board runs under QEMU with the host's stdin
  * piped (port_stdin_piped), lines come from the host's stdin over
  * semihosting, which sees the end of the input; they are echoed so the
  * transcript reads as on a terminal.
  *
  * Interrupting: on a board reading the UART, a count hook polls the console
  * every REPL_POLL_COUNT instructions while a line runs; Ctrl-C raises
- * "interrupted!" in the running code, other bytes are kept as type-ahead.
+ * "interrupted!" in the running code, other bytes are kept as type-ahead
+ * (REPL_TYPEAHEAD of them: the console keeps the rest, unread, until the
+ * prompt reads them).
  * On the host, SIGINT arms the same hook.  A hook the code installs itself
  * (debug.sethook) replaces this one for the rest of that line.
  *
@@ -44,6 +48,7 @@
 #include <string.h>
 
 #include "lauxlib.h"
+#include "lib/lib.h"
 #include "lua.h"
 #include "port/port.h"
 #include "rtlua.h"
@@ -66,18 +71,17 @@
 #define REPL_TYPEAHEAD 32
 
 #define KEY_CTRL_C 0x03
-#define KEY_CTRL_D 0x04
-#define KEY_BACKSPACE 0x08
-#define KEY_DELETE 0x7F
 
 typedef struct ReplInput {
     int piped;    /* lines come from port_stdin_read */
-    int editing;  /* echo, backspace, Ctrl-C/Ctrl-D (a board's UART) */
+    int editing;  /* the line editor (a board's UART) */
     int echo;     /* echo each line read (nothing else echoes it) */
     int polling;  /* the count hook polls the console */
     int after_cr; /* the last byte was '\r': a '\n' right after is eaten */
     int ended;    /* end of input seen */
     volatile int interrupted; /* Ctrl-C or SIGINT while a line runs */
+    int was_interrupted;      /* the last rtlua_docall ended so */
+    int discard;              /* bytes other than Ctrl-C are dropped */
     unsigned ahead_head, ahead_tail;
     unsigned char ahead[REPL_TYPEAHEAD];
     int pipe_pos, pipe_len;
@@ -88,10 +92,21 @@ static ReplInput in;
 
 /* ---- Input -------------------------------------------------------------- */
 
+static int ahead_full(void)
+{
+    return in.ahead_head - in.ahead_tail == REPL_TYPEAHEAD;
+}
+
 static void keep_ahead(int c)
 {
-    if (in.ahead_head - in.ahead_tail < REPL_TYPEAHEAD)
+    if (!ahead_full())
         in.ahead[in.ahead_head++ % REPL_TYPEAHEAD] = (unsigned char)c;
+}
+
+void repl_typeahead(int keep)
+{
+    in.ahead_head = in.ahead_tail = 0;
+    in.discard = !keep;
 }
 
 /* The next input byte, or -1 at the end of input. */
@@ -119,11 +134,6 @@ static int next_byte(void)
     if (c < 0)
         in.ended = 1;
     return c;
-}
-
-static void echo_str(const char *s)
-{
-    port_write(s, strlen(s));
 }
 
 static void write_prompt(const char *prompt)
@@ -154,23 +164,35 @@ static void flush_piece(lua_State *L, const char *piece, size_t n, int *have)
     *have = 1;
 }
 
-/* Shows the prompt (of a statement's first line or of a continuation)
- * and reads a line (without its end); pushes it and returns 1, or
- * returns 0 at the end of input before any byte. */
-static int read_line(lua_State *L, int first)
+/* The next byte for the line editor: a '\n' right after a '\r' is the
+ * rest of one line end, not an empty line. */
+static int next_edit_byte(void)
+{
+    for (;;) {
+        int c = next_byte();
+        if (c == '\n' && in.after_cr) {
+            in.after_cr = 0;
+            continue;
+        }
+        in.after_cr = c == '\r';
+        return c;
+    }
+}
+
+/* A line from piped input or the host's terminal (without its end),
+ * pushed; 0 at the end of input before any byte. */
+static int read_plain_line(lua_State *L)
 {
     char piece[REPL_LINE_PIECE];
     size_t n = 0;
-    int have = 0; /* part of the line is on the stack, above the prompt */
+    int have = 0; /* part of the line is on the stack */
     int got = 0;  /* a byte of this line was read */
-    luaL_checkstack(L, 3, "no room for an input line");
-    const char *prompt = push_prompt(L, first);
-    write_prompt(prompt);
     for (;;) {
         int c = next_byte();
         if (c < 0) {
             if (!got) {
-                lua_pop(L, 1 + have);
+                if (have)
+                    lua_pop(L, 1);
                 return 0;
             }
             break;
@@ -182,30 +204,6 @@ static int read_line(lua_State *L, int first)
         in.after_cr = c == '\r';
         if (c == '\r' || c == '\n')
             break;
-        if (in.editing) {
-            if (c == KEY_BACKSPACE || c == KEY_DELETE) {
-                if (n > 0) {
-                    n--;
-                    echo_str("\b \b");
-                }
-                continue;
-            }
-            if (c == KEY_CTRL_C) { /* drop the line, ask again */
-                if (have)
-                    lua_pop(L, 1);
-                have = got = 0;
-                n = 0;
-                echo_str("^C\n");
-                write_prompt(prompt);
-                continue;
-            }
-            if (c == KEY_CTRL_D && !got) {
-                in.ended = 1;
-                lua_pop(L, 1 + have);
-                return 0;
-            }
-            port_putc(c);
-        }
         got = 1;
         if (n == sizeof piece) {
             flush_piece(L, piece, n, &have);
@@ -214,15 +212,38 @@ static int read_line(lua_State *L, int first)
         piece[n++] = (char)c;
     }
     flush_piece(L, piece, n, &have);
-    lua_remove(L, -2); /* the prompt */
-    if (in.echo && !in.editing) {
+    if (in.echo) {
         size_t len;
         const char *line = lua_tolstring(L, -1, &len);
         port_write(line, len);
-    }
-    if (in.echo)
         port_putc('\n');
+    }
     return 1;
+}
+
+/* Shows the prompt (of a statement's first line or of a continuation)
+ * and reads a line (without its end): pushes it and returns EDIT_LINE,
+ * or a block pasted in the line editor's paste mode (EDIT_PASTE); or
+ * pushes nothing and returns EDIT_EOF (the end of input before any byte)
+ * or EDIT_RAW (the line editor's Ctrl-A). */
+static int read_line(lua_State *L, int first)
+{
+    luaL_checkstack(L, 3, "no room for an input line");
+    const char *prompt = push_prompt(L, first);
+    write_prompt(prompt);
+    int r = in.editing           ? edit_line(L, prompt, next_edit_byte)
+            : read_plain_line(L) ? EDIT_LINE
+                                 : EDIT_EOF;
+    if (r == EDIT_EOF || r == EDIT_RAW) {
+        if (r == EDIT_EOF)
+            in.ended = 1;
+        lua_pop(L, 1); /* the prompt */
+        return r;
+    }
+    lua_remove(L, -2); /* the prompt */
+    if (in.editing && r == EDIT_LINE)
+        port_putc('\n');
+    return r;
 }
 
 /* ---- Compiling ---------------------------------------------------------- */
@@ -248,11 +269,18 @@ static int load_top(lua_State *L)
 }
 
 /* Reads a statement: the function compiled from it on top and LUA_OK, the
- * error message and the compiler's status, or -1 at the end of input. */
+ * error message and the compiler's status; or -1 at the end of input, -2
+ * for raw mode. */
 static int read_statement(lua_State *L)
 {
-    if (!read_line(L, 1))
-        return -1;
+    int r = read_line(L, 1);
+    if (r == EDIT_EOF || r == EDIT_RAW)
+        return r == EDIT_EOF ? -1 : -2;
+    if (r == EDIT_PASTE) { /* a pasted block: one chunk */
+        int status = load_top(L);
+        lua_remove(L, -2);
+        return status;
+    }
     size_t len;
     const char *line = lua_tolstring(L, -1, &len);
     if (len > 0 && line[0] == '=') { /* "=expr": lua5.4's old shorthand */
@@ -278,8 +306,13 @@ static int read_statement(lua_State *L)
             lua_remove(L, -2);
             return status;
         }
-        if (!read_line(L, 0)) { /* the end inside a statement */
+        r = read_line(L, 0);
+        if (r == EDIT_EOF || r == EDIT_RAW) { /* the end inside a statement */
             lua_remove(L, -2);
+            if (r == EDIT_RAW) {
+                lua_pop(L, 1);
+                return -2;
+            }
             return status;
         }
         lua_remove(L, -2); /* the message */
@@ -296,15 +329,16 @@ static void repl_hook(lua_State *L, lua_Debug *ar)
     (void)ar;
     if (in.polling) {
         int c;
-        while ((c = port_pollc()) >= 0) {
+        while ((in.discard || !ahead_full()) && (c = port_pollc()) >= 0) {
             if (c == KEY_CTRL_C)
                 in.interrupted = 1;
-            else
+            else if (!in.discard)
                 keep_ahead(c);
         }
     }
     if (in.interrupted) {
         in.interrupted = 0;
+        in.was_interrupted = 1;
         lua_sethook(L, NULL, 0, 0);
         luaL_error(L, "interrupted!");
     }
@@ -345,7 +379,7 @@ int rtlua_docall(lua_State *L, int narg, int nres)
     int base = lua_gettop(L) - narg;
     lua_pushcfunction(L, rtlua_msghandler);
     lua_insert(L, base);
-    in.interrupted = 0;
+    in.interrupted = in.was_interrupted = 0;
     if (in.polling)
         lua_sethook(L, repl_hook, LUA_MASKCOUNT, REPL_POLL_COUNT);
 #ifdef RTLUA_HOST
@@ -361,6 +395,11 @@ int rtlua_docall(lua_State *L, int narg, int nres)
     in.interrupted = 0;
     lua_remove(L, base);
     return status;
+}
+
+int repl_interrupted(void)
+{
+    return in.was_interrupted;
 }
 
 static void report_text(const char *msg)
@@ -404,6 +443,11 @@ static int repl_step(lua_State *L)
 {
     int base = lua_gettop(L);
     int status = read_statement(L);
+    if (status == -2) { /* Ctrl-A: raw mode, then the prompt again */
+        lua_settop(L, base);
+        rtlua_rawmode(L);
+        return 1;
+    }
     if (status < 0)
         return 0;
     if (status == LUA_OK)

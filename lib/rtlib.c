@@ -25,8 +25,7 @@
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
- *   rt.timer(period_us, count [, burst]) -> event number, or nil where
- *                                           the board has no demo timer
+ *   (hardware timers' events: hw.timer, lib/hwlib.c)
  *
  * rt.loop keeps absolute release times: iteration k is released at
  * r_k = t0 + k * period (t0: the call), so lateness never accumulates
@@ -402,26 +401,6 @@ static int rt_post_lua(lua_State *L)
 static int rt_poll(lua_State *L)
 {
     lua_pushinteger(L, rt_post_dispatch(L));
-    return 1;
-}
-
-static int rt_timer(lua_State *L)
-{
-    if (lua_isnoneornil(L, 1)) {
-        rtlua_timer_stop();
-        return 0;
-    }
-    lua_Integer us = luaL_checkinteger(L, 1);
-    lua_Integer n = luaL_checkinteger(L, 2);
-    lua_Integer burst = luaL_optinteger(L, 3, 1);
-    luaL_argcheck(L, us > 0, 1, "period must be positive");
-    luaL_argcheck(L, n >= 0, 2, "count must be non-negative");
-    luaL_argcheck(L, burst > 0, 3, "burst must be positive");
-    int e = rtlua_timer_start(L, (uint32_t)us, (uint32_t)n, (uint32_t)burst);
-    if (e < 0)
-        lua_pushnil(L);
-    else
-        lua_pushinteger(L, e);
     return 1;
 }
 

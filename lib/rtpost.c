@@ -140,18 +140,3 @@ static void on_safepoint(lua_State *L)
     if (rt_post_pending())
         rt_post_dispatch(L);
 }
-
-/* Boards without a demo timer: these weak definitions stand in. */
-__attribute__((weak)) int rtlua_timer_start(lua_State *L, uint32_t period_us,
-                                            uint32_t count, uint32_t burst)
-{
-    (void)L;
-    (void)period_us;
-    (void)count;
-    (void)burst;
-    return -1;
-}
-
-__attribute__((weak)) void rtlua_timer_stop(void)
-{
-}

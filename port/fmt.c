@@ -188,3 +188,16 @@ int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
     va_end(ap);
     return n;
 }
+
+/* The words for a reset cause (port_reset_cause). */
+const char *port_reset_name(int cause)
+{
+    switch (cause) {
+    case PORT_RESET_WATCHDOG:
+        return "watchdog";
+    case PORT_RESET_SOFTWARE:
+        return "software";
+    default:
+        return "power-on";
+    }
+}

@@ -176,6 +176,48 @@ enum { PORT_LIB_OK, PORT_LIB_OPEN, PORT_LIB_INIT, PORT_LIB_ABSENT };
 int port_loadlib(const char *path, const char *sym, port_fn *fn,
                  const char **err);
 
+/* Interrupts attached at run time (the hw library's timers, UARTs and
+ * watchdog).  fn(arg) runs in the interrupt of `line`: an IRQ number, or
+ * a negative exception number as CMSIS numbers them (PORT_IRQ_NMI).  At
+ * most PORT_IRQ_SLOTS lines at once; a line not attached keeps its
+ * default handler.  Returns 0, or -1 when no slot is free or the port has
+ * no interrupts (the host).  The handler may only touch volatile scalars,
+ * its device and lock-free structures (rt_post). */
+#define PORT_IRQ_NMI (-14)
+#ifndef PORT_IRQ_SLOTS
+#define PORT_IRQ_SLOTS 8
+#endif
+int port_irq_attach(int line, void (*fn)(void *), void *arg);
+void port_irq_detach(int line);
+/* What `line` is attached with (its handler's argument), or NULL. */
+void *port_irq_arg(int line);
+/* The line's enable in the interrupt controller (nothing for exceptions);
+ * disabling also clears a pending request. */
+void port_irq_enable(int line, int on);
+
+/* Resets.  port_reset_cause is why this boot happened, from a note the
+ * previous run left in RAM that start-up does not clear (the watchdog's
+ * warning interrupt and port_reset leave one; power-on leaves none). */
+enum { PORT_RESET_POWER, PORT_RESET_WATCHDOG, PORT_RESET_SOFTWARE };
+int port_reset_cause(void);
+const char *port_reset_name(int cause); /* "power-on", "watchdog"... */
+/* Notes the cause of a reset that is coming (PORT_RESET_POWER withdraws
+ * the note).  Callable from an interrupt. */
+void port_reset_note(int cause);
+/* Resets the chip, noting PORT_RESET_SOFTWARE; returns -1 only where
+ * there is no reset (the host). */
+int port_reset(void);
+
+/* Console output taken over (lib/rawmode.c frames it for tools): while a
+ * sink is set, what port_putc, port_write, port_puts and port_printf
+ * write (stream 1) and what port_write_err writes (stream 2) goes to it
+ * instead of the console, and port_exit tells it the status first
+ * (stream 0, s NULL, n the status); port_raw_write always writes to the
+ * console.  NULL gives the console back. */
+typedef void (*port_sink_fn)(int stream, const char *s, size_t n);
+void port_console_sink(port_sink_fn fn);
+void port_raw_write(const char *s, size_t n);
+
 /* Facts for banners: board name, core, clock. */
 const char *port_board(void);
 const char *port_core(void);

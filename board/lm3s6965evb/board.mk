@@ -6,8 +6,12 @@ BOARD_QEMU := lm3s6965evb
 BOARD_STACK := 8192
 BOARD_GUARD := 256
 # The application image region (docs/images.md): the last 16 KiB of flash,
-# at 0x3C000 (1 KiB pages); the 64-bit model's firmware takes 232 KiB.
-BOARD_APP_IMAGE := 0x4000
+# at 0x3C000 (1 KiB pages); the 64-bit model's firmware takes 246 KiB with
+# the hw library, raw mode and line editor, and keeps 8 KiB at 0x3E000.
+BOARD_APP_IMAGE := $(if $(filter 64,$(RTLUA_NUM)),0x2000,0x4000)
 BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
 # The arena tests' big arena: half of the 64 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768
+# The hw library: Stellaris GPIO, ADC, timers and UARTs, the SP805
+# watchdog.
+BOARD_HW := stellaris sp805

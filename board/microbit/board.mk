@@ -23,4 +23,8 @@ BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64
 # bytes each): every library is linked now, and 16 KiB of RAM leaves the
 # 64-bit model's test images less than the 4 KiB minimum arena otherwise.
 # GC_STEP_SAMPLES: 16 kept step lengths for rt.stats()'s median, not 128.
-BOARD_EXTRA := -DLUAI_CSTACK_KEEP=1024 -DRT_POST_RING=16 -DGC_STEP_SAMPLES=16
+# PORT_IRQ_SLOTS: 4 interrupts attached at run time (its 3 timers), not 8.
+BOARD_EXTRA := -DLUAI_CSTACK_KEEP=1024 -DRT_POST_RING=16 -DGC_STEP_SAMPLES=16 \
+               -DPORT_IRQ_SLOTS=4
+# The hw library: nRF51 GPIO and timers.
+BOARD_HW := nrf51

@@ -11,9 +11,6 @@
 #define BOARD_IRQ_COUNT 32
 #define BOARD_HAS_MPU 1
 #define BOARD_UART0_BASE 0x40004000u
-/* CMSDK timer 0, for interrupt demos. */
-#define BOARD_TIMER0_BASE 0x40000000u
-#define BOARD_TIMER0_IRQ 8
 /* 16 MiB of PSRAM beside the 4 MiB SSRAM (QEMU's mps.ram, the board's
  * PSRAM): not part of the arena, but benchmarks may use it. */
 #define BOARD_PSRAM_BASE 0x21000000u

@@ -13,3 +13,8 @@ BOARD_APP_IMAGE := 0x100000
 BOARD_OPENOCD :=
 # The arena tests' big arena: 2 MiB of the 4 MiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2097152 -DBENCH_MAX_STEPS=60000
+# The hw library: CMSDK GPIO, timers and UARTs, the SP805 watchdog, the
+# FPGA's LED and button registers.
+BOARD_HW := reg cmsdk sp805
+# The MPS2 images share one hw table.
+BOARD_HW_SRCS := board/mps2-an385/hw.c

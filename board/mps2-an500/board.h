@@ -11,8 +11,5 @@
 #define BOARD_IRQ_COUNT 32
 #define BOARD_HAS_MPU 1
 #define BOARD_UART0_BASE 0x40004000u
-/* CMSDK timer 0, for interrupt demos. */
-#define BOARD_TIMER0_BASE 0x40000000u
-#define BOARD_TIMER0_IRQ 8
 
 #endif

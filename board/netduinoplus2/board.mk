@@ -11,3 +11,5 @@ BOARD_APP_IMAGE := 0x40000
 BOARD_OPENOCD := -f interface/stlink.cfg -f target/stm32f4x.cfg
 # The arena tests' big arena: half of the 128 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=65536
+# The hw library: STM32 GPIO, ADC, timers and USARTs.
+BOARD_HW := stm32

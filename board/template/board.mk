@@ -15,3 +15,5 @@ BOARD_APP_IMAGE := 0x10000
 BOARD_OPENOCD :=
 # Sizes for the unit tests that must fit this board's RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768
+# The hw library's drivers (board/drivers/hw_NAME.c) hw.c uses.
+BOARD_HW := reg

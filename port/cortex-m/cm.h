@@ -41,6 +41,13 @@
 #define SCB_CPACR REG32(0xE000ED88u)
 #define SCB_CPACR_CP10_CP11_FULL (0xFu << 20)
 
+/* NVIC: set-enable, clear-enable and clear-pending, 32 lines a word */
+#define NVIC_ISER(n) REG32(0xE000E100u + 4u * (n))
+#define NVIC_ICER(n) REG32(0xE000E180u + 4u * (n))
+#define NVIC_ICPR(n) REG32(0xE000E280u + 4u * (n))
+#define SCB_AIRCR_VECTKEY (0x05FAu << 16)
+#define SCB_AIRCR_SYSRESETREQ (1u << 2)
+
 /* Debug: DWT cycle counter */
 #define DEMCR REG32(0xE000EDFCu)
 #define DEMCR_TRCENA (1u << 24)
@@ -98,6 +105,10 @@ void cm_tick_init(void);
 void cm_cycles_init(void);
 void cm_entropy_init(void);
 void cm_stack_init(void);
+void cm_reset_init(void);
+/* The handler of run-time attached interrupts (irq.c): 1 when exception
+ * `exc` (IPSR) had one and it ran. */
+int cm_irq_dispatch(uint32_t exc);
 int cm_stack_intact(void);
 _Noreturn void cm_stack_overflow(const char *where);
 void cm_semihost_exit(int status) __attribute__((noreturn));

@@ -4,9 +4,13 @@
  */
 #include "board.h"
 #include "port/cortex-m/cm.h"
+#include "port/hw.h"
 #include "port/port.h"
 
+#include <string.h>
+
 extern uint32_t _heap_start[], _heap_end[];
+extern uint32_t _flash_start[], _flash_end[], _sdata[], _stack_top[];
 
 void port_init(void)
 {
@@ -16,31 +20,54 @@ void port_init(void)
     done = 1;
     board_init();
     cm_entropy_init(); /* before the timers are started */
+    cm_reset_init();
     cm_stack_init();
     cm_cycles_init();
     cm_tick_init();
 }
 
-void port_putc(int c)
+/* Where console output goes while a tool frames it (port_console_sink). */
+static port_sink_fn sink;
+
+void port_console_sink(port_sink_fn fn)
 {
-    board_uart_putc(c);
+    sink = fn;
 }
 
-void port_write(const char *s, size_t n)
+void port_raw_write(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         board_uart_putc(s[i]);
 }
 
+void port_putc(int c)
+{
+    char ch = (char)c;
+    if (sink != NULL)
+        sink(1, &ch, 1);
+    else
+        board_uart_putc(c);
+}
+
+void port_write(const char *s, size_t n)
+{
+    if (sink != NULL)
+        sink(1, s, n);
+    else
+        port_raw_write(s, n);
+}
+
 void port_write_err(const char *s, size_t n)
 {
-    port_write(s, n);
+    if (sink != NULL)
+        sink(2, s, n);
+    else
+        port_raw_write(s, n);
 }
 
 void port_puts(const char *s)
 {
-    while (*s)
-        board_uart_putc(*s++);
+    port_write(s, strlen(s));
 }
 
 int port_pollc(void)
@@ -58,6 +85,8 @@ int port_getc(void)
 
 _Noreturn void port_exit(int status)
 {
+    if (sink != NULL) /* a tool frames the output: it learns the status */
+        sink(0, NULL, (size_t)(unsigned)status);
     if (!cm_stack_intact())
         cm_stack_overflow("exit");
     cm_semihost_exit(status);
@@ -120,4 +149,11 @@ int port_loadlib(const char *path, const char *sym, port_fn *fn,
     (void)fn;
     (void)err;
     return PORT_LIB_ABSENT;
+}
+
+/* The memory map's sizes: .data starts RAM, the stack ends it. */
+void hw_memory(size_t *flash, size_t *ram)
+{
+    *flash = (size_t)((uintptr_t)_flash_end - (uintptr_t)_flash_start);
+    *ram = (size_t)((uintptr_t)_stack_top - (uintptr_t)_sdata);
 }

@@ -6,7 +6,8 @@
  * stack guard, cycle counter, SysTick), then main; main's return value
  * is the exit status.  Every exception and each of the board's
  * BOARD_IRQ_COUNT interrupts has a weak default handler, so a board or an
- * application overrides one by defining a function of the same name.
+ * application overrides one by defining a function of the same name.  The
+ * default handler first runs what port_irq_attach attached to the line.
  */
 #include "board.h"
 #include "port/cortex-m/cm.h"
@@ -83,6 +84,8 @@ void Default_Handler(void)
 {
     uint32_t ipsr;
     __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+    if (cm_irq_dispatch(ipsr))
+        return;
     port_printf("\nunhandled exception %u (irq %d)\n", (unsigned)ipsr,
                 (int)ipsr - 16);
     cm_semihost_exit(2);

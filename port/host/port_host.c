@@ -74,8 +74,27 @@ void port_host_set_args(int argc, char **argv)
     host_argv = argv;
 }
 
+/* Where console output goes while a tool frames it (port_console_sink). */
+static port_sink_fn sink;
+
+void port_console_sink(port_sink_fn fn)
+{
+    sink = fn;
+}
+
+void port_raw_write(const char *s, size_t n)
+{
+    fwrite(s, 1, n, stdout);
+    fflush(stdout);
+}
+
 void port_putc(int c)
 {
+    if (sink != NULL) {
+        char ch = (char)c;
+        sink(1, &ch, 1);
+        return;
+    }
     putchar(c);
     if (c == '\n')
         fflush(stdout);
@@ -83,11 +102,18 @@ void port_putc(int c)
 
 void port_write(const char *s, size_t n)
 {
-    fwrite(s, 1, n, stdout);
+    if (sink != NULL)
+        sink(1, s, n);
+    else
+        fwrite(s, 1, n, stdout);
 }
 
 void port_write_err(const char *s, size_t n)
 {
+    if (sink != NULL) {
+        sink(2, s, n);
+        return;
+    }
     fflush(stdout);
     fwrite(s, 1, n, stderr);
     fflush(stderr);
@@ -95,7 +121,7 @@ void port_write_err(const char *s, size_t n)
 
 void port_puts(const char *s)
 {
-    fputs(s, stdout);
+    port_write(s, strlen(s));
 }
 
 int port_getc(void)
@@ -220,6 +246,8 @@ void port_idle(void)
 
 _Noreturn void port_exit(int status)
 {
+    if (sink != NULL) /* a tool frames the output: it learns the status */
+        sink(0, NULL, (size_t)(unsigned)status);
     fflush(stdout);
     exit(status);
 }
@@ -464,6 +492,48 @@ int port_loadlib(const char *path, const char *sym, port_fn *fn,
     /* POSIX: dlsym's result of a function is that function. */
     memcpy(fn, &f, sizeof *fn);
     return PORT_LIB_OK;
+}
+
+/* No interrupts to attach on the host (its hw board has no devices that
+ * raise any), and no reset: the process ends instead. */
+int port_irq_attach(int line, void (*fn)(void *), void *arg)
+{
+    (void)line;
+    (void)fn;
+    (void)arg;
+    return -1;
+}
+
+void port_irq_detach(int line)
+{
+    (void)line;
+}
+
+void *port_irq_arg(int line)
+{
+    (void)line;
+    return NULL;
+}
+
+void port_irq_enable(int line, int on)
+{
+    (void)line;
+    (void)on;
+}
+
+int port_reset_cause(void)
+{
+    return PORT_RESET_POWER;
+}
+
+void port_reset_note(int cause)
+{
+    (void)cause;
+}
+
+int port_reset(void)
+{
+    return -1;
 }
 
 int port_host_map(const char *path, void *at, size_t max, size_t *len,

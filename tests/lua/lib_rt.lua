@@ -1,5 +1,5 @@
 --! medium
--- rt: time, events (rt.on/rt.post, the board's timer), rt.loop, budget,
+-- rt: time, events (rt.on/rt.post), rt.loop, budget,
 -- stats.  rtlua only (no rt in lua5.4).
 assert(type(rt) == "table" and package.loaded.rt == rt)
 local hz = rt.hz()
@@ -170,26 +170,4 @@ assert(busy() > 0)
 rt.loop(1, function() overrun = busy() end, 1)
 assert(overrun > 0, overrun)
 
--- the board's timer: bursts of events posted from its interrupt arrive in
--- order, none lost
-local ev = rt.timer(200, 40, 8)
-if ev then
-  local seen, bad = 0, 0
-  rt.on(ev, function(v) seen = seen + 1; if v ~= seen then bad = bad + 1 end end)
-  local d0 = rt.stats().events_dropped
-  local limit = rt.cycles() + hz // 10
-  while seen < 320 and rt.cycles() - limit < 0 do end
-  assert(seen == 320 and bad == 0, seen)
-  assert(rt.stats().events_dropped == d0)
-  -- one expiry posting more than the ring holds: the excess is dropped
-  local ring = rt.stats().ring_size
-  seen, bad = 0, 0
-  rt.timer(100, 1, ring + 16)
-  limit = rt.cycles() + hz // 100
-  while rt.cycles() - limit < 0 do end
-  assert(seen == ring and bad == 0, seen)
-  assert(rt.stats().events_dropped - d0 == 16)
-  rt.timer()
-  print("timer events: " .. seen)
-end
 print("ok")
