@@ -41,7 +41,7 @@
 /* ---- Allocation ----------------------------------------------------------
  */
 
-static void emergency(lua_State *L);
+static void emergency(lua_State *L, size_t need);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
  * GC_CLEARWEAK), or NULL: a table's read path does not know its state,
  * and there is one (vm/state.c). */
@@ -85,11 +85,53 @@ static size_t pause_room(const global_State *g)
     return room < left ? room : left;
 }
 
+/* The growth a cycle that began with `base` bytes in use may see before
+ * it must have ended: the pause's share of the estimate (what lua5.4
+ * lets a cycle grow by), but no more than leaves the reserve free.  Not
+ * pause_room's cap: that one starts cycles early, so that garbage does
+ * not pile up in a fixed arena, but a cycle that must end within a
+ * sixteenth of the free space makes allocation pay for most of the
+ * marking in assists, however much time the paced steps would have had
+ * (a 2 MB live set in 4 MiB: two assists a paced step, the mutator's
+ * share of a 1 ms window down to a quarter). */
+static size_t cycle_room(const global_State *g, size_t base)
+{
+    size_t room = g->gcestimate / 100 * g->pausepct;
+    size_t cap = arena_capacity(g->arena);
+    size_t limit = cap > base + g->reserve ? cap - base - g->reserve : 0;
+    if (room > limit)
+        room = limit;
+    size_t start = pause_room(g);
+    if (room < start)
+        room = start;
+    return room < GC_GROWTH_MIN ? GC_GROWTH_MIN : room;
+}
+
+/* The units the paced steps can be expected to do before the next
+ * tick: a tick's credit at the recent steps' cycles per unit (at most
+ * an eighth of the last cycle's units).  Growth
+ * assists wait until more than this is owed: the paced steps run in a
+ * burst after each tick and cannot pay ahead, so an owed sum that they
+ * will pay at the next tick would otherwise be an assist taken from the
+ * mutator's share of the tick (every check of a fast allocator between
+ * two ticks was one, the paced steps keeping up or not). */
+static uint32_t paced_units(const global_State *g)
+{
+    if (!g->gcrunning || g->utilisation_pct == 0 || g->unitcost == 0)
+        return GC_ASSIST_MIN_UNITS;
+    uint64_t u = ((uint64_t)g->creditcap << 4) / g->unitcost;
+    if (u > g->lastunits / GC_ASSIST_TAIL_DIV)
+        u = g->lastunits / GC_ASSIST_TAIL_DIV;
+    return u > GC_ASSIST_MIN_UNITS ? (uint32_t)u : GC_ASSIST_MIN_UNITS;
+}
+
 /* Charge `bytes` allocated as units, at the rate that does the `rem`
  * units still needed by the time `room` more bytes are in use (all of
  * them when there is no room left), on top of what is owed already.
- * Returns 1 when enough is owed for an assist step. */
-static int charge(global_State *g, size_t bytes, size_t room)
+ * Returns 1 when more than `tolerance` units are owed: an assist step
+ * is due. */
+static int charge(global_State *g, size_t bytes, size_t room,
+                  uint32_t tolerance)
 {
     uint32_t rem = remaining_units(g);
     uint64_t owed = rem;
@@ -102,7 +144,7 @@ static int charge(global_State *g, size_t bytes, size_t room)
     if (owed > rem)
         owed = rem;
     g->assistowed = (uint32_t)owed;
-    return owed >= GC_ASSIST_MIN_UNITS;
+    return owed >= tolerance;
 }
 
 /* Allocation pays for collection in work (gc.h: assists).  Two cases:
@@ -130,7 +172,8 @@ static int assist_due(global_State *g, size_t n)
         size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
         bytes = g->assistdebt;
         g->assistdebt = 0;
-        if (!charge(g, bytes, free > goal ? free - goal : 0))
+        if (!charge(g, bytes, free > goal ? free - goal : 0,
+                    GC_ASSIST_MIN_UNITS))
             g->assistowed = GC_ASSIST_MIN_UNITS;
         return 1;
     }
@@ -148,18 +191,21 @@ static int assist_due(global_State *g, size_t n)
         }
         return 0;
     }
-    size_t room = pause_room(g);
-    if (room < GC_GROWTH_MIN)
-        room = GC_GROWTH_MIN;
+    size_t inuse = arena_in_use(g->arena);
+    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
+    size_t room = cycle_room(g, base);
     g->assistdebt += bytes;
     if (g->assistdebt < room / GC_ASSIST_DIV)
         return 0;
-    size_t inuse = arena_in_use(g->arena);
-    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
     size_t grown = inuse > base ? inuse - base : 0;
     bytes = g->assistdebt;
     g->assistdebt = 0;
-    return charge(g, bytes, grown < room ? room - grown : 0);
+    /* A cycle past its room (behind) is charged at the rate that ends it
+     * within a second room's worth, which assist() pays in full. */
+    size_t left = grown < room       ? room - grown
+                  : grown < 2 * room ? 2 * room - grown
+                                     : 0;
+    return charge(g, bytes, left, paced_units(g));
 }
 
 /* Cycles of assists an rt.loop body may spend (gchold). */
@@ -189,6 +235,20 @@ static uint32_t body_left(global_State *g)
 
 static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits);
 
+/* Has the cycle under way overrun its room (cycle_room), or is free
+ * memory under the reserve's goal? */
+static int behind(global_State *g)
+{
+    if (g->gcphase == GC_PAUSE)
+        return 0;
+    size_t free = arena_free_bytes(g->arena);
+    if (free < g->reserve / GC_ASSIST_GOAL_DIV)
+        return 1;
+    size_t inuse = arena_in_use(g->arena);
+    size_t grown = inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
+    return grown > cycle_room(g, g->cyclebytes);
+}
+
 /* An assist step: the units owed, within one step budget and what is
  * left of the rt.loop body's cap; what it could not do stays owed, for
  * the next assist or any step to pay. */
@@ -208,6 +268,22 @@ static void assist(lua_State *L)
      * as assist work. */
     g->gcinassist = 1;
     uint32_t used = step_(L, budget, g->assistowed);
+    if (!g->gchold && behind(g)) {
+        /* Outside an rt.loop body, a cycle that has overrun its room is
+         * caught up now, in steps of at most a budget each.  Owed units
+         * come from bytes, a step's budget is time: on a real board (32
+         * times fewer instructions a budget than under shift=0) single
+         * steps let a cycle overrun, the next one start bigger and run
+         * longer still (finshort at shift=5: 354 KB to 4 MB in ten
+         * cycles, then a 750 ms emergency collection). */
+        uint32_t tol = paced_units(g);
+        while (g->assistowed > tol) {
+            uint32_t steps = g->stats.steps;
+            used += step_(L, budget, g->assistowed);
+            if (g->stats.steps == steps)
+                break;
+        }
+    }
     g->gcinassist = 0;
     if (g->gchold) {
         g->bodyassists++;
@@ -262,7 +338,7 @@ static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
     int collect = g->gcrunning && !g->gcemergency && !g->gcinassist;
 #ifdef RTLUA_GC_HARD
     if (collect)
-        emergency(L);
+        emergency(L, n);
 #endif
     void *p = NULL;
 #ifdef RTLUA_GC_EMERGENCY
@@ -270,7 +346,7 @@ static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 #endif
         p = arena_try(g, old, oldn, n);
     if (p == NULL && collect) {
-        emergency(L);
+        emergency(L, n);
         p = arena_try(g, old, oldn, n);
         if (p == NULL)
             g->stats.emergencies_failed++;
@@ -490,24 +566,54 @@ void gc_resized(global_State *g, gcobj *o)
     }
 }
 
+/* A stand-in on finobj (then tobefnz) for an object that stays on allgc:
+ * an object given a __gc long after it was made is deep in allgc, which is
+ * linked one way, and finding its link to move it was a walk of allgc in
+ * setmetatable (342 us with 20,000 objects).  The stand-in takes the
+ * object's place in the finalizers' order; it is fixed (the sweeps pass
+ * it over) and is freed once the object's __gc has been called. */
+typedef struct finref {
+    GCHEADER;
+    gcobj *target;
+} finref;
+
+/* Objects from allgc's head setmetatable looks at for the one it gives a
+ * __gc (made just before, usually) before it makes a stand-in. */
+#define GC_FINREG_SCAN 8
+
+/* The object a finobj or tobefnz entry finalizes. */
+static gcobj *fin_target(gcobj *o)
+{
+    return o->tt == V_FINREF ? ((finref *)o)->target : o;
+}
+
 void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
 {
     global_State *g = G(L);
     if (mt == NULL || (o->marked & MARK_FINALIZED) || is_rom(o) ||
         g->gcclosing || is_nil(tab_getshortstr(mt, g->tm_gc)))
         return;
-    /* Unlink from allgc.  A sweep in progress may be pointing at it. */
     gcobj **pp = &g->allgc;
-    while (*pp != o) {
-        if (*pp == NULL)
-            return; /* not on allgc (already on finobj) */
+    for (int i = 0; i < GC_FINREG_SCAN && *pp != NULL && *pp != o; i++)
         pp = &(*pp)->next;
+    if (*pp == o) {
+        /* Unlink from allgc.  A sweep in progress may be pointing at it. */
+        if (g->sweepgc == &o->next)
+            g->sweepgc = pp;
+        *pp = o->next;
+        o->next = g->finobj;
+        g->finobj = o;
+    } else {
+        /* (The allocation may collect: the caller's stack holds o.) */
+        finref *r = gc_alloc(L, sizeof(finref));
+        if (r == NULL)
+            vm_memerror(L);
+        r->tt = V_FINREF;
+        r->marked = (uint8_t)(MARK_FIXED | g->currentwhite);
+        r->target = o;
+        r->next = g->finobj;
+        g->finobj = obj2gc(r);
     }
-    if (g->sweepgc == &o->next)
-        g->sweepgc = pp;
-    *pp = o->next;
-    o->next = g->finobj;
-    g->finobj = o;
     o->marked |= MARK_FINALIZED;
     if (g->fnzowed < UINT32_MAX)
         g->fnzowed++;
@@ -1003,9 +1109,13 @@ static void start_traversal(global_State *g, gcobj **list)
     gcobj *o = *list;
     *list = *gclist_of(o);
     g->remarkfound = 1;
-    if (list == &g->gray && o->tt == V_TABLE && weakmode(g, gco2tab(o))) {
-        linkgray(o, &g->weakwait);
-        return;
+    uint8_t w = 0;
+    if (o->tt == V_TABLE && gco2tab(o)->metatable != NULL) {
+        w = weakmode(g, gco2tab(o));
+        if (w && list == &g->gray) {
+            linkgray(o, &g->weakwait);
+            return;
+        }
     }
     if (o->marked & MARK_EPHKEY) {
         o->marked &= (uint8_t)~MARK_EPHKEY;
@@ -1016,7 +1126,6 @@ static void start_traversal(global_State *g, gcobj **list)
     }
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
-        uint8_t w = weakmode(g, t);
         t->weak = w;
         if (w) {
             t->weakwhite = 0;
@@ -1100,52 +1209,97 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
  * there was nothing gray. */
 static int propagate_unit(global_State *g)
 {
-    if (g->ephkey != NULL) {
-        ephkey_unit(g);
-        return 1;
-    }
-    if (g->trav == NULL) {
-        if (g->gray != NULL)
-            start_traversal(g, &g->gray);
-        else if (g->weakwait != NULL)
-            start_traversal(g, &g->weakwait);
-        else
-            return 0;
-        if (g->trav == NULL)
+    /* A unit is GC_TRAVERSE_CHUNK pieces: a slot scanned, or an object
+     * taken from a gray list, so that small objects (most of a heap) do
+     * not each pay a unit's fixed cost.  A thread's stack chunk, its
+     * upvalues and dead part, and an ephemeron key's lookups are units of
+     * their own, as before. */
+    uint32_t left = GC_TRAVERSE_CHUNK;
+    int did = 0;
+    for (;;) {
+        if (g->ephkey != NULL) {
+            if (!did)
+                ephkey_unit(g);
             return 1;
-    }
-    gcobj *o = g->trav;
-    if (g->travpos == TRAV_UPVALS || g->travpos == TRAV_DEAD) {
-        lua_State *th = gco2th(o);
-        int more = g->travpos == TRAV_UPVALS
-                       ? mark_upval_chunk(g, th) || clear_dead_begin(g, th)
-                       : clear_dead_chunk(g, th);
-        if (!more) {
+        }
+        if (g->trav == NULL) {
+            if (left == 0)
+                return 1;
+            if (g->gray != NULL)
+                start_traversal(g, &g->gray);
+            else if (g->weakwait != NULL)
+                start_traversal(g, &g->weakwait);
+            else
+                return did;
+            did = 1;
+            left--;
+            continue;
+        }
+        gcobj *o = g->trav;
+        int thread = o->tt == V_THREAD;
+        if (thread && did)
+            return 1;
+        if (g->travpos == TRAV_UPVALS || g->travpos == TRAV_DEAD) {
+            lua_State *th = gco2th(o);
+            int more = g->travpos == TRAV_UPVALS
+                           ? mark_upval_chunk(g, th) || clear_dead_begin(g, th)
+                           : clear_dead_chunk(g, th);
+            if (!more) {
+                g->trav = NULL;
+                finish(g, o);
+            }
+            return 1;
+        }
+        if (left == 0)
+            return 1;
+        uint32_t n, to;
+        if (o->tt == V_TABLE && !gco2tab(o)->weak && !gco2tab(o)->moving) {
+            /* Most of a heap: a strong table whose entries stay put,
+             * scanned here (scan's order: metatable, array, nodes). */
+            table *t = gco2tab(o);
+            uint32_t asize = t->asize, i = g->travpos;
+            n = 1 + asize + tab_sizenode(t);
+            to = i + left < n ? i + left : n > i ? n : i;
+            if (i == 0) {
+                markobj(g, t->metatable);
+                i = 1;
+            }
+            for (; i < to && i <= asize; i++)
+                markvalue(g, &t->array[i - 1]);
+            if (i < to) { /* then i > asize: the nodes */
+                node *nd = t->node + (i - 1 - asize);
+                do
+                    scannode(g, nd++);
+                while (++i < to);
+            }
+        } else {
+            /* (A table whose entries were moving may have fewer slots
+             * now than its traversal has passed: it is done.) */
+            n = object_slots(o);
+            to = g->travpos + (thread ? GC_TRAVERSE_CHUNK : left);
+            if (to > n)
+                to = n > g->travpos ? n : g->travpos;
+            scan(g, o, g->travpos, to);
+        }
+        left -= thread ? 0 : to - g->travpos;
+        did = 1;
+        g->travpos = to;
+        if (to >= n) {
+            /* A thread's open upvalues (as many as its stack slots) are
+             * marked after its stack, then its dead part cleared, a chunk
+             * at a time too. */
+            if (thread) {
+                g->travpos = TRAV_UPVALS;
+                g->travuv = gco2th(o)->openupval;
+                if (g->travuv != NULL || clear_dead_begin(g, gco2th(o)))
+                    return 1;
+            }
             g->trav = NULL;
             finish(g, o);
         }
-        return 1;
+        if (thread)
+            return 1;
     }
-    uint32_t n = object_slots(o);
-    uint32_t to = g->travpos + GC_TRAVERSE_CHUNK;
-    if (to > n)
-        to = n;
-    scan(g, o, g->travpos, to);
-    g->travpos = to;
-    if (to >= object_slots(o)) {
-        /* A thread's open upvalues (as many as its stack slots) are
-         * marked after its stack, then its dead part cleared, a chunk at
-         * a time too. */
-        if (o->tt == V_THREAD) {
-            g->travpos = TRAV_UPVALS;
-            g->travuv = gco2th(o)->openupval;
-            if (g->travuv != NULL || clear_dead_begin(g, gco2th(o)))
-                return 1;
-        }
-        g->trav = NULL;
-        finish(g, o);
-    }
-    return 1;
 }
 
 static void propagateall(global_State *g)
@@ -1400,7 +1554,10 @@ static int clear_unit(global_State *g)
  * go (a table's parts too). */
 static size_t fnz_cost(gcobj *o)
 {
-    return o->tt == V_TABLE ? tab_memsize(gco2tab(o)) : gc_objsize(o);
+    size_t stand_in = o->tt == V_FINREF ? sizeof(finref) : 0;
+    o = fin_target(o);
+    return stand_in +
+           (o->tt == V_TABLE ? tab_memsize(gco2tab(o)) : gc_objsize(o));
 }
 
 static void append_tobefnz(global_State *g, gcobj *o)
@@ -1422,7 +1579,7 @@ static void append_tobefnz(global_State *g, gcobj *o)
 static gcobj **separate_one(global_State *g, gcobj **pp, int all)
 {
     gcobj *o = *pp;
-    if (all || is_white(o)) {
+    if (all || is_white(fin_target(o))) {
         *pp = o->next;
         append_tobefnz(g, o);
         return pp;
@@ -1506,7 +1663,7 @@ static int fnz_unit(global_State *g)
     for (int i = 0; i < GC_TRAVERSE_CHUNK && g->fnzmark != NULL; i++) {
         gcobj *o = g->fnzmark;
         g->fnzmark = o->next;
-        markobj(g, o);
+        markobj(g, fin_target(o));
     }
     return 1;
 }
@@ -1553,6 +1710,8 @@ size_t gc_objsize(gcobj *o)
         return sizeof(proto);
     case V_THREAD:
         return sizeof(lua_State);
+    case V_FINREF:
+        return sizeof(finref);
     default:
         return 0;
     }
@@ -1595,15 +1754,19 @@ void gc_freeobj(lua_State *L, gcobj *o)
         state_freethread(L, th);
         break;
     }
+    case V_FINREF:
+        gc_free(g, o, sizeof(finref));
+        break;
     default:
         break;
     }
 }
 
-/* Sweep at most GC_SWEEP_MAX objects of the list g->sweepgc points into;
- * a dead table with parts (blocks of their own to free, each an arena
- * free that coalesces) counts as two: two of them made a 550-cycle unit
- * at shift=5, twice the others.  Returns 1 when the list is finished. */
+/* Sweep the list g->sweepgc points into: at most GC_SWEEP_MAX frees, of
+ * at most GC_SWEEP_SCAN objects (a live one is only repainted); a dead
+ * table with parts (blocks of their own to free, each an arena free that
+ * coalesces) counts as two frees: two of them made a 550-cycle unit at
+ * shift=5, twice the others.  Returns 1 when the list is finished. */
 /* A dead thread is taken apart before it is freed, a bounded piece a
  * unit (work: this unit may): its open upvalues (one a stack slot at
  * worst) GC_TRAVERSE_CHUNK at a time, then its call-record blocks (one
@@ -1623,14 +1786,17 @@ static int sweep_unit(lua_State *L)
 {
     global_State *g = G(L);
     gcobj **pp = g->sweepgc;
-    for (int i = 0; i < GC_SWEEP_MAX && *pp != NULL; i++) {
+    int frees = 0;
+    for (int i = 0; i < GC_SWEEP_SCAN && frees < GC_SWEEP_MAX && *pp != NULL;
+         i++) {
         gcobj *o = *pp;
         if (gc_isdead(g, o) && !is_fixed(o)) {
             if (o->tt == V_THREAD && dismantle(L, gco2th(o), i == 0))
                 break; /* the sweep stays on it */
+            frees++;
             if (o->tt == V_TABLE &&
                 tab_memsize(gco2tab(o)) > tab_objsize(gco2tab(o)))
-                i++;
+                frees++;
             size_t before = arena_in_use(g->arena);
             *pp = o->next;
             gc_freeobj(L, o);
@@ -1648,7 +1814,8 @@ static int sweep_unit(lua_State *L)
  * ----------------------------------------------------------------------------
  */
 
-/* Put the first object of tobefnz back on allgc and run its __gc. */
+/* Put the first object of tobefnz back on allgc (a stand-in's object is
+ * there already: the stand-in is freed) and run its __gc. */
 static void call_one_finalizer(lua_State *L)
 {
     global_State *g = G(L);
@@ -1660,10 +1827,20 @@ static void call_one_finalizer(lua_State *L)
     if (g->sweepgc == &o->next)
         g->sweepgc = &g->tobefnz;
     g->tobefnz = o->next;
-    o->next = g->allgc;
-    g->allgc = o;
-    if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
-        makewhite(g, o);
+    if (o->tt == V_FINREF) {
+        gcobj *r = o;
+        o = fin_target(r);
+        gc_free(g, r, sizeof(finref));
+    } else {
+        o->next = g->allgc;
+        g->allgc = o;
+        if (g->gcphase >= GC_SWEEP_STRING && g->gcphase <= GC_SWEEP_OBJ)
+            makewhite(g, o);
+    }
+    /* An ordinary object again: setmetatable (in its __gc or later) may
+     * mark it for finalization once more, and its __gc then runs again
+     * when it next dies (5.4's manual, 2.5.3). */
+    o->marked &= (uint8_t)~MARK_FINALIZED;
     if (g->finalizer != NULL) {
         uint8_t running = g->gcrunning;
         g->gcrunning = 0; /* no steps from inside a finalizer */
@@ -1947,6 +2124,7 @@ static void record_step(global_State *g, uint32_t used)
     gc_stats *st = &g->stats;
     st->steps++;
     st->step_cycles_total += used;
+    g->gcspent += used;
     if (used > st->worst_step_cycles)
         st->worst_step_cycles = used;
     unsigned b = 0;
@@ -2042,10 +2220,15 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
             g->atomicput++;
             break;
         }
+        uint8_t phase = atomic ? (uint8_t)GC_ATOMIC : g->gcphase;
         if (!work(L, 0))
             break;
         units++;
         uint32_t t = port_cycles();
+        if (t - now > g->stats.worst_unit_cycles) {
+            g->stats.worst_unit_cycles = t - now;
+            g->stats.worst_unit_phase = phase;
+        }
         if (atomic) {
             g->atomiccycles = t - now;
             g->atomicslots = g->atomicscan + g->atomicclear;
@@ -2066,6 +2249,9 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
 #endif
     uint32_t used = port_cycles() - start;
     if (units) {
+        /* cycles per unit, x16, averaged over the last steps */
+        uint32_t per = (uint32_t)(((uint64_t)used << 4) / units);
+        g->unitcost = g->unitcost ? (g->unitcost * 7 + per) / 8 : per;
         if (g->gcinassist)
             g->stats.assist_units += units;
         record_step(g, used);
@@ -2138,7 +2324,9 @@ int gc_finalize(lua_State *L, int max)
     return n;
 }
 
-static void emergency(lua_State *L)
+/* The collection an allocation of `need` bytes that failed runs before
+ * it tries again (gc.h). */
+static void emergency(lua_State *L, size_t need)
 {
     global_State *g = G(L);
     if (g->gcfinalizing)
@@ -2148,13 +2336,19 @@ static void emergency(lua_State *L)
     uint32_t start = port_cycles();
     if (g->gchold) {
         /* Inside an rt.loop body: a catch-up of what is left of the
-         * body's assist cap, as paced units (the step stops on time),
-         * never a whole collection; what it cannot free makes the
-         * allocation fail, a "not enough memory" the body may catch. */
-        uint32_t left = body_left(g);
-        if (left > 0) {
-            uint32_t used = step_(L, left, 0);
+         * body's assist cap, in steps of at most a step budget each (a
+         * body past its period may have a cap of many), until a block of
+         * `need` bytes is sure to be there; never a whole collection:
+         * what it cannot free makes the allocation fail, a "not enough
+         * memory" the body may catch. */
+        uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
+        for (uint32_t left; (left = body_left(g)) > 0;) {
+            uint32_t steps = g->stats.steps;
+            uint32_t used = step_(L, left < budget ? left : budget, 0);
             g->bodyassistcycles += used;
+            if (g->stats.steps == steps || /* nothing left to do */
+                arena_largest_alloc(g->arena) >= need)
+                break;
         }
     } else {
         /* markroots keeps g->newest, which may not be anchored yet. */
@@ -2168,6 +2362,8 @@ static void emergency(lua_State *L)
     uint32_t used = port_cycles() - start;
     if (used > g->stats.worst_emergency_cycles)
         g->stats.worst_emergency_cycles = used;
+    if (!g->gchold) /* (a catch-up's steps counted themselves) */
+        g->gcspent += used;
     if (g->stephook && !g->gchold)
         g->stephook(start, used);
     g->gcemergency = 0;
@@ -2476,11 +2672,26 @@ static void check_object(struct checker *c, gcobj *o)
         fail(c, GC_CHECK_LIST, "a ROM object on a RAM list");
 }
 
-static void check_list(struct checker *c, gcobj *list, int strings_ok)
+/* An object list; `fin`: finobj or tobefnz, where stand-ins may be. */
+static void check_list(struct checker *c, gcobj *list, int fin)
 {
     for (gcobj *o = list; o != NULL && c->err == 0; o = o->next) {
-        if (o->tt == V_SHRSTR && !strings_ok)
+        if (o->tt == V_SHRSTR)
             fail(c, GC_CHECK_LIST, "a short string on an object list");
+        if (o->tt == V_FINREF) {
+            /* Its object is on allgc, alive, given a __gc (gc.c: finref). */
+            gcobj *t = fin_target(o);
+            c->bytes += cost(o);
+            if (!fin)
+                fail(c, GC_CHECK_LIST, "a stand-in on allgc");
+            else if (check_alive(c, t) && !(t->marked & MARK_FINALIZED))
+                fail(c, GC_CHECK_LIST,
+                     "a stand-in for an object without "
+                     "a __gc");
+            if (!is_fixed(o))
+                fail(c, GC_CHECK_LIST, "a stand-in that is not fixed");
+            continue;
+        }
         check_object(c, o);
     }
 }
@@ -2531,8 +2742,8 @@ int gc_check(lua_State *L, const char **why)
     if (arena_check(g->arena) != 0)
         fail(&c, GC_CHECK_ARENA, "arena_check failed");
     check_list(&c, g->allgc, 0);
-    check_list(&c, g->finobj, 0);
-    check_list(&c, g->tobefnz, 0);
+    check_list(&c, g->finobj, 1);
+    check_list(&c, g->tobefnz, 1);
     check_strings(&c);
     check_ranlist(&c);
     c.bytes += thread_parts_cost(&g->mainthread);

@@ -39,7 +39,8 @@
  *                 their dead entries, GC_CLEAR_CHUNK slots per unit (a
  *                 read of a table not cleared yet clears what it finds
  *                 dead: gc_clearslot, gc_clearnode)
- *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit
+ *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit (up to
+ *                 GC_SWEEP_STR_SCAN of them while they hold fewer strings)
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (a dead table with parts
  *                 counts two; a dead thread is taken apart first: its
  *                 open upvalues GC_TRAVERSE_CHUNK a unit, its call-record
@@ -157,6 +158,7 @@
 #ifndef RTLUA_GC_H
 #define RTLUA_GC_H
 
+#include "port/port.h"
 #include "vm/state.h"
 
 /* ---- Bounds of the work units --------------------------------------------
@@ -165,17 +167,32 @@
  * may overrun its budget by.  On a real 25 MHz Cortex-M3 (QEMU at
  * -icount shift=5, 32 ns an instruction) units of 32 slots / 16 objects /
  * 8 buckets overran a 100 us budget by up to 130 us; these sizes keep the
- * overrun near 20 us there, for about 1% more collector instructions. */
-/* Array slots, hash nodes, stack slots, open upvalues or constants per
- * traversal unit. */
-#define GC_TRAVERSE_CHUNK 4
+ * overrun near 20-30 us there.  The longest unit is atomic's (rt.stats()
+ * worst_unit_us: 30-55 us at shift=5 in bench/gc_adversarial.lua's
+ * workloads); 8 pieces a propagation unit rather than 4 take the longest
+ * of those from 16-27 us to about 25-30 us, and a full collection's
+ * instructions by an eighth (a unit's fixed cost: the dispatch, the
+ * clock). */
+/* Pieces per propagation unit (a slot scanned: array slots, hash nodes,
+ * constants, upvalues; or an object taken from a gray list), stack
+ * slots or open upvalues per unit of a thread's scan. */
+#define GC_TRAVERSE_CHUNK 8
 /* Weak-table slots cleared (or tables with nothing to clear passed over)
  * per unit of a clear (FNZ_CLEARV, CLEARWEAK). */
 #define GC_CLEAR_CHUNK 8
-/* Objects examined per unit of the object sweep. */
+/* Objects freed per unit of the object sweep (and call-record blocks of a
+ * dead thread, objects separated for __gc). */
 #define GC_SWEEP_MAX 2
+/* Objects examined per unit of the object sweep (a live one is only
+ * repainted). */
+#define GC_SWEEP_SCAN 8
 /* String-table buckets per unit of the string sweep. */
 #define GC_SWEEP_STR_MAX 2
+/* String-table buckets per unit of the string sweep while the buckets
+ * swept hold fewer than GC_SWEEP_STR_MAX strings between them (empty
+ * buckets cost next to nothing; a unit of 2 of them paid a unit's fixed
+ * cost, a third of the collector's time in a cycle of a small heap). */
+#define GC_SWEEP_STR_SCAN 16
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
 /* ---- Assists: allocation pays in work -------------------------------------
@@ -188,15 +205,22 @@
  *     goal;
  *   - once a cycle is due and until it ends (growth), at the rate
  *     remaining / (room - growth since the cycle began), room being the
- *     estimate times the pause, so that use peaks near (1 + 2 x pause)
- *     times the live bytes however fast the program allocates.  Paced
- *     steps that keep up leave nothing owed.
+ *     estimate times the pause (but no more than leaves the reserve
+ *     free), so that use peaks near (1 + 2 x pause) times the live bytes
+ *     however fast the program allocates.  Paced steps that keep up
+ *     leave nothing owed: a growth assist waits until more is owed than
+ *     they will do before the next tick.
  * An assist step pays what is owed,
  * capped in time by the step budget (and inside an rt.loop body by what
  * is left of the body's assist cap, g->assistcap, default one step
  * budget; a body past its period may spend the utilisation share of its
  * time instead, if more); what it could not pay stays owed, and every unit of
- * any step (paced, idle, assist) pays one. */
+ * any step (paced, idle, assist) pays one.  A cycle past its room is
+ * behind: charged at the rate that ends it within a second room, and
+ * paid in full by an assist outside an rt.loop body, in steps of at most
+ * a budget each (docs/architecture.md 9.4: time-capped assists let the
+ * cycles of a program that outruns the collector on a slow board grow
+ * without end). */
 /* What is owed is charged at every (free bytes / this) allocated under
  * the reserve, and every (room / this) in growth. */
 #define GC_ASSIST_DIV 64
@@ -258,12 +282,12 @@
  * run the emergency and retry once; if that fails too they return NULL and
  * nothing has changed (the caller raises "not enough memory", which pcall
  * catches).  The emergency:
- *   - inside an rt.loop body (g->gchold): a bounded catch-up, one step of
- *     at most what is left of the body's assist cap (cycles, default one
- *     step budget; 0 left: no work at all), stopped between units like any
- *     step (so bounded by that plus one unit).  Never a whole collection:
- *     a control loop sees at most its assist cap and one unit, then the
- *     error.
+ *   - inside an rt.loop body (g->gchold): a bounded catch-up of at most
+ *     what is left of the body's assist cap (cycles, default one step
+ *     budget; 0 left: no work at all), in steps of at most a step budget
+ *     each, stopped between units like any step, until the block is sure
+ *     to fit.  Never a whole collection: a control loop sees at most its
+ *     assist cap and one unit, then the error.
  *   - elsewhere: a whole collection (finish the cycle, run a new one),
  *     O(heap), so that an ordinary program runs out of memory only when
  *     it truly has (the torture builds RTLUA_GC_HARD and RTLUA_GC_EMERGENCY
@@ -400,6 +424,29 @@ void gc_freeall(lua_State *L);
  * bytes fell under the reserve.  (It may still wait for the last cycle's
  * __gc calls: see Finalizers above.) */
 int gc_cycle_due(global_State *g);
+
+/* ---- Mutator pauses ------------------------------------------------------
+ * The program's own operations that may take longer than a lookup (a big
+ * table's growth work in a store, an interning that advances a string
+ * table's resize) are timed, for rt.stats()'s worst_rehash_us and
+ * worst_intern_us: the cycles from gc_pause_begin to gc_pause_end, less
+ * what collector steps and emergencies inside took (g->gcspent; they have
+ * figures of their own).  Only those slow paths pay the two clock reads. */
+typedef struct gc_pausemark {
+    uint32_t start, spent;
+} gc_pausemark;
+static inline gc_pausemark gc_pause_begin(const global_State *g)
+{
+    gc_pausemark m = {port_cycles(), g->gcspent};
+    return m;
+}
+static inline void gc_pause_end(global_State *g, gc_pausemark m,
+                                uint32_t *worst)
+{
+    uint32_t used = (port_cycles() - m.start) - (g->gcspent - m.spent);
+    if ((int32_t)used > 0 && used > *worst)
+        *worst = used;
+}
 
 /* ---- Checking
  * ------------------------------------------------------------------------

@@ -56,13 +56,36 @@ typedef struct rtlua_GCStats {
     uint32_t worst_body_assists; /* most assist steps in one rt.loop body */
     uint32_t worst_body_assist_cycles; /* most assist cycles in one body */
     uint64_t assist_units; /* collector work units done by assists */
+    /* The longest single unit of work a step ran (what a step may overrun
+     * its budget by), in port cycles, and the phase it was in: one of
+     * the RTLUA_GCPHASE_* names below. */
+    uint32_t worst_unit_cycles;
+    int worst_unit_phase;
     /* Prototypes the collector traversed (their traversal began): those
      * of code compiled into RAM; never those of a flash image. */
     uint64_t protos_traversed;
+    /* The program's own longest pauses, by cause, in port cycles, with
+     * collector steps and emergencies inside them left out: the growth
+     * work of a big table in one store (or a small table's rehash), and
+     * an interning that advanced the string table's resize. */
+    uint32_t worst_rehash_cycles;
+    uint32_t worst_intern_cycles;
 } rtlua_GCStats;
+
+/* The collector's phases, as worst_unit_phase names them. */
+#define RTLUA_GCPHASE_PAUSE 0
+#define RTLUA_GCPHASE_PROPAGATE 1
+#define RTLUA_GCPHASE_ATOMIC 2
+#define RTLUA_GCPHASE_CLEARWEAK 3
+#define RTLUA_GCPHASE_SWEEPSTRING 4
+#define RTLUA_GCPHASE_SWEEPOBJ 5
 
 /* Copy the collector's statistics of L's state into *out. */
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
+/* Start the collector's statistics afresh (the counts, the worst figures,
+ * the histogram and the samples; the arena's peak becomes what is in use
+ * now): to measure one phase of a program, e.g. leaving out its loading. */
+void rtlua_gcstats_reset(lua_State *L);
 
 /* Push a ROM object (a const table or full userdata in flash, made by
  * tools/romgen or defined with MARK_ROM_PRESET): how libraries hand out
@@ -138,7 +161,8 @@ typedef struct rt_post_stats {
 void rt_post_getstats(rt_post_stats *out);
 /* Deliver the events waiting in the ring now, in order (the safe points do
  * it by themselves; a C function may call this where running Lua code is
- * safe, e.g. while it waits).  Returns the number handed to handlers.
+ * safe, e.g. while it waits); those posted while it runs wait for the next
+ * call.  Returns the number handed to handlers.
  * Handlers live in the registry (rt.on); one raising an error is reported
  * with lua_warning, as a __gc error is, and the others still run. */
 int rt_post_dispatch(lua_State *L);

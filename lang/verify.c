@@ -397,7 +397,8 @@ static int checkheader(vstate *V, const proto *parent)
           "more parameters than registers");
     CHECK(V, p->is_vararg <= 1, "bad vararg flag");
     CHECK(V, p->sizeupvalues <= PARSE_MAXUPVAL, "too many upvalues");
-    CHECK(V, p->linedefined <= p->lastlinedefined, "bad line range");
+    CHECK(V, p->linedefined >= 0 && p->linedefined <= p->lastlinedefined,
+          "bad line range");
     for (int i = 0; i < p->sizeupvalues; i++) {
         const upvaldesc *u = &p->upvalues[i];
         CHECK(V, u->instack <= 1 && u->kind <= VD_CLOSE,

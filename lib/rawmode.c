@@ -26,11 +26,13 @@
  * script runs it sends its output as O (stdout) and W (stderr) frames,
  * numbered from 0 in seq so the tool sees a lost one, and ends with X
  * (E's seq): 'e' and the status (0, or 1 after an error; os.exit's
- * code), 'i' when Ctrl-C interrupted it, or 'r' and the reason when the
- * script was refused (its length or checksum not the announced ones): a
- * refused script never runs.  H (the hello: "raw=1;board=NAME;max=N") is
- * the answer to Ctrl-A, which may be sent again at any time a frame is
- * not being read.
+ * code), 'i' when Ctrl-C interrupted it, or 'r' when the script was
+ * refused: status 0 when its length or checksum is not the announced
+ * one, 2 when the board had no memory for it (or another error ended the
+ * session), then that error's text; the X of a refusal answers the frame
+ * in flight (S, D or E).  A refused script never runs.  H (the hello:
+ * "raw=1;board=NAME;max=N") is the answer to Ctrl-A, which may be sent again
+ * at any time a frame is not being read.
  *
  * Surviving a line that drops or repeats bytes: the tool sends a frame
  * and waits for its answer (stop and wait); the board acts on a frame
@@ -70,6 +72,10 @@
 #define RAW_X_BYTES 6
 /* Sessions ended by an error (no memory) before raw mode gives up. */
 #define RAW_SESSION_TRIES 8
+/* X's status for a script refused because an error (no memory) ended the
+ * session, and the most bytes of the error's text it carries. */
+#define RAW_REFUSED_ERROR 2
+#define RAW_REASON_MAX 80
 
 /* Stack slots of a session, above its base. */
 enum { SLOT_WORDS = 1, SLOT_CHUNKS, SLOT_TOP = SLOT_CHUNKS };
@@ -102,6 +108,9 @@ typedef struct RawState {
 
 /* The session's state, for the output sink (a plain function). */
 static RawState *raw;
+/* The seq of the frame being acted on, for the refusal when an error ends
+ * the session (its state is then gone). */
+static uint8_t in_flight = RAW_SEQ_NONE;
 
 /* ---- Checks ------------------------------------------------------------- */
 
@@ -395,6 +404,7 @@ static int session(lua_State *L)
     RawFrame *f = &r->in;
     for (;;) {
         read_frame(r);
+        in_flight = f->seq;
         if ((int)f->seq == r->last_seq && f->kind == r->last_kind) {
             /* A repeat: the answer again, nothing done again. */
             if (f->kind == 'E')
@@ -441,22 +451,40 @@ static int session(lua_State *L)
     }
 }
 
+/* X 'r' for the frame in flight, with `msg` (or none) as the reason.
+ * Not inlined: its buffer is off the C stack while a session runs (the
+ * micro:bit's 4 KiB of stack hold the REPL, raw mode and the compiler). */
+static __attribute__((noinline)) void refuse(const char *msg)
+{
+    uint8_t x[RAW_X_BYTES + RAW_REASON_MAX] = {'r'};
+    put32(x + 1, RAW_REFUSED_ERROR);
+    size_t n = msg != NULL ? strlen(msg) : 0;
+    if (n > RAW_REASON_MAX)
+        n = RAW_REASON_MAX;
+    if (n > 0)
+        memcpy(x + RAW_X_BYTES, msg, n);
+    send_frame('X', in_flight, x, RAW_X_BYTES + n);
+}
+
 void rtlua_rawmode(lua_State *L)
 {
     int top = lua_gettop(L);
     hello();
     for (int tries = 0;; tries++) {
         raw = NULL;
+        in_flight = RAW_SEQ_NONE;
         lua_pushcfunction(L, session);
         int status = lua_pcall(L, 0, 0, 0);
         port_console_sink(NULL);
-        lua_settop(L, top);
-        if (status == LUA_OK)
+        if (status == LUA_OK) {
+            lua_settop(L, top);
             break;
-        /* The script is dropped; a session that could not even start
-         * (no memory for its state) gives up raw mode. */
-        static const uint8_t refused[RAW_X_BYTES] = {'r'};
-        send_frame('X', RAW_SEQ_NONE, refused, sizeof refused);
+        }
+        /* The script is dropped, and the frame in flight answered with
+         * the refusal and the error's text; a session that could not
+         * even start (no memory for its state) gives up raw mode. */
+        refuse(lua_tostring(L, -1));
+        lua_settop(L, top);
         if (raw == NULL || tries >= RAW_SESSION_TRIES)
             break;
     }

@@ -11,7 +11,9 @@
  *   rt.budget(fraction) | rt.budget{cycles=, reserve=, assist=}
  *                        -> fraction, cycles, reserve, assist (after the
  *                           change; assist 0: one step's cycles)
- *   rt.stats() -> table of the collector's and the event ring's figures,
+ *   rt.stats(["reset"]) -> table of the collector's and the event ring's
+ *                 figures ("reset": then the collector's start afresh,
+ *                 e.g. to leave a program's loading out of them),
  *                 and `clock`: what rt.cycles counts ("systick" or "dwt"
  *                 on a board, "host": wall-clock nanoseconds, which a
  *                 loaded host makes noisy).  Among them: assists (assist
@@ -19,7 +21,13 @@
  *                 cap), assist_units (their work), worst_body_assists and
  *                 worst_body_assist_us (the most in one rt.loop body, of
  *                 any loop), emergencies and emergencies_failed (those
- *                 that ended in "not enough memory")
+ *                 that ended in "not enough memory"), worst_unit_us and
+ *                 worst_unit_phase (the longest unit of work of any step,
+ *                 what a step may overrun its budget by, and its phase),
+ *                 worst_rehash_us and worst_intern_us (the program's own
+ *                 longest table growth work in one store and interning
+ *                 during a string-table resize, collector steps inside
+ *                 them left out) beside worst_finalizer_us
  *   rt.stats(name) -> that field alone, without making the table (the
  *                 table is some forty fields: 2.7 KB on microbit)
  *   rt.on(event, fn|nil) -> the previous handler
@@ -301,12 +309,20 @@ static int rt_stats(lua_State *L)
     rtlua_GCStats s;
     rt_post_stats p;
     statout o = {L, NULL, 0};
-    if (!lua_isnoneornil(L, 1))
+    int reset = 0;
+    if (!lua_isnoneornil(L, 1)) {
         o.want = luaL_checkstring(L, 1);
+        if (strcmp(o.want, "reset") == 0) {
+            reset = 1;
+            o.want = NULL;
+        }
+    }
     rtlua_gcstats(L, &s);
+    if (reset)
+        rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
     if (o.want == NULL)
-        lua_createtable(L, 0, 34);
+        lua_createtable(L, 0, 40);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
@@ -325,8 +341,20 @@ static int rt_stats(lua_State *L)
         stat_put(&o, "quantiles_sampled");
     }
     stat_num(&o, "worst_emergency_us", cycles_to_us(s.worst_emergency_cycles));
+    stat_num(&o, "worst_rehash_us", cycles_to_us(s.worst_rehash_cycles));
+    stat_num(&o, "worst_intern_us", cycles_to_us(s.worst_intern_cycles));
     stat_num(&o, "worst_finalizer_us", cycles_to_us(s.worst_finalizer_cycles));
     stat_int(&o, "finalizers", clampi(s.finalizers));
+    stat_num(&o, "worst_unit_us", cycles_to_us(s.worst_unit_cycles));
+    if (stat_wants(&o, "worst_unit_phase")) {
+        static const char *const phases[] = {"pause",        "propagate",
+                                             "atomic",       "clearweak",
+                                             "sweep_string", "sweep_objects"};
+        unsigned ph = (unsigned)s.worst_unit_phase;
+        lua_pushstring(L, ph < sizeof phases / sizeof phases[0] ? phases[ph]
+                                                                : "?");
+        stat_put(&o, "worst_unit_phase");
+    }
     stat_int(&o, "steps", clampi(s.steps));
     stat_int(&o, "worst_step_cycles", clampi(s.worst_step_cycles));
     stat_num(&o, "worst_step_us", cycles_to_us(s.worst_step_cycles));

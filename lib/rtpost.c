@@ -15,7 +15,12 @@
  * pace_safepoint_hook: our on_safepoint, installed by the first rt_post.
  * Handlers therefore run where a finalizer could run, never in the
  * interrupt.  While handlers run, or while a finalizer runs, delivery is
- * not re-entered: the events wait for the next safe point after it.
+ * not re-entered: the events wait for the next safe point after it.  A
+ * delivery takes only the events waiting when it began; those posted
+ * meanwhile (by an interrupt, or a handler's rt.post) wait for the next
+ * safe point, so a source faster than its handler takes the ring's room
+ * (its events are then dropped and counted) but never the interrupted
+ * code's progress.
  *
  * Only atomic loads and stores are used (no read-modify-write), which
  * ARMv6-M and ARMv7-M do without a library.
@@ -103,9 +108,10 @@ int rt_post_dispatch(lua_State *L)
     if (dispatching || G(L)->gcfinalizing)
         return 0;
     dispatching = 1;
+    unsigned end = atomic_load_explicit(&head, memory_order_acquire);
     for (;;) {
         unsigned t = atomic_load_explicit(&tail, memory_order_relaxed);
-        if (t == atomic_load_explicit(&head, memory_order_acquire))
+        if (t == end)
             break;
         /* No room on the stack: leave the event for a later safe point. */
         if (!lua_checkstack(L, DISPATCH_SLOTS))

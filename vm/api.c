@@ -1380,6 +1380,21 @@ static uint32_t kth_smallest(uint32_t *v, uint32_t n, uint32_t k)
     return v[want];
 }
 
+_Static_assert(RTLUA_GCPHASE_PAUSE == GC_PAUSE &&
+                   RTLUA_GCPHASE_PROPAGATE == GC_PROPAGATE &&
+                   RTLUA_GCPHASE_ATOMIC == GC_ATOMIC &&
+                   RTLUA_GCPHASE_CLEARWEAK == GC_CLEARWEAK &&
+                   RTLUA_GCPHASE_SWEEPSTRING == GC_SWEEP_STRING &&
+                   RTLUA_GCPHASE_SWEEPOBJ == GC_SWEEP_OBJ,
+               "rtlua.h's phase numbers are the collector's");
+
+void rtlua_gcstats_reset(lua_State *L)
+{
+    global_State *g = G(L);
+    memset(&g->stats, 0, sizeof g->stats);
+    arena_reset_peak(g->arena);
+}
+
 void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
 {
     global_State *g = G(L);
@@ -1407,7 +1422,11 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out)
     out->worst_body_assists = s->worst_body_assists;
     out->worst_body_assist_cycles = s->worst_body_assist_cycles;
     out->assist_units = s->assist_units;
+    out->worst_unit_cycles = s->worst_unit_cycles;
+    out->worst_unit_phase = s->worst_unit_phase;
     out->protos_traversed = s->protos_traversed;
+    out->worst_rehash_cycles = s->worst_rehash_cycles;
+    out->worst_intern_cycles = s->worst_intern_cycles;
     /* Quantiles from the samples, selected in a copy (a sort of the
      * GC_STEP_SAMPLES words took 70k cycles at a board's pace: a program
      * that reads its figures in a control loop would be late for it). */

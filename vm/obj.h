@@ -67,6 +67,7 @@ typedef int (*rt_cfunction)(struct lua_State *L);
 #define T_PROTO 0x09   /* internal */
 #define T_UPVAL 0x0A   /* internal */
 #define T_DEADKEY 0x0B /* internal: a hash key whose entry was removed */
+#define T_FINREF 0x0C  /* internal: gc.c's stand-in on finobj/tobefnz */
 
 #define VARIANT(t, v) ((t) | ((v) << 4))
 #define BIT_COLLECTABLE 0x40
@@ -89,6 +90,7 @@ typedef int (*rt_cfunction)(struct lua_State *L);
 #define V_PROTO (VARIANT(T_PROTO, 0) | BIT_COLLECTABLE)
 #define V_UPVAL (VARIANT(T_UPVAL, 0) | BIT_COLLECTABLE)
 #define V_DEADKEY (VARIANT(T_DEADKEY, 0) | BIT_COLLECTABLE)
+#define V_FINREF (VARIANT(T_FINREF, 0) | BIT_COLLECTABLE)
 
 #define ttype(tt) ((tt)&0x0F)
 

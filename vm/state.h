@@ -71,11 +71,18 @@ typedef struct gc_stats {
     uint32_t worst_body_assist_cycles; /* most assist (and catch-up) cycles
                                           in one rt.loop body */
     uint64_t assist_units;             /* work units done by assist steps */
-    uint32_t paced;             /* steps run at safe points on tick credit */
-    uint64_t bytes_freed;       /* arena bytes returned by the sweep */
-    uint64_t step_cycles_total; /* sum of all step lengths */
-    uint64_t protos_traversed;  /* prototypes whose traversal began (those
-                                   of a flash image never are) */
+    uint32_t paced;               /* steps run at safe points on tick credit */
+    uint64_t bytes_freed;         /* arena bytes returned by the sweep */
+    uint64_t step_cycles_total;   /* sum of all step lengths */
+    uint32_t worst_unit_cycles;   /* longest unit of any step */
+    uint8_t worst_unit_phase;     /* the phase it ran in (GC_ATOMIC: atomic) */
+    uint64_t protos_traversed;    /* prototypes whose traversal began (those
+                                     of a flash image never are) */
+    uint32_t worst_rehash_cycles; /* longest growth work of a big table in
+                                     one store, or a small table's rehash
+                                     (gc.h: Mutator pauses) */
+    uint32_t worst_intern_cycles; /* longest interning that advanced a
+                                     string table's resize */
 } gc_stats;
 
 /* ---- String table ----------------------------------------------------------
@@ -263,6 +270,8 @@ typedef struct global_State {
                               assist steps and by any other step's units */
     uint32_t cycleunits;   /* work units done in this cycle so far */
     uint32_t lastunits;    /* work units the last finished cycle took */
+    uint32_t unitcost;     /* cycles a unit takes, x16: a running average
+                              over the steps (assist tolerance) */
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
     uint32_t atomiccycles; /* what the last atomic unit took */
@@ -285,6 +294,8 @@ typedef struct global_State {
     volatile uint8_t stepflag; /* the tick asks for a step */
     uint32_t utilisation_pct;  /* share of each tick given to the GC */
     uint32_t creditcap;        /* credit never exceeds this */
+    uint32_t gcspent; /* cycles of collector steps and emergencies (wraps):
+                         what a mutator pause's figure leaves out */
     gc_stats stats;
     uint32_t failafter; /* tests: fail the Nth allocation from now (0 off) */
     void (*stephook)(uint32_t start, uint32_t cycles); /* benchmarks */

@@ -249,7 +249,7 @@ static void grow(lua_State *L)
     start_resize(t, h, nsize);
 }
 
-void str_migrate(global_State *g)
+void str_migrate_(global_State *g)
 {
     migrate(g);
 }
@@ -279,17 +279,12 @@ static str *revive(global_State *g, str *p)
     return p;
 }
 
-static str *intern(lua_State *L, const char *s, size_t len)
+/* The RAM part of an interning: s (hash h) is no ROM string. */
+static inline __attribute__((always_inline)) str *
+intern_ram(lua_State *L, const char *s, size_t len, uint32_t h)
 {
     global_State *g = G(L);
     strtab *t = &g->strt;
-    uint32_t h = strhash_probe(s, len);
-    const str *r = rom_lookup(s, len, h);
-    if (r == NULL)
-        r = image_lookup(s, len, h);
-    if (r != NULL)
-        return (str *)r; /* const in fact: callers check str_is_rom */
-    h = strhash_compute(&ram_key, s, len);
     migrate(g);
     str *p = find_ram(t, s, len, h);
     if (p != NULL)
@@ -324,6 +319,27 @@ static str *intern(lua_State *L, const char *s, size_t len)
     *b = ns;
     t->nuse++;
     return ns;
+}
+
+static str *intern(lua_State *L, const char *s, size_t len)
+{
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    uint32_t h = strhash_probe(s, len);
+    const str *r = rom_lookup(s, len, h);
+    if (r == NULL)
+        r = image_lookup(s, len, h);
+    if (r != NULL)
+        return (str *)r; /* const in fact: callers check str_is_rom */
+    h = strhash_compute(&ram_key, s, len);
+    /* Timed only while a resize is under way or due (gc.h: Mutator
+     * pauses); a plain interning is a bounded hash and chain walk. */
+    if (t->old == NULL && t->nuse < t->size)
+        return intern_ram(L, s, len, h);
+    gc_pausemark pause = gc_pause_begin(g);
+    str *p = intern_ram(L, s, len, h);
+    gc_pause_end(g, pause, &g->stats.worst_intern_cycles);
+    return p;
 }
 
 str *str_newlong(lua_State *L, size_t len)
@@ -449,12 +465,19 @@ int str_sweep_unit(lua_State *L, size_t *freed)
     global_State *g = G(L);
     strtab *t = &g->strt;
     uint32_t end = t->oldsize + t->size;
-    for (uint32_t n = 0; n < GC_SWEEP_STR_MAX && g->sweepstr < end;
+    /* Whole buckets: up to GC_SWEEP_STR_MAX of them, and more while they
+     * are empty or short (at most GC_SWEEP_STR_SCAN buckets, stopping
+     * after the bucket that made GC_SWEEP_STR_MAX strings examined). */
+    uint32_t seen = 0;
+    for (uint32_t n = 0; g->sweepstr < end &&
+                         (n < GC_SWEEP_STR_MAX ||
+                          (n < GC_SWEEP_STR_SCAN && seen < GC_SWEEP_STR_MAX));
          n++, g->sweepstr++) {
         uint32_t i = g->sweepstr;
         str **pp = i < t->oldsize ? &t->old[i] : &t->hash[i - t->oldsize];
         str *s;
         while ((s = *pp) != NULL) {
+            seen++;
             if (is_fixed(s)) {
                 pp = &s->u.hnext;
             } else if (gc_isdead(g, s)) {

@@ -87,9 +87,11 @@
  *   str_hash (long)   at most STRHASH_BLOCK * STRHASH_SAMPLE_BLOCKS
  *                     bytes read (a sample of longer strings), once: the
  *                     hash is cached.
- *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets (their chains are
- *                     as long as the load factor makes them: ~1 on
- *                     average, more only when the table could not grow).
+ *   str_sweep_unit    at most GC_SWEEP_STR_MAX buckets, or up to
+ *                     GC_SWEEP_STR_SCAN while they hold fewer than
+ *                     GC_SWEEP_STR_MAX strings (their chains are as long
+ *                     as the load factor makes them: ~1 on average, more
+ *                     only when the table could not grow).
  *   str_remove        one chain.
  */
 #ifndef RTLUA_STR_H
@@ -164,7 +166,12 @@ void str_shrink_start(global_State *g);
 /* One bounded unit of a resize (STRTAB_CLEAR_PER_OP buckets cleared or
  * STRTAB_MOVE_PER_OP migrated); the collector calls it in its steps so a
  * shrink finishes without new strings being made. */
-void str_migrate(global_State *g);
+void str_migrate_(global_State *g);
+#define str_migrate(g)                                                        \
+    do {                                                                      \
+        if ((g)->strt.old != NULL || (g)->strt.clearing != 0)                 \
+            str_migrate_(g);                                                  \
+    } while (0)
 /* Free every RAM short string and the bucket arrays (lua_close). */
 void str_freeall(global_State *g);
 

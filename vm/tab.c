@@ -460,7 +460,8 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
                           const tvalue *val)
 {
     tvalue *slot;
-    int stepped = 0;
+    int stepped = 0, timed = 0;
+    gc_pausemark pause = {0, 0};
     for (;;) {
         slot = find_slot(t, k);
         if (slot != NULL)
@@ -470,7 +471,8 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
         if (t->mig != NULL && !stepped && tab_grow_due(t, k)) {
             /* A new key: a big table's growth advances (the array's tail
              * may reach an integer key: look again). */
-            stepped = 1;
+            stepped = timed = 1;
+            pause = gc_pause_begin(G(L));
             tab_grow_step(L, t, k);
             if (is_int(k) &&
                 (t->mig->amode == MIG_GROW || in_array(t, k->v.i)))
@@ -485,10 +487,16 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
             break;
         }
         /* The rehash counts k: the next round finds room for it. */
+        if (!timed) {
+            timed = 1;
+            pause = gc_pause_begin(G(L));
+        }
         int rc = tab_rehash(L, t, k);
         if (rc != TAB_OK)
             return rc;
     }
+    if (timed)
+        gc_pause_end(G(L), pause, &G(L)->stats.worst_rehash_cycles);
     if (is_nil(val))
         set_empty(slot);
     else

@@ -110,6 +110,31 @@ assert(type(s.quantiles_sampled) == "boolean" and s.worst_emergency_us >= 0)
 assert(s.quantiles_sampled == (s.steps > 128) or s.quantiles_sampled == (s.steps > 16))
 assert(s.median_step_us <= s.p999_step_us)
 assert(s.p999_step_us <= s.worst_step_us)
+-- the longest unit of work of any step (what a step may overrun its
+-- budget by), within the worst step, and the phase it ran in
+assert(type(s.worst_unit_us) == "number")
+assert(s.worst_unit_us <= s.worst_step_us, s.worst_unit_us)
+local phases = {pause = 1, propagate = 1, atomic = 1, clearweak = 1,
+                sweep_string = 1, sweep_objects = 1}
+assert(phases[s.worst_unit_phase] or (s.steps == 0 and
+       s.worst_unit_phase == "pause"), s.worst_unit_phase)
+-- "reset" returns the figures so far, then starts them afresh
+do
+  for i = 1, 2000 do local t = {i} end
+  collectgarbage()
+  -- (stopped, so that a torture build's collection at each allocation
+  -- of rt.stats's own tables does not count a cycle after the reset)
+  collectgarbage("stop")
+  local before = rt.stats("reset")
+  local after = rt.stats()
+  collectgarbage("restart")
+  assert(before.cycles_completed > 0, before.cycles_completed)
+  assert(after.cycles_completed == 0 and after.worst_step_cycles == 0,
+         after.worst_step_cycles)
+  assert(after.steps == 0 and after.hist[1] == 0 and after.finalizers == 0)
+  assert(after.in_use == before.in_use or after.in_use > 0)
+  assert(not pcall(rt.stats, "nonsense"))
+end
 -- __gc calls are counted apart from the steps, with their longest batch
 do
   collectgarbage() -- (what earlier parts left for their __gc runs first)
@@ -140,6 +165,19 @@ do
   assert(not ok and msg:find("bad argument #1 to", 1, true) and
          msg:find("no_such_field", 1, true), msg)
   assert(not pcall(rt.stats, 12))
+end
+-- the program's own longest pauses by cause, collector steps inside them
+-- left out: a table's growth work in a store, an interning while the
+-- string table resizes
+do
+  rt.stats("reset")
+  local s0 = rt.stats()
+  assert(s0.worst_rehash_us == 0 and s0.worst_intern_us == 0)
+  local t = {}
+  for i = 1, 600 do t["pause" .. i] = i end
+  local s1 = rt.stats()
+  assert(s1.worst_rehash_us > 0, s1.worst_rehash_us)
+  assert(s1.worst_intern_us > 0, s1.worst_intern_us)
 end
 
 -- an rt.loop body is not interrupted by paced collector steps while it

@@ -565,6 +565,16 @@ static void test_verifier_rules_one_by_one(void)
     vparent.sizeupvalues = 1;
     reset_proto();
     CHECK(verified() == NULL);
+    /* lines defined: in order, never negative (a dump writes them as
+     * unsigned numbers, which the loader refuses past 2^31 - 1: a flash
+     * image's function with a negative one did not load when dumped) */
+    vp.linedefined = 3;
+    vp.lastlinedefined = 2;
+    CHECK(says("bad line range"));
+    vp.linedefined = -5;
+    vp.lastlinedefined = 2;
+    CHECK(says("bad line range"));
+    reset_proto();
     /* falling off the end */
     vcode[0] = CREATE_ABCk(OP_MOVE, 1, 0, 0, 0);
     CHECK(says("jump out of the code"));

@@ -9,6 +9,7 @@
  */
 #include "gc/gc.h"
 #include "gc/pace.h"
+#include "include/rtlua.h"
 #include "tests/unit/check.h"
 #include "vm/do.h"
 #include "vm/func.h"
@@ -290,6 +291,62 @@ static void test_big_table_is_traversed_in_bounded_chunks(void)
     CHECK(close_state_empty());
 }
 
+/* A traversal whose object has fewer slots than it has passed (a table
+ * whose entries were moving: the view it was counted by held the old
+ * parts too) ends that object, and its unit still does at most
+ * GC_TRAVERSE_CHUNK pieces: it does not run on through the gray list (it
+ * did, 725 us at shift=5, when the pieces left were counted down past 0). */
+static void test_unit_after_a_shrunk_traversal_is_bounded(void)
+{
+    CHECK(open_state());
+    if (!arena_fits(64u << 10,
+                    "test_unit_after_a_shrunk_traversal_is_bounded")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    enum { SMALL = 64, BIG = 200 };
+    /* (Anchored after the small ones: the root's traversal grays it
+     * last, and the gray list is last in, first out.) */
+    table *big = tab_new_sized(L, BIG, 0);
+    CHECK(big && anchor(SMALL + 10, obj2gc(big), V_TABLE));
+    for (rt_int i = 1; i <= BIG; i++) {
+        tvalue v;
+        set_int(&v, i);
+        CHECK(tab_setint(L, big, i, &v) == TAB_OK);
+    }
+    table *small[SMALL];
+    for (int i = 0; i < SMALL; i++) {
+        small[i] = tagged_table(i);
+        CHECK(small[i] && anchor(10 + i, obj2gc(small[i]), V_TABLE));
+    }
+    gc_fullgc(L);
+    g->gcestimate = 0; /* a cycle is due */
+    int guard = 0;
+    while (!(g->trav == obj2gc(big) && g->travpos > 0) && guard++ < 100000)
+        gc_step(L, 1); /* one unit per step */
+    CHECK(g->trav == obj2gc(big));
+    int gray = 0, black0 = 0;
+    for (int i = 0; i < SMALL; i++) {
+        gray += is_gray(obj2gc(small[i]));
+        black0 += is_black(obj2gc(small[i]));
+    }
+    CHECK(gray > 2 * GC_TRAVERSE_CHUNK);
+    g->travpos = 1 + big->asize + tab_sizenode(big) + 100; /* passed its end */
+    gc_step(L, 1);
+    CHECK(g->trav != obj2gc(big));
+    int black1 = 0;
+    for (int i = 0; i < SMALL; i++)
+        black1 += is_black(obj2gc(small[i]));
+    CHECK(black1 - black0 <= GC_TRAVERSE_CHUNK);
+    while (g->gcphase != GC_PAUSE && guard++ < 200000)
+        gc_step(L, 1);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* ---- the random mutator ------------------------------------------------ */
 
 static uint32_t rng = 12345;
@@ -460,8 +517,10 @@ static void test_random_mutator_keeps_the_invariant(void)
 
 /* ---- finalizers --------------------------------------------------------- */
 
-static int fin_calls[16];
-static int fin_order[16];
+/* Finalizer ids the record keeps. */
+#define FIN_IDS 64
+static int fin_calls[FIN_IDS];
+static int fin_order[FIN_IDS];
 static int fin_n;
 static int resurrect_id = -1;
 
@@ -470,9 +529,9 @@ static int test_finalizer(lua_State *L1, gcobj *o)
     if (o->tt != V_UDATA)
         return 0;
     int id = *(int *)udata_mem(gco2ud(o));
-    if (id >= 0 && id < 16) {
+    if (id >= 0 && id < FIN_IDS) {
         fin_calls[id]++;
-        if (fin_n < 16)
+        if (fin_n < FIN_IDS)
             fin_order[fin_n++] = id;
     }
     if (id == resurrect_id) {
@@ -547,6 +606,112 @@ static void test_finalizers_run_once_each_in_reverse_marking_order(void)
 #endif
     CHECK(close_state_empty());
     CHECK_EQ(fin_calls[7], 1); /* close runs the pending ones */
+}
+
+/* An object given a __gc long after it was made is deep in allgc: it
+ * stays there, a stand-in takes its place on finobj (setmetatable does
+ * not walk allgc), and its __gc still runs once, in the reverse order of
+ * marking among those that die together, whatever phase the collector
+ * was in when it was marked (registrations between steps of small
+ * budgets, gc_check after each). */
+static void test_old_object_gets_a_finalizer_without_walking_allgc(void)
+{
+    CHECK(open_state());
+    if (!arena_fits(
+            32u << 10,
+            "test_old_object_gets_a_finalizer_without_walking_allgc")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    enum { OLD = 12 };
+    udata *old[OLD];
+    for (int i = 0; i < OLD; i++) {
+        old[i] = fn_newudata(L, sizeof(int), 0);
+        CHECK(old[i] != NULL);
+        *(int *)udata_mem(old[i]) = i;
+        CHECK(anchor(10 + i, obj2gc(old[i]), V_UDATA));
+    }
+    /* Newer objects on top of them in allgc (kept: a torture build
+     * collects at every allocation). */
+    for (int i = 0; i < 64; i++) {
+        table *t = tagged_table(1000 + i);
+        CHECK(t != NULL && anchor(100 + i, obj2gc(t), V_TABLE));
+    }
+    for (int i = 0; i < OLD; i++) {
+        old[i]->metatable = mt;
+        gc_checkfinalizer(L, obj2gc(old[i]), mt);
+        CHECK(g->finobj != obj2gc(old[i])); /* a stand-in, not the object */
+        CHECK(old[i]->marked & MARK_FINALIZED);
+        gc_step(L, 1 + (uint32_t)i * 7);
+        CHECK(checked());
+    }
+    /* One made just now is moved itself. */
+    udata *fresh = finalizable(mt, OLD);
+    CHECK(fresh != NULL && g->finobj == obj2gc(fresh));
+    CHECK(anchor(10 + OLD, obj2gc(fresh), V_UDATA));
+    /* Finish the cycle under way while they are all kept, let them go,
+     * then a cycle that finds them all dead together, then run the
+     * finalizers. */
+    for (int n = 0; n < 2; n++) {
+        if (n == 1) {
+            for (int i = 0; i <= OLD; i++)
+                unanchor(10 + i);
+            release_newest();
+        }
+        g->gcestimate = 0; /* due at once */
+        for (int guard = 0; guard < 1000000; guard++) {
+            gc_step(L, 50);
+            CHECK(checked());
+            if (g->gcphase == GC_PAUSE)
+                break;
+        }
+        CHECK_EQ(g->gcphase, GC_PAUSE);
+    }
+    gc_fullgc(L);
+    CHECK(checked());
+    for (int i = 0; i <= OLD; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK_EQ(fin_n, OLD + 1);
+#ifndef RTLUA_TORTURE
+    for (int i = 0; i <= OLD; i++)
+        CHECK_EQ(fin_order[i], OLD - i); /* reverse order of marking */
+#endif
+    CHECK(close_state_empty());
+    for (int i = 0; i <= OLD; i++)
+        CHECK_EQ(fin_calls[i], 1);
+}
+
+/* lua_close calls the __gc of an object that has a stand-in, once. */
+static void test_stand_in_finalizer_runs_at_close(void)
+{
+    CHECK(open_state());
+    if (!arena_fits(32u << 10, "test_stand_in_finalizer_runs_at_close")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    udata *u = fn_newudata(L, sizeof(int), 0);
+    CHECK(u != NULL);
+    *(int *)udata_mem(u) = 3;
+    CHECK(anchor(10, obj2gc(u), V_UDATA));
+    for (int i = 0; i < 64; i++) {
+        table *t = tagged_table(1000 + i);
+        CHECK(t != NULL && anchor(100 + i, obj2gc(t), V_TABLE));
+    }
+    u->metatable = mt;
+    gc_checkfinalizer(L, obj2gc(u), mt);
+    CHECK(G(L)->finobj != obj2gc(u));
+    CHECK(checked());
+    CHECK(close_state_empty());
+    CHECK_EQ(fin_calls[3], 1);
 }
 
 /* Finalizers are not collector work: steps run a whole cycle without a
@@ -674,7 +839,8 @@ static int count_black(gcobj *o)
 /* A finalizer may run while the sweep is inside tobefnz, and the object
  * it takes off the head may be the one whose link the sweep stands on:
  * the sweep goes on along tobefnz (not along allgc, where the object
- * went), and every object the cycle kept ends it white. */
+ * went), and every object the cycle kept ends it white.  (They are live:
+ * a sweep unit repaints GC_SWEEP_SCAN of them.) */
 static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
 {
     CHECK(open_state());
@@ -682,7 +848,8 @@ static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
     global_State *g = G(L);
     table *mt = fin_begin(-1);
     CHECK(mt != NULL);
-    enum { N = 4 * GC_SWEEP_MAX };
+    enum { N = 4 * GC_SWEEP_SCAN };
+    _Static_assert(N <= FIN_IDS, "the record keeps every id");
     g->gcrunning = 0; /* no assist starts a cycle while they are made */
     for (int i = 0; i < N; i++)
         CHECK(finalizable(mt, i) != NULL);
@@ -690,7 +857,7 @@ static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
     g->gcrunning = 1;
     /* The cycle separates them all and marks them for their __gc; stop
      * after the first unit of its sweep of tobefnz, which swept the first
-     * GC_SWEEP_MAX of them. */
+     * GC_SWEEP_SCAN of them. */
     uint32_t done = g->stats.cycles_completed;
     g->gcestimate = 0;
     for (int guard = 0; !(g->gcphase == GC_SWEEP_OBJ && g->sweeplist == 2 &&
@@ -702,17 +869,17 @@ static void test_finalizer_run_inside_the_sweep_of_tobefnz(void)
     CHECK_EQ(count_list(g->tobefnz, 0), N);
     CHECK_EQ(fin_n, 0);
     gcobj *at = g->tobefnz;
-    for (int i = 1; i < GC_SWEEP_MAX; i++)
+    for (int i = 1; i < GC_SWEEP_SCAN; i++)
         at = at->next;
     CHECK(g->sweepgc == &at->next);
-    CHECK_EQ(gc_finalize(L, GC_SWEEP_MAX), GC_SWEEP_MAX);
+    CHECK_EQ(gc_finalize(L, GC_SWEEP_SCAN), GC_SWEEP_SCAN);
     for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
          guard++)
         gc_step(L, 1);
     CHECK(g->gcphase == GC_PAUSE);
     CHECK_EQ(count_black(g->tobefnz), 0);
     CHECK_EQ(count_black(g->allgc), 0);
-    CHECK_EQ(count_list(g->tobefnz, 0), N - GC_SWEEP_MAX);
+    CHECK_EQ(count_list(g->tobefnz, 0), N - GC_SWEEP_SCAN);
     while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
         ;
     gc_fullgc(L);
@@ -1501,6 +1668,101 @@ static void test_assist_pays_work_owed_not_its_whole_budget(void)
     CHECK(close_state_empty());
 }
 
+/* Growth assists leave the paced steps their share: while a cycle is
+ * under way, what allocation owes builds up to what the paced steps will
+ * do before the next tick (a tick's credit at the recent cost of a unit,
+ * at most an eighth of a cycle) before an assist takes it from the
+ * mutator; an assist pays it then. */
+static void test_growth_assists_wait_for_the_paced_steps(void)
+{
+    CHECK(open_small_state());
+    if (!arena_fits(256u << 10,
+                    "test_growth_assists_wait_for_the_paced_steps")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    for (rt_int i = 1; i <= 400; i++) {
+        table *t = tagged_table(i);
+        CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
+    }
+    gc_fullgc(L); /* a cycle to estimate the next one by */
+    uint32_t tolerance = g->lastunits / GC_ASSIST_TAIL_DIV;
+    CHECK(tolerance > 2 * GC_ASSIST_MIN_UNITS);
+    g->reserve = 0; /* never under it: growth assists only */
+    size_t estimate = g->gcestimate;
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);     /* and starts */
+    CHECK(g->gcphase != GC_PAUSE);
+    g->gcestimate = estimate;        /* the room it may grow by */
+    g->utilisation_pct = 25;         /* paced steps run */
+    g->unitcost = 16;                /* a cycle a unit, x16 */
+    g->creditcap = UINT32_MAX / 32;  /* a tick's credit: many units */
+    g->stepbudget = port_cycle_hz(); /* no clock ends an assist */
+    uint32_t assists0 = g->stats.assists, most = 0;
+    while (g->stats.assists == assists0 && g->gcphase != GC_PAUSE) {
+        if (g->assistowed > most)
+            most = g->assistowed;
+        CHECK(tagged_table(-1) != NULL);
+    }
+    CHECK_EQ(g->stats.assists, assists0 + 1);
+    CHECK(most >= GC_ASSIST_MIN_UNITS); /* owed, and no assist yet */
+    CHECK(most < tolerance);
+    CHECK(g->assistowed < most); /* the assist paid */
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* A cycle that has overrun its room is caught up by the next assist
+ * outside an rt.loop body.  Here every step does a single unit (a budget
+ * of one cycle), as on a slow board, where a step's time pays few of the
+ * units that bytes owe: single-step assists let the cycle run on far past
+ * its room (and the next start bigger: finshort at shift=5 grew from
+ * 354 KB to 4 MB in ten cycles, then an emergency); with the catch-up it
+ * ends within about a second room's worth, with no emergency. */
+static void test_a_cycle_behind_its_room_is_caught_up(void)
+{
+    CHECK(open_small_state());
+    if (!arena_fits(256u << 10, "test_a_cycle_behind_its_room_is_caught_up")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    for (rt_int i = 1; i <= 400; i++) {
+        table *t = tagged_table(i);
+        CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
+    }
+    gc_fullgc(L);   /* a cycle to estimate the next one by */
+    g->reserve = 0; /* never under it: growth assists only */
+    size_t estimate = g->gcestimate;
+    g->gcestimate = 0; /* a cycle is due */
+    gc_step(L, 1);     /* and starts */
+    CHECK(g->gcphase != GC_PAUSE);
+    g->gcestimate = estimate;
+    g->utilisation_pct = 0; /* no paced steps to wait for */
+    g->stepbudget = 1;      /* a unit a step */
+    size_t room = estimate / 100 * g->pausepct;
+    if (room < GC_GROWTH_MIN)
+        room = GC_GROWTH_MIN;
+    size_t base = g->cyclebytes, most = 0;
+    uint32_t emergencies = g->stats.emergencies;
+    for (int i = 0; i < 100000 && g->gcphase != GC_PAUSE; i++) {
+        CHECK(tagged_table(-1) != NULL);
+        size_t used = arena_in_use(g->arena);
+        if (used > base && used - base > most)
+            most = used - base;
+    }
+    CHECK(g->gcphase == GC_PAUSE);
+    CHECK(most <= 2 * room + room / 8);
+    CHECK_EQ(g->stats.emergencies, emergencies);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* Inside an rt.loop body (gchold) whose assist cap is spent, allocation
  * runs no assist: it is deferred and the work stays owed, to be paid by
  * the next assist outside the body. */
@@ -2280,6 +2542,53 @@ static void test_dead_thread_is_taken_apart_in_bounded_units(void)
     CHECK(close_state_empty());
 }
 
+/* A mutator pause's figure leaves out the collector work inside it: a
+ * pause whose steps took longer than it did records nothing, and one
+ * with no step in it records its own length. */
+static void test_pause_figure_leaves_out_collector_steps(void)
+{
+    CHECK(open_state());
+    if (!arena_fits(32u << 10,
+                    "test_pause_figure_leaves_out_collector_steps")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    global_State *g = G(L);
+    uint32_t worst = 0;
+    gc_pausemark m = gc_pause_begin(g);
+    uint32_t t0 = port_cycles();
+    while (port_cycles() - t0 < 1000)
+        ;
+    g->gcspent += 1000000000u; /* as if a step inside had run a second */
+    gc_pause_end(g, m, &worst);
+    CHECK(worst == 0);
+    m = gc_pause_begin(g);
+    t0 = port_cycles();
+    while (port_cycles() - t0 < 1000)
+        ;
+    gc_pause_end(g, m, &worst);
+    CHECK(worst >= 1000);
+    /* the figures: interning and table growth are timed */
+    rtlua_gcstats_reset(L);
+    for (int i = 0; i < 300; i++) {
+        lua_pushfstring(L, "pause%d", i);
+        lua_pop(L, 1);
+    }
+    lua_newtable(L);
+    for (int i = 0; i < 300; i++) {
+        lua_pushfstring(L, "key%d", i);
+        lua_pushinteger(L, i);
+        lua_settable(L, -3);
+    }
+    lua_settop(L, 0);
+    rtlua_GCStats st;
+    rtlua_gcstats(L, &st);
+    CHECK(st.worst_rehash_cycles > 0);
+    CHECK(st.worst_intern_cycles > 0);
+    CHECK(close_state_empty());
+}
+
 static void test_prototype_tree_is_traversed_and_freed(void)
 {
     CHECK(open_state());
@@ -2367,8 +2676,11 @@ static const struct check_case cases[] = {
     CASE(test_cycles_are_collected),
     CASE(test_deep_chain_survives_then_goes),
     CASE(test_big_table_is_traversed_in_bounded_chunks),
+    CASE(test_unit_after_a_shrunk_traversal_is_bounded),
     CASE(test_random_mutator_keeps_the_invariant),
     CASE(test_finalizers_run_once_each_in_reverse_marking_order),
+    CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
+    CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
@@ -2386,6 +2698,8 @@ static const struct check_case cases[] = {
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
 #ifndef RTLUA_TORTURE
     CASE(test_assist_pays_work_owed_not_its_whole_budget),
+    CASE(test_growth_assists_wait_for_the_paced_steps),
+    CASE(test_a_cycle_behind_its_room_is_caught_up),
     CASE(test_assists_in_a_body_stop_at_its_cap),
     CASE(test_emergency_in_a_body_is_bounded_then_fails),
 #endif
@@ -2401,6 +2715,7 @@ static const struct check_case cases[] = {
     CASE(test_atomic_looks_only_at_threads_that_ran),
     CASE(test_dead_thread_is_taken_apart_in_bounded_units),
     CASE(test_prototype_tree_is_traversed_and_freed),
+    CASE(test_pause_figure_leaves_out_collector_steps),
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
     CASE(test_paced_collector_gets_its_utilisation),

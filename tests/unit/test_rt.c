@@ -107,6 +107,49 @@ static void test_wraparound_and_unhandled(void)
     lua_close(L);
 }
 
+/* A handler that posts its own event again while `reposts` lasts: a
+ * source of events faster than its handler. */
+static int reposts;
+
+static int repost(lua_State *L)
+{
+    nseen++;
+    if (reposts > 0) {
+        reposts--;
+        rt_post(L, 7, nseen);
+    }
+    return 0;
+}
+
+/* A dispatch delivers only the events waiting when it began: those
+ * posted meanwhile (by a handler here, by an interrupt on a board) wait
+ * for the next safe point, so a source faster than its handler cannot
+ * keep the interrupted code from running. */
+static void test_dispatch_bounded(void)
+{
+    lua_State *L = open_with(7);
+    CHECK(L != NULL);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &rt_handlers_key);
+    lua_pushcfunction(L, repost);
+    lua_rawseti(L, -2, 7);
+    lua_pop(L, 1);
+    reposts = 100;
+    for (int i = 0; i < 3; i++)
+        CHECK(rt_post(L, 7, 0) == 1);
+    CHECK_EQ(rt_post_dispatch(L), 3);
+    CHECK(rt_post_pending());
+    CHECK_EQ(rt_post_dispatch(L), 3);
+    int rounds = 2;
+    while (rt_post_pending() && rounds < 100) {
+        rt_post_dispatch(L);
+        rounds++;
+    }
+    CHECK(!rt_post_pending());
+    CHECK_EQ(nseen, 103);
+    CHECK_EQ(rounds, 35); /* 103 events, 3 a round */
+    lua_close(L);
+}
+
 static const char safepoint_script[] =
     "local t = {}\n"
     "rt.on(9, function(v, e) t[#t + 1] = v * 100 + e end)\n"
@@ -215,6 +258,7 @@ static const struct check_case cases[] = {
     CASE(test_order),
     CASE(test_full_ring_drops),
     CASE(test_wraparound_and_unhandled),
+    CASE(test_dispatch_bounded),
     CASE(test_delivered_at_safe_points),
 #ifdef RTLUA_HOST
     CASE(test_post_from_sigalrm),
