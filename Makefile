@@ -50,10 +50,29 @@ OBJCOPY := $(CROSS)objcopy
 SIZE := $(CROSS)size
 BOARD_NUM := $(or $(RTLUA_NUM),32)
 BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
-BOARD_OPT ?= -O2
+# Flash is bytes and instructions are time: the firmware is built for
+# size (BOARD_OPT), but for the files where a program's time goes
+# (BOARD_HOT: the interpreter, calls, tables, strings, the allocator and
+# the collector; bench/profile shows them), which are built for speed
+# (BOARD_HOT_OPT, after BOARD_OPT on their command line).  A board short
+# of flash sets BOARD_HOT_OPT to its BOARD_OPT.
+BOARD_OPT ?= -Os
+BOARD_HOT_OPT ?= -O2
+BOARD_HOT ?= vm/vm.c vm/do.c vm/tab.c vm/tabgrow.c vm/tm.c vm/api.c \
+             vm/str.c vm/func.c gc/arena.c gc/gc.c lib/lauxlib.c \
+             lib/strlib.c lib/strpat.c
 BOARD_INC := $(BDIR)/include
-TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) -I$(BDIR)/gen $(BOARD_OPT) $(WARN) $(BOARD_CPU) \
-                 -Iboard/$(BOARD) -ffreestanding \
+# -fbuiltin after -ffreestanding: the compiler may still expand memcpy,
+# memset and the like of a few bytes inline (freestanding alone makes
+# every one a call); newlib provides them, with their standard meaning.
+# Not the malloc family: on the boards it is lib/cmalloc.c's, whose
+# blocks come from the arena (a built-in malloc is assumed to change no
+# memory but its block, so a read of the arena's counters across a call
+# would be folded).
+TARGET_CFLAGS := $(COMMON) -I$(BOARD_INC) -I$(BDIR)/gen $(BOARD_OPT) $(WARN) \
+                 $(BOARD_CPU) -Iboard/$(BOARD) -ffreestanding -fbuiltin \
+                 -fno-builtin-malloc -fno-builtin-calloc \
+                 -fno-builtin-realloc -fno-builtin-free \
                  -fno-common -DBOARD_STACK_BYTES=$(BOARD_STACK) $(BOARD_TEST_DEFS) \
                  $(BOARD_EXTRA)
 TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
@@ -393,6 +412,8 @@ define board_link
 endef
 
 BOARD_LINK_DEPS := $(BOARD_CORE_OBJS) $(BOARD_LD) linker/cortex-m.ld
+
+$(call board_obj,$(BOARD_HOT)): TARGET_CFLAGS += $(BOARD_HOT_OPT)
 
 # The firmware has the board's image region at the top of its flash
 # (docs/images.md); test and benchmark images have none (APP_IMAGE_SIZE

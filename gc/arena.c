@@ -66,13 +66,30 @@ typedef struct block {
 } block;
 
 struct arena {
-    uint32_t fl_map;   /* bit f: some list of first-level class f in use */
-    uint32_t fl_count; /* first-level classes this region can need */
-    uint32_t first;    /* offset of the first block: control block size */
-    uint32_t capacity; /* bytes of the region, sentinel included */
-    uint32_t in_use;   /* bytes of live blocks, headers included */
-    uint32_t peak;     /* highest in_use since create or reset */
-    uint32_t lists[];  /* sl_map[fl_count], then head[fl_count][SL_COUNT] */
+    /* The counters the header reads inline (arena.h: struct arena_head),
+     * first and in its order. */
+    uint32_t in_use;     /* bytes of live blocks, headers included, and of
+                            pages with a live slot all but their free
+                            slots */
+    uint32_t capacity;   /* bytes of the region, sentinel included */
+    uint32_t spare;      /* capacity less the control block and the
+                            sentinel: in_use + free bytes */
+    uint32_t fl_map;     /* bit f: some list of first-level class f in use */
+    uint32_t fl_count;   /* first-level classes this region can need */
+    uint32_t first;      /* offset of the first block: control block size */
+    uint32_t peak;       /* highest in_use since create or reset */
+    uint32_t page_log2;  /* log2 of the page size; 0: no pages */
+    uint32_t map_shift;  /* page_log2, or 31 without pages (every offset is
+                            then in stretch 0, whose bit is never set) */
+    uint32_t map_at;     /* where the page map begins in lists[] */
+    uint32_t map_words;  /* words of the page map (1 without pages) */
+    uint32_t page_fixed; /* bytes of the pages that are in no slot */
+    /* Per slot class c (1..ARENA_SMALL_CLASSES): the first page of the
+     * class with a free slot, 0 for none ([0] unused). */
+    uint32_t partial[ARENA_SMALL_CLASSES + 1];
+    uint32_t lists[]; /* sl_map[fl_count], head[fl_count][SL_COUNT], then
+                         the page map: a bit per page-sized stretch of
+                         the region, set where a page starts */
 };
 
 /* Low bit of block.size: the block is free. */
@@ -89,6 +106,11 @@ struct arena {
 #define FL_COUNT_MAX (ARENA_MAX_LOG2 - LINEAR_LOG2 + 1u)
 
 _Static_assert((1u << ALIGN_SHIFT) == ARENA_ALIGN, "ALIGN_SHIFT");
+_Static_assert(
+    offsetof(arena_t, in_use) == offsetof(struct arena_head, in_use) &&
+        offsetof(arena_t, capacity) == offsetof(struct arena_head, capacity) &&
+        offsetof(arena_t, spare) == offsetof(struct arena_head, spare),
+    "the header reads the counters where they are");
 _Static_assert(offsetof(block, next_free) == ARENA_HEADER_SIZE,
                "the header is prev_phys and size");
 _Static_assert(sizeof(block) == ARENA_MIN_BLOCK,
@@ -146,6 +168,11 @@ static inline uint32_t *sl_maps(const arena_t *a)
 static inline uint32_t *heads(const arena_t *a)
 {
     return (uint32_t *)a->lists + a->fl_count;
+}
+
+static inline uint32_t *page_map(const arena_t *a)
+{
+    return (uint32_t *)a->lists + a->map_at;
 }
 
 static inline uint32_t log2_floor(uint32_t x)
@@ -317,11 +344,264 @@ static void trim(arena_t *a, block *b, uint32_t need, int live)
     release(a, tail);
 }
 
+/* ---- Pages ---------------------------------------------------------------
+ * A page is a live block of the allocator above whose header lies at an
+ * offset that is a multiple of the page size: the bit of that stretch in
+ * the page map is set while it is a page.  Its payload begins with the
+ * page's own fields, then slots of one size class, bump-allocated in
+ * address order the first time and kept on the page's free list (a
+ * page-relative offset in the slot's first word) once freed.  The pages
+ * of a class with a free slot are on a doubly linked list (a->partial):
+ * allocation takes the head's next slot, a slot freed in a full page
+ * puts the page back at the head, and a page whose last slot is freed
+ * goes back to the allocator above, unless it is the class's only page
+ * with room (kept, so that one object made and dropped over and over
+ * does not make and free a page each time; such a page is free memory,
+ * given back when a block or a page finds no room).  A slot has no
+ * header: the page map finds its page.  Accounting: a page's bytes that
+ * are in no slot (its header, its fields, the tail its slots do not fill)
+ * are in use while it has a live slot (a->page_fixed sums them), a slot's
+ * while it is live; the rest is free. */
+
+typedef struct page {
+    uint32_t prev_phys; /* the block header (block's first two words) */
+    uint32_t size;
+    uint32_t next;     /* next page of the class with a free slot, 0 ends */
+    uint32_t prev;     /* previous one, 0: the head */
+    uint16_t slot;     /* bytes of each slot: the class times the grain */
+    uint16_t nslots;   /* slots the page holds */
+    uint16_t used;     /* live slots */
+    uint16_t freehead; /* page offset of the first free slot, 0: none */
+    uint16_t bump;     /* page offset of the first slot never used */
+    uint16_t pad_;
+} page;
+
+/* Page offset of the first slot. */
+#define PAGE_HEAD                                                             \
+    ((uint32_t)((sizeof(page) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1)))
+
+_Static_assert(offsetof(page, next) == ARENA_HEADER_SIZE,
+               "a page starts with a block header");
+_Static_assert(ARENA_SMALL_MAX % ARENA_SLOT_GRAIN == 0 &&
+                   ARENA_SLOT_GRAIN >= sizeof(uint32_t) &&
+                   ARENA_ALIGN % ARENA_SLOT_GRAIN == 0,
+               "slots hold their free-list link and tile 8-byte words");
+_Static_assert(ARENA_PAGE_LOG2_MAX <= 16, "page offsets are 16-bit fields");
+
+static inline page *page_at(const arena_t *a, uint32_t off)
+{
+    return (page *)((const char *)a + off);
+}
+
+/* The page slot p is in, as an offset, or 0 when p is not in a page. */
+static inline uint32_t page_of(const arena_t *a, const void *p)
+{
+    uint32_t off = (uint32_t)((const char *)p - (const char *)a);
+    uint32_t idx = off >> a->map_shift;
+    if ((page_map(a)[idx >> 5] & (1u << (idx & 31))) == 0)
+        return 0;
+    return idx << a->map_shift;
+}
+
+static inline void map_set(arena_t *a, uint32_t off, int on)
+{
+    uint32_t idx = off >> a->page_log2;
+    if (on)
+        page_map(a)[idx >> 5] |= 1u << (idx & 31);
+    else
+        page_map(a)[idx >> 5] &= ~(1u << (idx & 31));
+}
+
+/* Bytes of page pg in no slot (constant over its life). */
+static inline uint32_t page_fixed(const page *pg)
+{
+    return bsize((const block *)pg) - (uint32_t)pg->nslots * pg->slot;
+}
+
+static void partial_push(arena_t *a, page *pg)
+{
+    uint32_t c = pg->slot / ARENA_SLOT_GRAIN, off = off_of(a, (block *)pg);
+    pg->prev = 0;
+    pg->next = a->partial[c];
+    if (pg->next)
+        page_at(a, pg->next)->prev = off;
+    a->partial[c] = off;
+}
+
+static void partial_unlink(arena_t *a, page *pg)
+{
+    uint32_t c = pg->slot / ARENA_SLOT_GRAIN;
+    if (pg->next)
+        page_at(a, pg->next)->prev = pg->prev;
+    if (pg->prev)
+        page_at(a, pg->prev)->next = pg->next;
+    else
+        a->partial[c] = pg->next;
+}
+
+/* Make a free block of the allocator above, a->page_log2 bytes long (and
+ * a tail too short to split) at a page-aligned offset, into an empty page
+ * of slot class c at the head of its list; 0 when no free block holds an
+ * aligned stretch that long. */
+static uint32_t page_new(arena_t *a, uint32_t c)
+{
+    uint32_t len = 1u << a->page_log2;
+    /* A block this long holds an aligned page whatever its offset (a
+     * front cut of one granule is too short to be a block: the page then
+     * starts a stretch later). */
+    block *b = take_fit(a, 2 * len + ARENA_ALIGN);
+    if (b == NULL) {
+        /* A block of about a page may be aligned already (a page freed
+         * and merged with nothing): one look at the head of its class. */
+        uint32_t fl, sl;
+        class_of(len, &fl, &sl);
+        if (fl >= a->fl_count)
+            return 0;
+        uint32_t off = heads(a)[fl * ARENA_SL_COUNT + sl];
+        if (off == 0)
+            return 0;
+        b = at(a, off);
+        uint32_t start = (off + len - 1) & ~(len - 1);
+        if (start - off == ARENA_ALIGN)
+            start += len;
+        if (start + len > off + bsize(b))
+            return 0;
+        remove_free(a, b);
+    }
+    uint32_t off = off_of(a, b), size = bsize(b);
+    uint32_t start = (off + len - 1) & ~(len - 1);
+    if (start - off == ARENA_ALIGN)
+        start += len;
+    uint32_t front = start - off, tail = off + size - start - len;
+    if (tail < ARENA_SPLIT_MIN) {
+        len += tail; /* the page keeps the slack */
+        tail = 0;
+    }
+    block *pb = at(a, start);
+    show(pb, sizeof(page));
+    pb->prev_phys = front ? off : b->prev_phys;
+    pb->size = len;
+    if (front) {
+        b->size = front | FREE_BIT;
+        insert_free(a, b);
+    }
+    if (tail) {
+        block *t = at(a, start + len);
+        show(t, sizeof(block));
+        t->prev_phys = start;
+        t->size = tail | FREE_BIT;
+        next_phys(t)->prev_phys = start + len;
+        insert_free(a, t);
+    } else {
+        next_phys(pb)->prev_phys = start;
+    }
+    page *pg = (page *)pb;
+    pg->slot = (uint16_t)(c * ARENA_SLOT_GRAIN);
+    pg->nslots = (uint16_t)(((1u << a->page_log2) - PAGE_HEAD) / pg->slot);
+    pg->used = 0;
+    pg->freehead = 0;
+    pg->bump = (uint16_t)PAGE_HEAD;
+    pg->pad_ = 0;
+    map_set(a, start, 1);
+    partial_push(a, pg);
+    return start;
+}
+
+static int release_empty(arena_t *a);
+
+/* A slot of class c, or NULL when there is none and no page can be made. */
+static void *slot_alloc(arena_t *a, uint32_t c)
+{
+    uint32_t off = a->partial[c];
+    if (off == 0 && (off = page_new(a, c)) == 0 &&
+        (!release_empty(a) || (off = page_new(a, c)) == 0))
+        return NULL;
+    page *pg = page_at(a, off);
+    if (pg->used == 0) { /* its fixed part is in use from now */
+        a->page_fixed += page_fixed(pg);
+        a->in_use += page_fixed(pg);
+    }
+    char *p;
+    if (pg->freehead != 0) {
+        p = (char *)pg + pg->freehead;
+        pg->freehead = (uint16_t) * (uint32_t *)p;
+    } else {
+        p = (char *)pg + pg->bump;
+        pg->bump = (uint16_t)(pg->bump + pg->slot);
+    }
+    if (++pg->used == pg->nslots)
+        partial_unlink(a, pg); /* full: it is the head */
+    a->in_use += pg->slot;
+    note_peak(a);
+    show(p, pg->slot);
+    return p;
+}
+
+/* The page at off goes back to the allocator above (no slot is live). */
+static void page_free(arena_t *a, page *pg)
+{
+    partial_unlink(a, pg);
+    map_set(a, off_of(a, (block *)pg), 0);
+    block *b = (block *)pg;
+    /* (Its free slots are poisoned already, its fields and live ones not:
+     * the whole payload is readable for the poisoning.) */
+    show((char *)b + sizeof(block), bsize(b) - sizeof(block));
+    hide((char *)b + sizeof(block), bsize(b) - sizeof(block));
+    release(a, b);
+}
+
+/* Give back the pages kept empty (a class's only page with room, with
+ * no live slot): 1 when there was one.  O(classes). */
+static int release_empty(arena_t *a)
+{
+    int any = 0;
+    for (uint32_t c = 1; c <= ARENA_SMALL_CLASSES && a->page_log2; c++) {
+        uint32_t off = a->partial[c];
+        if (off != 0 && page_at(a, off)->used == 0) {
+            page_free(a, page_at(a, off));
+            any = 1;
+        }
+    }
+    return any;
+}
+
+static void slot_free(arena_t *a, void *p, uint32_t off)
+{
+    page *pg = page_at(a, off);
+    a->in_use -= pg->slot;
+    hide((char *)p + sizeof(uint32_t), pg->slot - sizeof(uint32_t));
+    *(uint32_t *)p = pg->freehead;
+    pg->freehead = (uint16_t)((char *)p - (char *)pg);
+    if (pg->used-- == pg->nslots)
+        partial_push(a, pg); /* it was full */
+    if (pg->used == 0) {
+        a->page_fixed -= page_fixed(pg);
+        a->in_use -= page_fixed(pg);
+        if (pg->prev != 0 || pg->next != 0) {
+            page_free(a, pg);
+        } else {
+            /* The class's only page with room stays, emptied: its slots
+             * are handed out in address order again. */
+            pg->freehead = 0;
+            pg->bump = (uint16_t)PAGE_HEAD;
+        }
+    }
+}
+
+/* Usable bytes of the live block p (a slot, or a block above). */
+static inline uint32_t usable(const arena_t *a, const void *p)
+{
+    uint32_t off = page_of(a, p);
+    if (off != 0)
+        return page_at(a, off)->slot;
+    return bsize(header_of(p)) - ARENA_HEADER_SIZE;
+}
+
 /* ---- Creation ---------------------------------------------------------- */
 
-static uint32_t control_size(uint32_t fl_count)
+static uint32_t control_size(uint32_t fl_count, uint32_t map_words)
 {
-    size_t words = (size_t)fl_count * (1 + ARENA_SL_COUNT);
+    size_t words = (size_t)fl_count * (1 + ARENA_SL_COUNT) + map_words;
     size_t bytes = offsetof(arena_t, lists) + words * sizeof(uint32_t);
     return (uint32_t)((bytes + ARENA_ALIGN - 1) & SIZE_MASK);
 }
@@ -333,9 +613,10 @@ static uint32_t classes_for(uint32_t size)
     return fl + 1;
 }
 
-arena_t *arena_create(void *mem, size_t bytes)
+arena_t *arena_create_pages(void *mem, size_t bytes, unsigned page_log2)
 {
-    if (mem == NULL)
+    if (mem == NULL || (page_log2 != 0 && (page_log2 < ARENA_PAGE_LOG2_MIN ||
+                                           page_log2 > ARENA_PAGE_LOG2_MAX)))
         return NULL;
     uintptr_t start =
         ((uintptr_t)mem + ARENA_ALIGN - 1) & ~(uintptr_t)(ARENA_ALIGN - 1);
@@ -346,20 +627,22 @@ arena_t *arena_create(void *mem, size_t bytes)
     if (bytes > ARENA_MAX_BYTES)
         bytes = ARENA_MAX_BYTES;
     uint32_t total = (uint32_t)bytes;
-    if (total < control_size(1) + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE)
+    uint32_t map_words = page_log2 ? ((total >> page_log2) + 1 + 31) / 32 : 1;
+    if (total <
+        control_size(1, map_words) + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE)
         return NULL;
 
     /* Size the lists for the largest block the region can hold; taking the
      * control block out may drop a class, which shrinks it again. */
     uint32_t fl_count = classes_for(total);
-    uint32_t ctl = control_size(fl_count);
-    if (total >= ctl + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE) {
-        uint32_t fewer = classes_for(total - ctl - ARENA_HEADER_SIZE);
-        uint32_t ctl2 = control_size(fewer);
-        if (classes_for(total - ctl2 - ARENA_HEADER_SIZE) <= fewer) {
-            fl_count = fewer;
-            ctl = ctl2;
-        }
+    uint32_t ctl = control_size(fl_count, map_words);
+    /* The one free block is at most this long (the smallest control
+     * block): its classes may be fewer. */
+    uint32_t fewer =
+        classes_for(total - control_size(1, map_words) - ARENA_HEADER_SIZE);
+    if (fewer < fl_count) {
+        fl_count = fewer;
+        ctl = control_size(fewer, map_words);
     }
     if (total < ctl + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE)
         return NULL;
@@ -371,6 +654,11 @@ arena_t *arena_create(void *mem, size_t bytes)
     a->fl_count = fl_count;
     a->first = ctl;
     a->capacity = total;
+    a->spare = total - ctl - ARENA_HEADER_SIZE;
+    a->page_log2 = page_log2;
+    a->map_shift = page_log2 ? page_log2 : 31;
+    a->map_at = fl_count * (1 + ARENA_SL_COUNT);
+    a->map_words = map_words;
 
     uint32_t end = total - ARENA_HEADER_SIZE;
     block *sentinel = at(a, end);
@@ -386,6 +674,11 @@ arena_t *arena_create(void *mem, size_t bytes)
     return a;
 }
 
+arena_t *arena_create(void *mem, size_t bytes)
+{
+    return arena_create_pages(mem, bytes, 0);
+}
+
 void arena_forget(arena_t *a)
 {
     if (a != NULL)
@@ -397,11 +690,18 @@ void arena_forget(arena_t *a)
 
 void *arena_alloc(arena_t *a, size_t n)
 {
+    if (n - 1 < ARENA_SMALL_MAX && a->page_log2 != 0) {
+        void *p = slot_alloc(a, (uint32_t)(n + ARENA_SLOT_GRAIN - 1) /
+                                    ARENA_SLOT_GRAIN);
+        if (p != NULL)
+            return p;
+        /* no page: a block as any other (freed as such) */
+    }
     if (n == 0 || n > a->capacity)
         return NULL;
     uint32_t need = block_need(n);
     block *b = take_fit(a, need);
-    if (b == NULL)
+    if (b == NULL && (!release_empty(a) || (b = take_fit(a, need)) == NULL))
         return NULL;
     b->size = bsize(b);
     trim(a, b, need, 0);
@@ -415,6 +715,11 @@ void arena_free(arena_t *a, void *p)
 {
     if (p == NULL)
         return;
+    uint32_t pg = page_of(a, p);
+    if (pg != 0) {
+        slot_free(a, p, pg);
+        return;
+    }
     block *b = header_of(p);
     a->in_use -= bsize(b);
     hide((char *)b + sizeof(block), bsize(b) - sizeof(block));
@@ -422,9 +727,12 @@ void arena_free(arena_t *a, void *p)
 }
 
 /* Resize the live block p to n bytes where it lies: 1 when done, 0 (and
- * nothing changed) when growing needs more than a free next block. */
+ * nothing changed) when growing needs more than a free next block.  A
+ * slot keeps its size: it holds n bytes or cannot grow. */
 static int resize_in_place(arena_t *a, void *p, size_t n)
 {
+    if (page_of(a, p) != 0)
+        return n <= usable(a, p);
     block *b = header_of(p);
     uint32_t old = bsize(b);
     uint32_t need = block_need(n);
@@ -460,7 +768,7 @@ void *arena_realloc(arena_t *a, void *p, size_t n)
     void *q = arena_alloc(a, n);
     if (q == NULL)
         return NULL;
-    memcpy(q, p, bsize(header_of(p)) - ARENA_HEADER_SIZE);
+    memcpy(q, p, usable(a, p));
     arena_free(a, p);
     return q;
 }
@@ -474,24 +782,20 @@ int arena_grow(arena_t *a, void *p, size_t n)
 
 /* ---- Queries ----------------------------------------------------------- */
 
-size_t arena_block_size(const void *p)
+size_t arena_block_size(const arena_t *a, const void *p)
 {
-    return bsize(header_of(p)) - ARENA_HEADER_SIZE;
+    return usable(a, p);
 }
 
-size_t arena_in_use(const arena_t *a)
+size_t arena_cost(const arena_t *a, const void *p)
 {
-    return a->in_use;
+    uint32_t off = page_of(a, p);
+    return off ? page_at(a, off)->slot : bsize(header_of(p));
 }
 
-size_t arena_free_bytes(const arena_t *a)
+size_t arena_page_fixed(const arena_t *a)
 {
-    return a->capacity - a->first - ARENA_HEADER_SIZE - a->in_use;
-}
-
-size_t arena_capacity(const arena_t *a)
-{
-    return a->capacity;
+    return a->page_fixed;
 }
 
 size_t arena_overhead(const arena_t *a)
@@ -571,11 +875,34 @@ static int in_blocks(const arena_t *a, uint32_t off)
            off % ARENA_ALIGN == 0;
 }
 
+/* Is p a live slot of the page at off?  Walks the page's free list
+ * (at most its slot count). */
+static int is_live_slot(const arena_t *a, uint32_t off, const void *p)
+{
+    const page *pg = page_at(a, off);
+    uint32_t at_ = (uint32_t)((const char *)p - (const char *)pg);
+    if (pg->slot == 0 || at_ < PAGE_HEAD || at_ >= pg->bump ||
+        (at_ - PAGE_HEAD) % pg->slot != 0)
+        return 0;
+    uint32_t f = pg->freehead;
+    for (uint32_t n = 0; f != 0 && n < pg->nslots; n++) {
+        if (f == at_)
+            return 0;
+        if (f >= pg->bump)
+            return 0; /* damaged: no claim either way */
+        f = *(const uint32_t *)((const char *)pg + f);
+    }
+    return 1;
+}
+
 int arena_is_block(const arena_t *a, const void *p)
 {
     uintptr_t base = (uintptr_t)a, q = (uintptr_t)p;
     if (q < base + ARENA_HEADER_SIZE || q - base >= a->capacity)
         return 0;
+    uint32_t pg = page_of(a, p);
+    if (pg != 0)
+        return is_live_slot(a, pg, p);
     uint32_t off = (uint32_t)(q - base) - ARENA_HEADER_SIZE;
     if (!in_blocks(a, off))
         return 0;
@@ -644,16 +971,79 @@ static int check_lists(const arena_t *a, uint32_t limit, uint32_t *listed)
     return ARENA_OK;
 }
 
+/* The page at off (of `size` block bytes): its fields, its free list and
+ * its bump agree; *free_slots gets its free slots, *room 1 when it has
+ * one (then it must be on its class's list). */
+static int check_page(const arena_t *a, uint32_t off, uint32_t size,
+                      uint32_t *free_slots)
+{
+    const page *pg = page_at(a, off);
+    uint32_t len = 1u << a->page_log2;
+    if (pg->slot == 0 || pg->slot % ARENA_SLOT_GRAIN ||
+        pg->slot > ARENA_SMALL_MAX || size < len ||
+        size - len >= ARENA_SPLIT_MIN ||
+        pg->nslots != (len - PAGE_HEAD) / pg->slot || pg->used > pg->nslots ||
+        pg->bump < PAGE_HEAD || (pg->bump - PAGE_HEAD) % pg->slot ||
+        pg->bump > PAGE_HEAD + (uint32_t)pg->nslots * pg->slot)
+        return ARENA_E_PAGE;
+    uint32_t nfree = 0, f = pg->freehead;
+    while (f != 0) {
+        if (f < PAGE_HEAD || f >= pg->bump || (f - PAGE_HEAD) % pg->slot ||
+            ++nfree > pg->nslots)
+            return ARENA_E_PAGE;
+        f = *(const uint32_t *)((const char *)pg + f);
+    }
+    uint32_t fresh =
+        (PAGE_HEAD + (uint32_t)pg->nslots * pg->slot - pg->bump) / pg->slot;
+    if (pg->used + nfree + fresh != pg->nslots)
+        return ARENA_E_PAGE;
+    *free_slots = nfree + fresh;
+    return ARENA_OK;
+}
+
+/* The class lists hold exactly the pages with room, linked both ways;
+ * `room` is how many pages the walk found with a free slot. */
+static int check_partial(const arena_t *a, uint32_t room)
+{
+    uint32_t listed = 0;
+    for (uint32_t c = 1; c <= ARENA_SMALL_CLASSES; c++) {
+        uint32_t prev = 0;
+        for (uint32_t off = a->partial[c]; off != 0;
+             off = page_at(a, off)->next) {
+            if ((off & ((1u << a->page_log2) - 1)) != 0 || off < a->first ||
+                off >= a->capacity - ARENA_HEADER_SIZE ||
+                page_of(a, (const char *)a + off + PAGE_HEAD) != off ||
+                ++listed > room)
+                return ARENA_E_PAGE;
+            const page *pg = page_at(a, off);
+            if (pg->slot != c * ARENA_SLOT_GRAIN || pg->used == pg->nslots ||
+                pg->prev != prev)
+                return ARENA_E_PAGE;
+            prev = off;
+        }
+    }
+    return listed == room ? ARENA_OK : ARENA_E_PAGE;
+}
+
 int arena_check(const arena_t *a)
 {
     if (a == NULL || a->fl_count == 0 || a->fl_count > FL_COUNT_MAX ||
-        a->first != control_size(a->fl_count) || a->capacity % ARENA_ALIGN ||
+        a->first != control_size(a->fl_count, a->map_words) ||
+        a->spare != a->capacity - a->first - ARENA_HEADER_SIZE ||
+        a->capacity % ARENA_ALIGN ||
         a->capacity < a->first + ARENA_MIN_BLOCK + ARENA_HEADER_SIZE ||
-        a->capacity > ARENA_MAX_BYTES)
+        a->capacity > ARENA_MAX_BYTES ||
+        (a->page_log2 != 0 && (a->page_log2 < ARENA_PAGE_LOG2_MIN ||
+                               a->page_log2 > ARENA_PAGE_LOG2_MAX)) ||
+        a->map_words !=
+            (a->page_log2 ? ((a->capacity >> a->page_log2) + 32) / 32 : 1) ||
+        a->map_shift != (a->page_log2 ? a->page_log2 : 31) ||
+        a->map_at != a->fl_count * (1 + ARENA_SL_COUNT))
         return ARENA_E_CONTROL;
 
     uint32_t end = a->capacity - ARENA_HEADER_SIZE;
     uint32_t off = a->first, prev = 0, nfree = 0, used = 0, spare = 0;
+    uint32_t pages = 0, room = 0, fixed = 0;
     int prev_was_free = 0;
     while (off != end) {
         block b = peek(a, off);
@@ -671,6 +1061,22 @@ int arena_check(const arena_t *a)
                 return rc;
             nfree++;
             spare += size;
+        } else if (a->page_log2 && page_of(a, (const char *)a + off +
+                                                  ARENA_HEADER_SIZE) == off) {
+            uint32_t free_slots;
+            int rc = check_page(a, off, size, &free_slots);
+            if (rc != ARENA_OK)
+                return rc;
+            const page *pg = page_at(a, off);
+            pages++;
+            room += pg->used < pg->nslots;
+            if (pg->used != 0) {
+                fixed += page_fixed(pg);
+                used += size - free_slots * pg->slot;
+                spare += free_slots * pg->slot;
+            } else {
+                spare += size; /* kept empty: free memory */
+            }
         } else {
             used += size;
         }
@@ -688,6 +1094,18 @@ int arena_check(const arena_t *a)
         return rc;
     if (listed != nfree)
         return ARENA_E_LIST;
+
+    /* Every bit of the page map names a page the walk found. */
+    uint32_t bits = 0;
+    for (uint32_t w = 0; w < a->map_words; w++)
+        bits += (uint32_t)__builtin_popcount(page_map(a)[w]);
+    if (bits != pages || fixed != a->page_fixed)
+        return ARENA_E_PAGE;
+    if (a->page_log2 && (rc = check_partial(a, room)) != ARENA_OK)
+        return rc;
+    for (uint32_t c = 0; c <= ARENA_SMALL_CLASSES && !a->page_log2; c++)
+        if (a->partial[c] != 0)
+            return ARENA_E_CONTROL;
 
     if (used != a->in_use || spare != arena_free_bytes(a) ||
         a->peak < a->in_use)

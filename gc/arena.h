@@ -19,6 +19,18 @@
  * the control block, so headers and overhead are the same size on 32-bit
  * Cortex-M and on a 64-bit host.
  *
+ * Pages (an arena made with arena_create_pages): requests of at most
+ * ARENA_SMALL_MAX bytes take a slot of their size class (a multiple of
+ * ARENA_SLOT_GRAIN) in a page: a block of the allocator above, 2^page_log2
+ * bytes at an offset that is a multiple of that, whose slots carry no
+ * header.  A bitmap in the control block, a bit per page-sized stretch
+ * of the region, tells a slot from a block, so that arena_free needs no
+ * size.  A page is made when its class has no free slot and is given
+ * back when its last slot is freed (but for the class's only page with
+ * room, kept as free memory until a request finds no other room).  A
+ * request finds no page where no free block holds an aligned page: it is
+ * served as a block, with its header.
+ *
  * Invariants (arena_check() verifies every one):
  *   - Blocks tile the region from the end of the control block up to an end
  *     sentinel with no gap; each block's size is a multiple of ARENA_ALIGN
@@ -28,19 +40,30 @@
  *     bit is set exactly when its list (second level) or one of its lists
  *     (first level) is non-empty.
  *   - arena_in_use() + arena_free_bytes() + arena_overhead()
- *     == arena_capacity(), after every operation.
- *   - Payload pointers are ARENA_ALIGN-aligned.
+ *     == arena_capacity(), after every operation.  A page's free slots
+ *     count as free bytes, its live slots and, while it has one, the
+ *     bytes in no slot (header, fields, tail: arena_page_fixed() sums
+ *     them) as in use; a page with no live slot is free bytes.
+ *   - Pages: a bit of the page map is set exactly where a page's block
+ *     starts; a page's live, free-listed and never-used slots add up to
+ *     its slot count; the pages of a class with a free slot are exactly
+ *     those on its list, linked both ways.
+ *   - Payload pointers are ARENA_ALIGN-aligned, but for slots whose size
+ *     is not a multiple of ARENA_ALIGN (4-aligned: ARENA_SLOT_GRAIN).
  *
  * Bounds:
  *   arena_alloc, arena_free               O(1): a fixed number of bitmap and
- *                                         header operations, no list walk.
+ *                                         header operations, no list walk
+ *                                         (a slot: a few loads and stores).
  *   arena_realloc                         O(1) in place; else O(1) plus a
  *                                         copy of the old payload.
  *   arena_grow                            O(1), never a copy.
  *   arena_create                          O(control block): clears up to
  *                                         25 x 17 words (defaults).
  *   counters, arena_block_size,
- *   arena_largest_alloc, arena_is_block   O(1).
+ *   arena_cost, arena_largest_alloc       O(1).
+ *   arena_is_block                        O(1); a slot: a walk of its
+ *                                         page's free list (its slots).
  *   arena_largest_free                    O(1) to find the largest class,
  *                                         plus a walk of that one list.
  *   arena_check, arena_walk               O(blocks); tests and diagnostics.
@@ -74,7 +97,39 @@
  * tiny free blocks from accumulating.  At least ARENA_MIN_BLOCK. */
 #define ARENA_SPLIT_MIN 16u
 
+/* Largest request served by a page slot.  Bounds the classes (one list
+ * head each in the control block) and the memory a page may keep for an
+ * idle class.  64 holds a table header, its first hash nodes, closures,
+ * upvalues and short strings of up to 40 bytes. */
+#define ARENA_SMALL_MAX 64u
+
+/* The slot classes are the multiples of this up to ARENA_SMALL_MAX: 4
+ * where pointers are 4 bytes (the boards: a closure or an upvalue of 20
+ * bytes takes 20), else 8.  A slot whose size is not a multiple of 8 is
+ * only 4-aligned: the runtime asks multiples of 8 for what needs 8
+ * (userdata, vm/func.c). */
+#if UINTPTR_MAX <= 0xFFFFFFFFu
+#define ARENA_SLOT_GRAIN 4u
+#else
+#define ARENA_SLOT_GRAIN 8u
+#endif
+
+/* log2 of the page size the runtime uses (vm/state.c), and the smallest
+ * arena it uses pages in: below it a page per class would be too much of
+ * the arena (each class may keep one page whose slots are all free). */
+#define ARENA_PAGE_LOG2 10u
+#define ARENA_PAGES_MIN (128u << ARENA_PAGE_LOG2)
+
+/* The page sizes arena_create_pages accepts: large enough for a slot of
+ * every class after the page's fields, small enough for 16-bit page
+ * offsets. */
+#define ARENA_PAGE_LOG2_MIN 8u
+#define ARENA_PAGE_LOG2_MAX 12u
+
 /* ---- Derived ----------------------------------------------------------- */
+
+/* Slot classes. */
+#define ARENA_SMALL_CLASSES (ARENA_SMALL_MAX / ARENA_SLOT_GRAIN)
 
 /* Bytes in front of every payload: size word and predecessor offset. */
 #define ARENA_HEADER_SIZE 8u
@@ -113,6 +168,8 @@ enum arena_check_code {
     ARENA_E_LIST = -6,   /* free-list link broken, or block on wrong/no list */
     ARENA_E_BITMAP = -7, /* a bitmap bit disagrees with its list(s) */
     ARENA_E_ACCOUNT = -8, /* block sums disagree with the counters */
+    ARENA_E_PAGE = -9,    /* a page, its slots, the page map or a class
+                             list is inconsistent */
 };
 
 /* Make an arena in [mem, mem+bytes).  The start is aligned up and the end
@@ -121,9 +178,16 @@ enum arena_check_code {
  * block, one ARENA_MIN_BLOCK block and the sentinel.  Nothing outside the
  * region is ever written. */
 arena_t *arena_create(void *mem, size_t bytes);
+/* The same with pages of 2^page_log2 bytes for the small requests
+ * (page_log2 0: none, as arena_create; else ARENA_PAGE_LOG2_MIN ..
+ * ARENA_PAGE_LOG2_MAX).  The control block grows by a bit per page-sized
+ * stretch of the region. */
+arena_t *arena_create_pages(void *mem, size_t bytes, unsigned page_log2);
 
-/* n bytes, ARENA_ALIGN-aligned; NULL for n == 0 or when no free block is
- * large enough (the arena is unchanged then). */
+/* n bytes, ARENA_ALIGN-aligned (a slot of a size that is not a multiple
+ * of ARENA_ALIGN: ARENA_SLOT_GRAIN-aligned; ask a multiple of ARENA_ALIGN
+ * for what needs it); NULL for n == 0 or when no free block is large
+ * enough (the arena is unchanged then). */
 void *arena_alloc(arena_t *a, size_t n);
 /* p must be live in a, or NULL (ignored); a double or foreign free is not
  * detected here (arena_check() usually catches the damage afterwards). */
@@ -141,14 +205,39 @@ void *arena_realloc(arena_t *a, void *p, size_t n);
 int arena_grow(arena_t *a, void *p, size_t n);
 
 /* Usable payload bytes of the live block p (>= the size requested). */
-size_t arena_block_size(const void *p);
+size_t arena_block_size(const arena_t *a, const void *p);
+/* Bytes the live block p costs the arena: a slot's size, or a block's
+ * with its header.  The costs of every live block plus
+ * arena_page_fixed() are arena_in_use(). */
+size_t arena_cost(const arena_t *a, const void *p);
+/* Bytes of the pages that are in no slot (in use while the page lives). */
+size_t arena_page_fixed(const arena_t *a);
+
+/* The counters an arena begins with, read inline (the collector reads
+ * them at every allocation); the rest of the control block is arena.c's
+ * own. */
+struct arena_head {
+    uint32_t in_use;
+    uint32_t capacity;
+    uint32_t spare; /* in_use + free bytes: constant */
+};
 
 /* Bytes spent by live blocks, headers and slack included. */
-size_t arena_in_use(const arena_t *a);
+static inline size_t arena_in_use(const arena_t *a)
+{
+    return ((const struct arena_head *)(const void *)a)->in_use;
+}
 /* Bytes in free blocks, their headers included. */
-size_t arena_free_bytes(const arena_t *a);
+static inline size_t arena_free_bytes(const arena_t *a)
+{
+    const struct arena_head *h = (const struct arena_head *)(const void *)a;
+    return h->spare - h->in_use;
+}
 /* Bytes of the region after alignment (constant). */
-size_t arena_capacity(const arena_t *a);
+static inline size_t arena_capacity(const arena_t *a)
+{
+    return ((const struct arena_head *)(const void *)a)->capacity;
+}
 /* Control block plus end sentinel (constant):
  * in_use + free_bytes + overhead == capacity. */
 size_t arena_overhead(const arena_t *a);
@@ -203,7 +292,8 @@ int arena_check(const arena_t *a);
 
 /* Call fn for every block in address order, sentinel excluded: ptr is
  * where the payload is (or would be), size its usable bytes, used 1 for
- * live blocks.  fn must not allocate or free in a. */
+ * live blocks (a page is one live block: its slots are not reported).
+ * fn must not allocate or free in a. */
 void arena_walk(const arena_t *a,
                 void (*fn)(void *ptr, size_t size, int used, void *ctx),
                 void *ctx);

@@ -299,7 +299,8 @@ static void assist(lua_State *L)
 
 /* Every block passes here: the arena, or lua_setallocf's function when
  * one is installed (g->allocf, which wraps the arena's; vm/api.c). */
-static void *arena_try(global_State *g, void *old, size_t oldn, size_t n)
+static inline void *arena_try(global_State *g, void *old, size_t oldn,
+                              size_t n)
 {
     if (g->allocf != NULL) {
         g->inallocf = 1; /* not C code's block (vm/api.c arena_allocf) */
@@ -310,7 +311,7 @@ static void *arena_try(global_State *g, void *old, size_t oldn, size_t n)
     return old ? arena_realloc(g->arena, old, n) : arena_alloc(g->arena, n);
 }
 
-static void arena_give_back(global_State *g, void *p, size_t n)
+static inline void arena_give_back(global_State *g, void *p, size_t n)
 {
     if (g->allocf != NULL) {
         g->inallocf = 1;
@@ -330,22 +331,26 @@ void *gc_rawalloc(global_State *g, size_t n)
  * collections, then one arena attempt, then on failure the emergency
  * (gc.h: a whole collection, or inside an rt.loop body a bounded
  * catch-up) and a second attempt.  NULL leaves `old` as it was. */
-static void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
+static inline int may_collect(const global_State *g)
+{
+    return g->gcrunning && !g->gcemergency && !g->gcinassist;
+}
+
+static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 {
     global_State *g = G(L);
     if (injected_failure(g))
         return NULL;
-    int collect = g->gcrunning && !g->gcemergency && !g->gcinassist;
 #ifdef RTLUA_GC_HARD
-    if (collect)
+    if (may_collect(g))
         emergency(L, n);
 #endif
     void *p = NULL;
 #ifdef RTLUA_GC_EMERGENCY
-    if (!collect) /* the first attempt of every allocation fails */
+    if (!may_collect(g)) /* the first attempt of every allocation fails */
 #endif
         p = arena_try(g, old, oldn, n);
-    if (p == NULL && collect) {
+    if (p == NULL && may_collect(g)) {
         emergency(L, n);
         p = arena_try(g, old, oldn, n);
         if (p == NULL)
@@ -652,13 +657,13 @@ static uint8_t weakmode(global_State *g, table *t)
  * a dead key, kept only for next()'s sake, never marked. */
 static void clearkey(node *n)
 {
-    if (n->key_tt & BIT_COLLECTABLE)
-        n->key_tt = V_DEADKEY;
+    if (node_keytt(n) & BIT_COLLECTABLE)
+        node_setkeytt(n, V_DEADKEY);
 }
 
 static void markkey(global_State *g, node *n)
 {
-    if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY &&
+    if ((node_keytt(n) & BIT_COLLECTABLE) && node_keytt(n) != V_DEADKEY &&
         is_white(n->key_val.gc))
         reallymark(g, n->key_val.gc);
 }
@@ -753,7 +758,7 @@ static void traverseweaknode(global_State *g, table *t, node *n, uint8_t w)
         return;
     }
     if (w & TAB_WEAK_KEYS)
-        weakslot(g, t, n->key_tt, n->key_val.gc);
+        weakslot(g, t, node_keytt(n), n->key_val.gc);
     else
         markkey(g, n);
     if (w & TAB_WEAK_VALUES) {
@@ -768,7 +773,7 @@ static void traverseweaknode(global_State *g, table *t, node *n, uint8_t w)
      * marked above: it lives, and so does its value). */
     if (!is_collectable(&n->val) || !is_white(gc_of(&n->val)))
         return;
-    if ((n->key_tt & BIT_COLLECTABLE) && is_white(n->key_val.gc))
+    if ((node_keytt(n) & BIT_COLLECTABLE) && is_white(n->key_val.gc))
         n->key_val.gc->marked |= MARK_EPHKEY;
     else
         reallymark(g, gc_of(&n->val));
@@ -1434,7 +1439,7 @@ static int clear_node(global_State *g, table *t, node *n)
         dead = ((t->weak & TAB_WEAK_VALUES) &&
                 dead_in_slot(g, n->val.tt, n->val.v.gc)) ||
                (g->clearkeys && (t->weak & TAB_WEAK_KEYS) &&
-                dead_in_slot(g, n->key_tt, n->key_val.gc));
+                dead_in_slot(g, node_keytt(n), n->key_val.gc));
         if (dead)
             set_empty(&n->val);
     }
@@ -1794,8 +1799,7 @@ static int sweep_unit(lua_State *L)
             if (o->tt == V_THREAD && dismantle(L, gco2th(o), i == 0))
                 break; /* the sweep stays on it */
             frees++;
-            if (o->tt == V_TABLE &&
-                tab_memsize(gco2tab(o)) > tab_objsize(gco2tab(o)))
+            if (o->tt == V_TABLE && tab_hasparts(gco2tab(o)))
                 frees++;
             size_t before = arena_in_use(g->arena);
             *pp = o->next;
@@ -2412,9 +2416,12 @@ struct checker {
     const char *why;
 };
 
+/* The arena gc_check walks (one state at a time, as `clearing`). */
+static const arena_t *cost_arena;
+
 static size_t cost(const void *p)
 {
-    return p ? arena_block_size(p) + ARENA_HEADER_SIZE : 0;
+    return p ? arena_cost(cost_arena, p) : 0;
 }
 
 /* A thread's own blocks: its stack, its CallInfo record blocks and its
@@ -2543,7 +2550,7 @@ static void check_weak(struct checker *c, table *t)
         if (is_nil(&n->val))
             continue;
         int keydead = 0;
-        if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY) {
+        if ((node_keytt(n) & BIT_COLLECTABLE) && node_keytt(n) != V_DEADKEY) {
             if (!check_alive(c, n->key_val.gc))
                 return;
             keydead = gc_isdead(g, n->key_val.gc);
@@ -2602,13 +2609,14 @@ static void check_object(struct checker *c, gcobj *o)
                 node *n = &v.nodes[r][i];
                 if (is_nil(&n->val))
                     continue;
-                int objkey = (n->key_tt & BIT_COLLECTABLE) &&
-                             n->key_tt != V_DEADKEY &&
-                             ttype(n->key_tt) != T_STRING;
+                int objkey = (node_keytt(n) & BIT_COLLECTABLE) &&
+                             node_keytt(n) != V_DEADKEY &&
+                             ttype(node_keytt(n)) != T_STRING;
                 check_val_(c, o, &n->val,
                            wv ||
                                (wk && objkey && ephweak(c->g, n->key_val.gc)));
-                if ((n->key_tt & BIT_COLLECTABLE) && n->key_tt != V_DEADKEY)
+                if ((node_keytt(n) & BIT_COLLECTABLE) &&
+                    node_keytt(n) != V_DEADKEY)
                     check_ref_(c, o, n->key_val.gc, wk && objkey);
             }
         break;
@@ -2739,6 +2747,7 @@ int gc_check(lua_State *L, const char **why)
 {
     global_State *g = G(L);
     struct checker c = {g, 0, 0, NULL};
+    cost_arena = g->arena;
     if (arena_check(g->arena) != 0)
         fail(&c, GC_CHECK_ARENA, "arena_check failed");
     check_list(&c, g->allgc, 0);
@@ -2746,7 +2755,7 @@ int gc_check(lua_State *L, const char **why)
     check_list(&c, g->tobefnz, 1);
     check_strings(&c);
     check_ranlist(&c);
-    c.bytes += thread_parts_cost(&g->mainthread);
+    c.bytes += thread_parts_cost(&g->mainthread) + arena_page_fixed(g->arena);
     c.bytes += g->cblockbytes; /* C code's blocks (lua_getallocf) */
     /* Inside an allocation (a step of an assist or an emergency) the
      * block being made is not an object yet. */

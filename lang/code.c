@@ -1087,10 +1087,15 @@ static void codearith(FuncState *fs, binopr opr, expdesc *e1, expdesc *e2,
                       int line)
 {
     int imm;
-    if (opr == OPR_ADD && isSCint(e2, &imm)) {
+    /* x + c, and x - c as x + (-c) (the k bit says so: the slow path
+     * is a subtraction of c, with its metamethod and its message). */
+    if ((opr == OPR_ADD || opr == OPR_SUB) && isSCint(e2, &imm) &&
+        (opr == OPR_ADD || (-imm >= MIN_SC && -imm <= MAX_SC))) {
+        int sub = opr == OPR_SUB;
         int r1 = code_exp2anyreg(fs, e1);
         code_freeexp(fs, e1);
-        e1->u.info = code_ABC(fs, OP_ADDI, 0, r1, imm + OP_OFFSET_SC);
+        e1->u.info = code_ABCk(fs, OP_ADDI, 0, r1,
+                               (sub ? -imm : imm) + OP_OFFSET_SC, sub);
         e1->k = EK_RELOC;
         code_fixline(fs, line);
         return;

@@ -634,9 +634,11 @@ static void lastlistfield(FuncState *fs, conscontrol *cc)
     if (cc->tostore == 0)
         return;
     if (ek_hasmultret(cc->v.k)) {
+        /* The array part is sized for one value of the open call or
+         * vararg (counted below): {f(x), f(y)} is made whole instead of
+         * grown by its SETLIST; more values grow it there. */
         code_setmultret(fs, &cc->v);
         code_setlist(fs, cc->t->u.info, cc->na, LUA_MULTRET);
-        cc->na--;
     } else {
         if (cc->v.k != EK_VOID)
             code_exp2nextreg(fs, &cc->v);

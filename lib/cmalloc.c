@@ -36,9 +36,17 @@
 
 _Static_assert(CMALLOC_HEAD >= sizeof(size_t), "the size fits the head");
 
-static size_t block_cost(const void *p)
+static size_t block_cost(global_State *g, const void *p)
 {
-    return arena_block_size(p) + ARENA_HEADER_SIZE;
+    return arena_cost(g->arena, p);
+}
+
+/* The bytes asked of the arena for n of the caller's: whole alignment
+ * units, since a page's slot of another size is only 4-aligned (an
+ * arena with pages, gc/arena.h). */
+static size_t block_bytes(size_t n)
+{
+    return (n + CMALLOC_HEAD + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
 static size_t *head_of(void *p)
@@ -49,16 +57,16 @@ static size_t *head_of(void *p)
 void *malloc(size_t n)
 {
     lua_State *L = state_current();
-    if (L == NULL || n > SIZE_MAX - CMALLOC_HEAD) {
+    if (L == NULL || n > SIZE_MAX - CMALLOC_HEAD - ARENA_ALIGN) {
         errno = ENOMEM;
         return NULL;
     }
-    size_t *b = gc_alloc(L, n + CMALLOC_HEAD);
+    size_t *b = gc_alloc(L, block_bytes(n));
     if (b == NULL) {
         errno = ENOMEM;
         return NULL;
     }
-    G(L)->cblockbytes += block_cost(b);
+    G(L)->cblockbytes += block_cost(G(L), b);
     *b = n;
     return (char *)b + CMALLOC_HEAD;
 }
@@ -69,8 +77,8 @@ void free(void *p)
     if (p == NULL || L == NULL)
         return;
     size_t *b = head_of(p);
-    G(L)->cblockbytes -= block_cost(b);
-    gc_free(G(L), b, *b + CMALLOC_HEAD);
+    G(L)->cblockbytes -= block_cost(G(L), b);
+    gc_free(G(L), b, block_bytes(*b));
 }
 
 void *calloc(size_t count, size_t size)
@@ -90,18 +98,18 @@ void *realloc(void *p, size_t n)
     lua_State *L = state_current();
     if (p == NULL)
         return malloc(n);
-    if (L == NULL || n > SIZE_MAX - CMALLOC_HEAD) {
+    if (L == NULL || n > SIZE_MAX - CMALLOC_HEAD - ARENA_ALIGN) {
         errno = ENOMEM;
         return NULL;
     }
     global_State *g = G(L);
-    size_t *b = head_of(p), was = block_cost(b);
-    size_t *nb = gc_realloc(L, b, *b + CMALLOC_HEAD, n + CMALLOC_HEAD);
+    size_t *b = head_of(p), was = block_cost(g, b);
+    size_t *nb = gc_realloc(L, b, block_bytes(*b), block_bytes(n));
     if (nb == NULL) {
         errno = ENOMEM;
         return NULL; /* p is as it was */
     }
-    g->cblockbytes += block_cost(nb) - was;
+    g->cblockbytes += block_cost(g, nb) - was;
     *nb = n;
     return (char *)nb + CMALLOC_HEAD;
 }

@@ -347,10 +347,14 @@ static size_t fmt_int(char *out, const fmt_spec *sp, lua_Integer v, int conv)
     }
     /* Digits from the right end of dg. */
     size_t end = sizeof dg, n = 0;
-    while (u != 0) {
+    while (u > 0xFFFFFFFFu) {
         dg[end - ++n] = digits[u % (lua_Unsigned)base];
         u /= (lua_Unsigned)base;
     }
+    /* (the rest by 32-bit division: a 64-bit one is a library call on
+     * the boards) */
+    for (uint32_t u32 = (uint32_t)u; u32 != 0; u32 /= (uint32_t)base)
+        dg[end - ++n] = digits[u32 % (uint32_t)base];
     if (sp->prec < 0 && n == 0)
         dg[end - ++n] = '0';
     while ((int)n < sp->prec)

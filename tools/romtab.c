@@ -426,12 +426,11 @@ static void put_variant(FILE *f, const struct rtable *t, enum cond variant)
         fprintf(f, "    [%d] = {.val = ", i);
         put_value(f, e);
         if (e->is_int) {
-            fprintf(f,
-                    ", .key_tt = V_INT, .next = %d, .key_val = {.i = %ld}},\n",
+            fprintf(f, ", NODE_INIT(V_INT, %d), .key_val = {.i = %ld}},\n",
                     next[i], e->ikey);
         } else {
             fprintf(f,
-                    ", .key_tt = V_SHRSTR, .next = %d, .key_val = {.gc = "
+                    ", NODE_INIT(V_SHRSTR, %d), .key_val = {.gc = "
                     "(gcobj *)&",
                     next[i]);
             romgen_put_objname(f, e->skey);

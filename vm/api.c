@@ -120,6 +120,23 @@ static tvalue *index2value(lua_State *L, int idx)
     return n <= cl->nupvalues ? &cl->upvalue[n - 1] : (tvalue *)&none_value;
 }
 
+/* index2value as the API functions use it: a stack index (what the
+ * libraries' loops pass) inline, a pseudo-index out of line. */
+static inline tvalue *index2value_fast(lua_State *L, int idx)
+{
+    if (idx > 0) {
+        tvalue *o = L->ci->func + idx;
+        api_check(L, idx <= L->ci->top - (L->ci->func + 1), "index too large");
+        return o >= L->top ? (tvalue *)&none_value : o;
+    }
+    if (idx > LUA_REGISTRYINDEX) {
+        api_check(L, idx != 0 && -idx <= L->top - (L->ci->func + 1),
+                  "invalid index");
+        return L->top + idx;
+    }
+    return index2value(L, idx);
+}
+
 /* A real stack slot (not a pseudo-index). */
 static tvalue *index2stack(lua_State *L, int idx)
 {
@@ -134,7 +151,7 @@ static tvalue *index2stack(lua_State *L, int idx)
 
 static table *index2table(lua_State *L, int idx)
 {
-    tvalue *o = index2value(L, idx);
+    tvalue *o = index2value_fast(L, idx);
     api_check(L, is_table(o), "table expected");
     return gco2tab(gc_of(o));
 }
@@ -229,7 +246,7 @@ void lua_copy(lua_State *L, int fromidx, int toidx)
 
 void lua_pushvalue(lua_State *L, int idx)
 {
-    push_obj(L, index2value(L, idx));
+    push_obj(L, index2value_fast(L, idx));
 }
 
 int lua_checkstack(lua_State *L, int n)
@@ -267,7 +284,7 @@ void lua_xmove(lua_State *from, lua_State *to, int n)
 
 int lua_type(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     return is_valid(o) ? ttype(tt_of(o)) : LUA_TNONE;
 }
 
@@ -281,36 +298,36 @@ const char *lua_typename(lua_State *L, int t)
 int lua_isnumber(lua_State *L, int idx)
 {
     rt_num n;
-    return vm_tonumber(index2value(L, idx), &n);
+    return vm_tonumber(index2value_fast(L, idx), &n);
 }
 
 int lua_isstring(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     return is_str(o) || ttype(tt_of(o)) == T_NUMBER;
 }
 
 int lua_iscfunction(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     return tt_of(o) == V_LCF || tt_of(o) == V_CCL;
 }
 
 int lua_isinteger(lua_State *L, int idx)
 {
-    return is_int(index2value(L, idx));
+    return is_int(index2value_fast(L, idx));
 }
 
 int lua_isuserdata(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     return tt_of(o) == V_UDATA || tt_of(o) == V_LIGHTUD;
 }
 
 lua_Number lua_tonumberx(lua_State *L, int idx, int *isnum)
 {
     rt_num n = 0;
-    int ok = vm_tonumber(index2value(L, idx), &n);
+    int ok = vm_tonumber(index2value_fast(L, idx), &n);
     if (isnum)
         *isnum = ok;
     return ok ? n : 0;
@@ -319,7 +336,7 @@ lua_Number lua_tonumberx(lua_State *L, int idx, int *isnum)
 lua_Integer lua_tointegerx(lua_State *L, int idx, int *isnum)
 {
     rt_int i = 0;
-    int ok = vm_tointeger(index2value(L, idx), &i, 0);
+    int ok = vm_tointeger(index2value_fast(L, idx), &i, 0);
     if (isnum)
         *isnum = ok;
     return ok ? i : 0;
@@ -327,12 +344,12 @@ lua_Integer lua_tointegerx(lua_State *L, int idx, int *isnum)
 
 int lua_toboolean(lua_State *L, int idx)
 {
-    return !is_false(index2value(L, idx));
+    return !is_false(index2value_fast(L, idx));
 }
 
 const char *lua_tolstring(lua_State *L, int idx, size_t *len)
 {
-    tvalue *o = index2value(L, idx);
+    tvalue *o = index2value_fast(L, idx);
     if (!is_str(o)) {
         if (ttype(tt_of(o)) != T_NUMBER) {
             if (len)
@@ -345,7 +362,7 @@ const char *lua_tolstring(lua_State *L, int idx, size_t *len)
         if (idx < LUA_REGISTRYINDEX) /* an upvalue: the closure may be black */
             gc_barrier(L, gc_of(L->ci->func), o);
         gc_safepoint(L);
-        o = index2value(L, idx);
+        o = index2value_fast(L, idx);
     }
     str *s = gco2str(gc_of(o));
     if (len)
@@ -355,7 +372,7 @@ const char *lua_tolstring(lua_State *L, int idx, size_t *len)
 
 lua_Unsigned lua_rawlen(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     switch (tt_of(o)) {
     case V_SHRSTR:
     case V_LNGSTR:
@@ -371,7 +388,7 @@ lua_Unsigned lua_rawlen(lua_State *L, int idx)
 
 lua_CFunction lua_tocfunction(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     if (tt_of(o) == V_LCF)
         return o->v.f;
     if (tt_of(o) == V_CCL)
@@ -390,18 +407,18 @@ static void *touserdata(const tvalue *o)
 
 void *lua_touserdata(lua_State *L, int idx)
 {
-    return touserdata(index2value(L, idx));
+    return touserdata(index2value_fast(L, idx));
 }
 
 lua_State *lua_tothread(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     return tt_of(o) == V_THREAD ? gco2th(gc_of(o)) : NULL;
 }
 
 const void *lua_topointer(lua_State *L, int idx)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     switch (tt_of(o)) {
     case V_LCF:
         return (const void *)(uintptr_t)o->v.f;
@@ -430,13 +447,15 @@ void lua_arith(lua_State *L, int op)
 
 int lua_rawequal(lua_State *L, int idx1, int idx2)
 {
-    const tvalue *a = index2value(L, idx1), *b = index2value(L, idx2);
+    const tvalue *a = index2value_fast(L, idx1),
+                 *b = index2value_fast(L, idx2);
     return is_valid(a) && is_valid(b) && vm_rawequalobj(a, b);
 }
 
 int lua_compare(lua_State *L, int idx1, int idx2, int op)
 {
-    const tvalue *a = index2value(L, idx1), *b = index2value(L, idx2);
+    const tvalue *a = index2value_fast(L, idx1),
+                 *b = index2value_fast(L, idx2);
     if (!is_valid(a) || !is_valid(b))
         return 0;
     switch (op) {
@@ -618,7 +637,7 @@ int lua_getglobal(lua_State *L, const char *name)
 
 int lua_gettable(lua_State *L, int idx)
 {
-    tvalue *t = index2value(L, idx);
+    tvalue *t = index2value_fast(L, idx);
     vm_gettable(L, t, L->top - 1, L->top - 1);
     return ttype(tt_of(L->top - 1));
 }
@@ -627,7 +646,7 @@ int lua_getfield(lua_State *L, int idx, const char *k)
 {
     /* A copy: the object stays anchored in its slot, and the key's
      * allocation cannot move the stack. */
-    tvalue t = *index2value(L, idx);
+    tvalue t = *index2value_fast(L, idx);
     return get_str(L, &t, k);
 }
 
@@ -646,7 +665,7 @@ static inline tvalue *array_slot(const tvalue *t, lua_Integer n)
 
 int lua_geti(lua_State *L, int idx, lua_Integer n)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     const tvalue *slot = array_slot(o, n);
     if (slot != NULL) {
         set_obj(L->top, slot);
@@ -708,7 +727,7 @@ int lua_getmetatable(lua_State *L, int objindex)
 
 int lua_getiuservalue(lua_State *L, int idx, int n)
 {
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     api_check(L, tt_of(o) == V_UDATA, "full userdata expected");
     udata *u = gco2ud(gc_of(o));
     if (n <= 0 || n > u->nuvalue) {
@@ -753,7 +772,7 @@ void lua_setglobal(lua_State *L, const char *name)
 void lua_settable(lua_State *L, int idx)
 {
     api_checknelems(L, 2);
-    tvalue t = *index2value(L, idx);
+    tvalue t = *index2value_fast(L, idx);
     vm_settable(L, &t, L->top - 2, L->top - 1);
     L->top -= 2;
 }
@@ -761,14 +780,14 @@ void lua_settable(lua_State *L, int idx)
 void lua_setfield(lua_State *L, int idx, const char *k)
 {
     api_checknelems(L, 1);
-    tvalue t = *index2value(L, idx);
+    tvalue t = *index2value_fast(L, idx);
     set_str(L, &t, k);
 }
 
 void lua_seti(lua_State *L, int idx, lua_Integer n)
 {
     api_checknelems(L, 1);
-    const tvalue *o = index2value(L, idx);
+    const tvalue *o = index2value_fast(L, idx);
     tvalue *slot = array_slot(o, n);
     if (slot != NULL && !is_nil(L->top - 1)) {
         set_obj(slot, L->top - 1);
@@ -854,7 +873,7 @@ int lua_setmetatable(lua_State *L, int objindex)
 int lua_setiuservalue(lua_State *L, int idx, int n)
 {
     api_checknelems(L, 1);
-    tvalue *o = index2value(L, idx);
+    tvalue *o = index2value_fast(L, idx);
     api_check(L, tt_of(o) == V_UDATA, "full userdata expected");
     udata *u = gco2ud(gc_of(o));
     int ok = 0;
@@ -999,14 +1018,14 @@ void lua_concat(lua_State *L, int n)
 
 void lua_len(lua_State *L, int idx)
 {
-    tvalue t = *index2value(L, idx);
+    tvalue t = *index2value_fast(L, idx);
     vm_objlen(L, L->top, &t);
     api_incr_top(L);
 }
 
-static size_t block_cost(const void *p)
+static size_t block_cost(global_State *g, const void *p)
 {
-    return p ? arena_block_size(p) + ARENA_HEADER_SIZE : 0;
+    return p ? arena_cost(g->arena, p) : 0;
 }
 
 /* The arena's own allocation function, what lua_getallocf gives while
@@ -1018,20 +1037,24 @@ static size_t block_cost(const void *p)
 static void *arena_allocf(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     global_State *g = ud;
-    size_t was = g->inallocf ? 0 : block_cost(ptr);
+    size_t was = g->inallocf ? 0 : block_cost(g, ptr);
     void *p = NULL;
     (void)osize;
     if (nsize == 0) {
         if (ptr != NULL)
             arena_free(g->arena, ptr);
     } else {
+        /* C code's blocks are aligned for any type, as malloc's (a page's
+         * slot of a size not a multiple of ARENA_ALIGN is 4-aligned). */
+        if (!g->inallocf && nsize <= SIZE_MAX - ARENA_ALIGN)
+            nsize = (nsize + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
         p = ptr ? arena_realloc(g->arena, ptr, nsize)
                 : arena_alloc(g->arena, nsize);
         if (p == NULL)
             return NULL; /* ptr is as it was */
     }
     if (!g->inallocf)
-        g->cblockbytes += block_cost(p) - was;
+        g->cblockbytes += block_cost(g, p) - was;
     return p;
 }
 

@@ -332,9 +332,10 @@ static const char *getobjname(const proto *p, int lastpc, int reg,
     }
 }
 
-/* The metamethod event an instruction may call, or -1. */
-static int op_event(int op)
+/* The metamethod event instruction i may call, or -1. */
+static int op_event(instr i)
 {
+    int op = GET_OP(i);
     switch (op) {
     case OP_SELF:
     case OP_GETTABUP:
@@ -347,8 +348,8 @@ static int op_event(int op)
     case OP_SETI:
     case OP_SETFIELD:
         return TM_NEWINDEX;
-    case OP_ADDI:
-        return TM_ADD;
+    case OP_ADDI: /* k: a subtraction of the negated constant */
+        return GETARG_k(i) ? TM_SUB : TM_ADD;
     case OP_UNM:
         return TM_UNM;
     case OP_BNOT:
@@ -397,7 +398,7 @@ static const char *funcnamefromcode(lua_State *L, const proto *p, int pc,
         *name = "for iterator";
         return "for iterator";
     default: {
-        int e = op_event(op);
+        int e = op_event(i);
         if (e < 0)
             return NULL;
         str *ev = G(L)->tmname[e];

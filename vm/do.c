@@ -771,16 +771,31 @@ void vm_poscall(lua_State *L, CallInfo *ci, int nres)
     if (L->hookmask)
         rethook(L, ci, nres);
     tvalue *res = ci->func;
-    tvalue *first = L->top - nres;
     int wanted = ci->nresults;
-    if (wanted == LUA_MULTRET)
-        wanted = nres;
-    int i;
-    for (i = 0; i < nres && i < wanted; i++)
-        set_obj(res + i, first + i);
-    for (; i < wanted; i++)
-        set_nil(res + i);
-    L->top = res + wanted;
+    switch (wanted) { /* the common counts first */
+    case 0:
+        L->top = res;
+        break;
+    case 1:
+        if (nres == 0)
+            set_nil(res);
+        else
+            set_obj(res, L->top - nres);
+        L->top = res + 1;
+        break;
+    default: {
+        tvalue *first = L->top - nres;
+        if (wanted == LUA_MULTRET)
+            wanted = nres;
+        int i;
+        for (i = 0; i < nres && i < wanted; i++)
+            set_obj(res + i, first + i);
+        for (; i < wanted; i++)
+            set_nil(res + i);
+        L->top = res + wanted;
+        break;
+    }
+    }
     L->ci = ci->previous;
     gc_stack_lower(L, L->ci->func);
 }
@@ -791,7 +806,9 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
 {
     ptrdiff_t off = vm_savestack(L, func);
     vm_checkstack(L, LUA_MINSTACK);
-    CallInfo *ci = vm_nextci(L);
+    CallInfo *ci = L->ci->next; /* the common case: a kept record */
+    if (ci == NULL)
+        ci = vm_nextci(L);
     func = vm_restorestack(L, off);
     ci->func = func;
     ci->nresults = (int16_t)nresults;

@@ -36,6 +36,10 @@ int fn_closesome(lua_State *L, int max);
 void fn_freeupval(global_State *g, upval *uv);
 
 udata *fn_newudata(lua_State *L, size_t size, int nuvalue);
-#define fn_udatasize(size, nuv) (udata_offset(nuv) + (size))
+/* Bytes of a userdata's block: a multiple of 8, so that the arena gives
+ * it 8-byte alignment (gc/arena.h: ARENA_SLOT_GRAIN) for the user's C
+ * types, as malloc would. */
+#define fn_udatasize(size, nuv)                                               \
+    ((udata_offset(nuv) + (size) + 7u) & ~(size_t)7u)
 
 #endif

@@ -635,13 +635,174 @@ static int gen_digits(bignum *num, bignum *den, int n, char *dg)
     return 0;
 }
 
+/* ---- The short cut: 64-bit integers where they are exact ---------------
+ * Most numbers a program prints are floats of the 32-bit model (24-bit
+ * mantissas) or small doubles: x = m * 2^e with m odd, and x * 10^s
+ * (the digits wanted, as an integer and a binary fraction) fits 64 bits.
+ * Then the digits and their rounding half to even are exact with
+ * integer arithmetic, and the big-integer division (gen_digits: a few
+ * hundred instructions a digit) is not needed.  Anything else (huge or
+ * tiny exponents, long mantissas with many digits) takes that way. */
+
+/* Powers of ten up to 10^19, the largest below 2^64. */
+static const uint64_t pow10_u64[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       10000000000u,
+                                       100000000000u,
+                                       1000000000000u,
+                                       10000000000000u,
+                                       100000000000000u,
+                                       1000000000000000u,
+                                       10000000000000000u,
+                                       100000000000000000u,
+                                       1000000000000000000u,
+                                       10000000000000000000u};
+
+/* x > 0 finite as m * 2^e with m odd. */
+static void split2(double x, uint64_t *m, int *e)
+{
+    int b;
+    uint64_t mm = (uint64_t)ldexp(frexp(x, &b), 53);
+    int tz = __builtin_ctzll(mm);
+    *m = mm >> tz;
+    *e = b - 53 + tz;
+}
+
+/* Decimal digits of q (at most 20). */
+static int ndigits(uint64_t q)
+{
+    int d = 1;
+    while (d < 20 && q >= pow10_u64[d])
+        d++;
+    return d;
+}
+
+/* The d digits of q into dg (q < 10^d). */
+static void put_digits(uint64_t q, int d, char *dg)
+{
+    uint32_t q32 = (uint32_t)q;
+    for (int i = d - 1; i >= 0; i--) {
+        if (q >> 32) {
+            dg[i] = (char)(q % 10u);
+            q /= 10u;
+            q32 = (uint32_t)q;
+        } else {
+            dg[i] = (char)(q32 % 10u);
+            q32 /= 10u;
+            q = q32;
+        }
+    }
+}
+
+/* m * 10^s * 2^e rounded half to even to an integer: *q, or -1 when that
+ * is not exact here (s >= 0; m < 2^53).  The product m * 10^s takes up
+ * to 117 bits: it is kept as two 64-bit halves. */
+static int scaled_round(uint64_t m, int e, int s, uint64_t *q)
+{
+    if (s > 19)
+        return -1;
+    /* y = m * 10^s, as hi:lo */
+    uint64_t p = pow10_u64[s];
+    uint64_t m0 = (uint32_t)m, m1 = m >> 32, p0 = (uint32_t)p, p1 = p >> 32;
+    uint64_t t00 = m0 * p0, t01 = m0 * p1, t10 = m1 * p0, t11 = m1 * p1;
+    uint64_t mid = (t00 >> 32) + (uint32_t)t01 + (uint32_t)t10;
+    uint64_t lo = (mid << 32) | (uint32_t)t00;
+    uint64_t hi = t11 + (t01 >> 32) + (t10 >> 32) + (mid >> 32);
+    if (e >= 0) {
+        if (hi != 0 || e > 63 || lo > (UINT64_MAX >> e))
+            return -1;
+        *q = lo << e;
+        return 0;
+    }
+    int k = -e;
+    if (k > 127)
+        return -1;
+    uint64_t qq, rhi, rlo, hhi, hlo; /* quotient; remainder; half */
+    if (k >= 64) {
+        qq = k == 64 ? hi : hi >> (k - 64);
+        rhi = k == 64 ? 0 : hi & ((UINT64_C(1) << (k - 64)) - 1);
+        rlo = lo;
+        hhi = UINT64_C(1) << (k - 65 < 0 ? 0 : k - 65);
+        hlo = 0;
+        if (k == 64) {
+            hhi = 0;
+            hlo = UINT64_C(1) << 63;
+        }
+    } else {
+        if ((hi >> k) != 0)
+            return -1; /* the quotient passes 64 bits */
+        qq = (lo >> k) | (k ? hi << (64 - k) : 0);
+        rhi = 0;
+        rlo = lo & ((UINT64_C(1) << k) - 1);
+        hhi = 0;
+        hlo = UINT64_C(1) << (k - 1);
+    }
+    int cmp = rhi != hhi ? (rhi > hhi ? 1 : -1)
+                         : (rlo != hlo ? (rlo > hlo ? 1 : -1) : 0);
+    if (cmp > 0 || (cmp == 0 && (qq & 1u))) {
+        if (qq == UINT64_MAX)
+            return -1;
+        qq++;
+    }
+    *q = qq;
+    return 0;
+}
+
+/* exact_digits' short cut: 1 when done (*K set), 0 to take the long way.
+ * With K0 the exponent of x's first digit, round(x * 10^(n-1-K0)) has n
+ * digits, or is 10^n when the rounding carries (9.99.. to 10.0: the
+ * digits are then 1 0 .. 0 and the exponent K0 + 1).  K0 is estimated
+ * from the binary exponent, right or one low; one low gives a q above
+ * 10^n (or exactly 10^n, whose answer is the same: 1 0 .. 0, K0 + 1). */
+static int exact_digits_short(double x, int n, char *dg, int *K)
+{
+    uint64_t m, q;
+    int e, b;
+    if (n > 18)
+        return 0;
+    split2(x, &m, &e);
+    (void)frexp(x, &b);
+    int K0 = (int)floor((b - 1) * 0.30102999566398120);
+    int s = n - 1 - K0;
+    if (s < 0 || scaled_round(m, e, s, &q) != 0)
+        return 0;
+    if (q > pow10_u64[n]) { /* the estimate was one low */
+        K0++;
+        s--;
+        if (s < 0 || scaled_round(m, e, s, &q) != 0)
+            return 0;
+    }
+    if (q == pow10_u64[n]) {
+        dg[0] = 1;
+        memset(dg + 1, 0, (size_t)n - 1);
+        *K = K0 + 1;
+        return 1;
+    }
+    if (q < pow10_u64[n - 1] || q > pow10_u64[n])
+        return 0; /* cannot happen; the long way is right anyway */
+    put_digits(q, n, dg);
+    *K = K0;
+    return 1;
+}
+
 /* Writes the n most significant digits of finite x > 0, correctly rounded
  * half to even, into dg (as values 0..9); returns the decimal exponent of
  * the first, after rounding. */
 static int exact_digits(double x, int n, char *dg)
 {
+    int K;
+    if (exact_digits_short(x, n, dg, &K))
+        return K;
     bignum num, den;
-    int K = scale10(x, &num, &den);
+    K = scale10(x, &num, &den);
     return K + gen_digits(&num, &den, n, dg);
 }
 
@@ -650,6 +811,22 @@ static int exact_digits(double x, int n, char *dg)
  * and returns the decimal exponent of dg[0]. */
 static int fixed_digits(double x, int prec, char *dg, int max, int *nd)
 {
+    uint64_t m, q;
+    int e;
+    split2(x, &m, &e);
+    if (scaled_round(m, e, prec, &q) == 0) { /* the short cut */
+        if (q == 0) {
+            *nd = 0;
+            dg[0] = 1;
+            return -prec;
+        }
+        int d = ndigits(q);
+        if (d <= max) {
+            put_digits(q, d, dg);
+            *nd = d;
+            return d - 1 - prec;
+        }
+    }
     bignum num, den;
     int K = scale10(x, &num, &den);
     int n = K + 1 + prec;
@@ -810,10 +987,17 @@ int num_tostring(const tvalue *v, char *buf, size_t cap)
             put(&o, '-');
             u = 0u - u;
         }
-        do {
+        /* (64-bit division is a library call on the boards: the digits
+         * below 2^32 by 32-bit division) */
+        while (u > UINT32_MAX) {
             t[n++] = (char)('0' + u % 10);
             u /= 10;
-        } while (u != 0);
+        }
+        uint32_t u32 = (uint32_t)u;
+        do {
+            t[n++] = (char)('0' + u32 % 10);
+            u32 /= 10;
+        } while (u32 != 0);
         while (n > 0)
             put(&o, t[--n]);
         return finish(&o);

@@ -189,12 +189,43 @@ typedef struct str {
  * An array part (t->array[0..asize-1] holds keys 1..asize) and a hash part
  * of 2^lsizenode nodes with chained scatter (Brent's variation is not
  * required; see vm/tab.c).  `flags` caches absent metamethods. */
+/* A node: its value, its key, the key's tag and the offset (in nodes) of
+ * the next node of its chain (0: none).  Read and write the last two
+ * through node_keytt/node_next and node_setkeytt/node_setnext (and
+ * NODE_INIT in initialisers): in the 32-bit model they share one word,
+ * the tag in its low byte and the offset in the 24 bits above (so a hash
+ * part has at most 2^23 nodes: vm/tab.h, TAB_MAXHBITS), which makes a
+ * node 16 bytes, as stock Lua's. */
+#if RTLUA_NUM == 32
 typedef struct node {
     tvalue val;
-    uint8_t key_tt;
-    int32_t next; /* offset to the next node in the chain, 0 = none */
     value key_val;
+    uint32_t kn; /* key tag | next << 8 (next signed) */
 } node;
+#define node_keytt(n) ((uint8_t)(n)->kn)
+#define node_next(n) ((int32_t)(n)->kn >> 8)
+#define node_setkeytt(n, t)                                                   \
+    ((n)->kn = ((n)->kn & ~(uint32_t)0xFF) | (uint8_t)(t))
+#define node_setnext(n, x) ((n)->kn = ((uint32_t)(x) << 8) | ((n)->kn & 0xFFu))
+#define NODE_INIT(tt, nx) .kn = (((uint32_t)(nx) << 8) | (uint8_t)(tt))
+_Static_assert(sizeof(struct node) == 2 * sizeof(tvalue),
+               "a node of the 32-bit model is two values long: 16 bytes "
+               "where pointers are 4");
+#else
+typedef struct node {
+    tvalue val;
+    value key_val;
+    int32_t next;
+    uint8_t key_tt;
+} node;
+#define node_keytt(n) ((n)->key_tt)
+#define node_next(n) ((n)->next)
+#define node_setkeytt(n, t) ((n)->key_tt = (uint8_t)(t))
+#define node_setnext(n, x) ((n)->next = (int32_t)(x))
+#define NODE_INIT(tt, nx) .key_tt = (tt), .next = (nx)
+_Static_assert(sizeof(struct node) == 2 * sizeof(tvalue),
+               "a node of the 64-bit model is two values long");
+#endif
 
 typedef struct table {
     GCHEADER;
@@ -309,6 +340,30 @@ typedef struct udata {
 #define udata_mem(u) ((void *)((char *)(u) + udata_offset((u)->nuvalue)))
 #define udata_offset(nuv)                                                     \
     ((offsetof(udata, uv) + sizeof(tvalue) * (size_t)(nuv) + 7u) & ~(size_t)7u)
+
+/* ---- The layouts, where pointers are 4 bytes (the boards) ---------------
+ * What every object costs in the arena (gc/arena.h: slots of a 4-byte
+ * grain up to ARENA_SMALL_MAX) and what ROM objects built at compile time
+ * rely on: a change here is a change of those, made on purpose.  A table
+ * is 40 bytes, its hash nodes 16 (32-bit model) or 32, a Lua closure 16
+ * bytes and 4 per upvalue, an upvalue 20 (32-bit model) or 32, a string
+ * 16 and its bytes. */
+#if UINTPTR_MAX == 0xFFFFFFFFu
+_Static_assert(sizeof(tvalue) == (RTLUA_NUM == 32 ? 8 : 16) &&
+                   sizeof(node) == (RTLUA_NUM == 32 ? 16 : 32),
+               "values and nodes");
+_Static_assert(sizeof(table) == 40 && offsetof(table, array) == 16,
+               "the table header");
+_Static_assert(sizeof(lclosure) == 16 && sizeof(cclosure) == 16 &&
+                   offsetof(lclosure, upvals) == 16,
+               "closures: 16 bytes and their upvalues");
+_Static_assert(sizeof(upval) == (RTLUA_NUM == 32 ? 20 : 32),
+               "an upvalue: its pointer and the closed value");
+_Static_assert(sizeof(str) == 16 && offsetof(str, data) == 16,
+               "a string's header");
+_Static_assert(sizeof(udata) == (RTLUA_NUM == 32 ? 20 : 24),
+               "a userdata's header");
+#endif
 
 /* ---- Object casts --------------------------------------------------------
  */

@@ -179,7 +179,8 @@
     OPX(NEWTABLE, ABC)                                                        \
     /* SELF A B C k    R[A+1] = R[B]; R[A] = R[B][RK(C)]  (a string key) */   \
     OPX(SELF, ABC)                                                            \
-    /* ADDI A B sC     R[A] = R[B] + sC */                                    \
+    /* ADDI A B sC k   R[A] = R[B] + sC (k: the source is R[B] - (-sC),       \
+       whose metamethod and messages the slow path keeps) */                  \
     OPX(ADDI, ABC)                                                            \
     /* ADDK .. BXORK A B C   R[A] = R[B] op K[C]   K[C] a number */           \
     OPX(ADDK, ABC)                                                            \

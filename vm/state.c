@@ -118,7 +118,8 @@ lua_State *state_open_in(void *mem, size_t bytes)
     global_State *g = &main_state;
     memset(g, 0, sizeof *g);
     g->cstacklimit = LUAI_MAXCCALLS;
-    g->arena = arena_create(mem, bytes);
+    g->arena = arena_create_pages(
+        mem, bytes, bytes >= ARENA_PAGES_MIN ? ARENA_PAGE_LOG2 : 0);
     if (g->arena == NULL)
         return NULL;
     lua_State *L = &g->mainthread;

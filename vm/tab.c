@@ -27,8 +27,7 @@
 
 /* The hash part of every table without one.  Const: any write is a bug
  * (it faults on the host, and lives in flash on a board). */
-const node tab_dummynode = {
-    .val = {.tt = V_EMPTY}, .key_tt = V_NIL, .next = 0};
+const node tab_dummynode = {.val = {.tt = V_EMPTY}, NODE_INIT(V_NIL, 0)};
 const tvalue tab_absent = {.tt = V_EMPTY};
 
 /* ---- Hashing ------------------------------------------------------------ */
@@ -100,7 +99,7 @@ static node *mainpos_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
 static inline __attribute__((always_inline)) int
 key_equal(const node *n, uint8_t tt, const value *v)
 {
-    if (n->key_tt != tt)
+    if (node_keytt(n) != tt)
         return 0;
     switch (tt) {
     case V_FALSE:
@@ -128,9 +127,9 @@ static node *find_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
     for (;;) {
         if (key_equal(n, tt, v))
             return n;
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return NULL;
-        n += n->next;
+        n += node_next(n);
     }
 }
 
@@ -170,8 +169,8 @@ static int normalise_key(const tvalue *key, tvalue *out)
 int tab_node_key(const node *n, tvalue *out)
 {
     out->v = n->key_val;
-    out->tt = n->key_tt;
-    return n->key_tt != V_NIL;
+    out->tt = node_keytt(n);
+    return node_keytt(n) != V_NIL;
 }
 
 /* ---- Lookups ------------------------------------------------------------
@@ -306,13 +305,14 @@ static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
 
 const tvalue *tab_romgetshortstr(table *t, str *key)
 {
-    if (!is_rom(t))
-        return weak_found(t, tab_rawgetshortstr(t, key), V_SHRSTR);
     const tvalue *v = tab_rawgetshortstr(t, key);
-    if (v != &tab_absent)
-        return rom_value(t, (const node *)(const void *)v);
-    const table *ov = tab_romslot(t)->ov;
-    return ov != NULL ? tab_rawgetshortstr(ov, key) : &tab_absent;
+    if (!is_rom(t))
+        return weak_found(t, v, V_SHRSTR);
+    const romslot *rs = tab_romslot(t);
+    if (v != &tab_absent) /* (a library's field, never written: as it is) */
+        return rs->over == NULL ? v
+                                : rom_value(t, (const node *)(const void *)v);
+    return rs->ov != NULL ? tab_rawgetshortstr(rs->ov, key) : &tab_absent;
 }
 
 const tvalue *tab_getint(table *t, rt_int key)
@@ -361,7 +361,7 @@ static node *free_node(table *t)
         return NULL;
     while (t->lastfree > t->node) {
         t->lastfree--;
-        if (t->lastfree->key_tt == V_NIL)
+        if (node_keytt(t->lastfree) == V_NIL)
             return t->lastfree;
     }
     return NULL;
@@ -392,17 +392,17 @@ static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
         if (t->mig != NULL)
             note_key(t, key, 1);
         /* mp's value is live, so its key is live (not dead) and hashable. */
-        node *home = main_position(t, mp->key_tt, &mp->key_val);
+        node *home = main_position(t, node_keytt(mp), &mp->key_val);
         if (home != mp) {
             /* The intruder moves to f; the new key takes its home. */
             node *prev = home;
-            while (prev + prev->next != mp)
-                prev += prev->next;
-            prev->next = (int32_t)(f - prev);
+            while (prev + node_next(prev) != mp)
+                prev += node_next(prev);
+            node_setnext(prev, f - prev);
             *f = *mp;
-            if (mp->next != 0) {
-                f->next += (int32_t)(mp - f);
-                mp->next = 0;
+            if (node_next(mp) != 0) {
+                node_setnext(f, node_next(f) + (mp - f));
+                node_setnext(mp, 0);
             }
             set_empty(&mp->val);
             /* A move is a store as far as the collector can tell. */
@@ -412,17 +412,17 @@ static inline node *insert_key(lua_State *L, table *t, const tvalue *key)
             gc_barrier(L, t, &f->val);
         } else {
             /* Same main position: f joins the chain right after mp. */
-            if (mp->next != 0)
-                f->next = (int32_t)(mp + mp->next - f);
-            mp->next = (int32_t)(f - mp);
+            if (node_next(mp) != 0)
+                node_setnext(f, mp + node_next(mp) - f);
+            node_setnext(mp, f - mp);
             mp = f;
         }
     } else if (t->mig != NULL) {
-        note_key(t, key, mp->key_tt == V_NIL);
+        note_key(t, key, node_keytt(mp) == V_NIL);
     }
     /* mp is pristine or removed; a removed node keeps its chain link. */
     mp->key_val = key->v;
-    mp->key_tt = key->tt;
+    node_setkeytt(mp, key->tt);
     set_empty(&mp->val);
     return mp;
 }
@@ -455,15 +455,17 @@ static tvalue *find_slot(table *t, const tvalue *k)
 }
 
 /* k is normalised; val is a copy (a __gc run by an allocation here could
- * move the stack the caller's value lives in). */
-static int set_normalised(lua_State *L, table *t, const tvalue *k,
-                          const tvalue *val)
+ * move the stack the caller's value lives in).  `absent`: a lookup of k
+ * found no slot for it (tab_setnew), so the first round needs none. */
+static int set_normalised_(lua_State *L, table *t, const tvalue *k,
+                           const tvalue *val, int absent)
 {
     tvalue *slot;
     int stepped = 0, timed = 0;
     gc_pausemark pause = {0, 0};
     for (;;) {
-        slot = find_slot(t, k);
+        slot = absent ? NULL : find_slot(t, k);
+        absent = 0;
         if (slot != NULL)
             break;
         if (is_nil(val))
@@ -506,6 +508,33 @@ static int set_normalised(lua_State *L, table *t, const tvalue *k,
     gc_barrier(L, t, k);
     gc_barrier(L, t, val);
     return TAB_OK;
+}
+
+#define set_normalised(L, t, k, val) set_normalised_(L, t, k, val, 0)
+
+int tab_setnew(lua_State *L, table *t, const tvalue *key, const tvalue *val)
+{
+    /* The usual case, a new field of a small table with room for it:
+     * one insertion (no allocation, so val may stay where it is). */
+    if (tt_of(key) == V_SHRSTR && !is_nil(val) && t->mig == NULL &&
+        !slow_case(t)) {
+        node *n = insert_key(L, t, key);
+        if (n != NULL) {
+            set_obj(&n->val, val);
+            t->flags = 0;
+            gc_barrier(L, t, key);
+            gc_barrier(L, t, val);
+            return TAB_OK;
+        }
+    }
+    tvalue k, v = *val;
+    int rc = normalise_key(key, &k);
+    if (rc != TAB_OK)
+        return rc;
+    if (slow_case(t))
+        return rom_case(t) ? rom_set(L, t, &k, &v)
+                           : set_normalised(L, t, &k, &v);
+    return set_normalised_(L, t, &k, &v, !is_nil(&v));
 }
 
 int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val)
@@ -643,14 +672,14 @@ static int next_index(const table *t, const tvalue *key, uint32_t *idx)
     const node *n = main_position(t, k.tt, &k.v);
     for (;;) {
         if (key_equal(n, k.tt, &k.v) ||
-            (n->key_tt == V_DEADKEY && is_collectable(&k) &&
+            (node_keytt(n) == V_DEADKEY && is_collectable(&k) &&
              n->key_val.gc == k.v.gc)) {
             *idx = t->asize + (uint32_t)(n - t->node) + 1u;
             return 1;
         }
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return 0;
-        n += n->next;
+        n += node_next(n);
     }
 }
 
@@ -682,14 +711,14 @@ static int moving_index(const table *t, const tabview *v, const tvalue *key,
                 v->nodes[r], (uint8_t)ceil_log2(v->nlen[r]), k.tt, &k.v);
             for (;;) {
                 if (key_equal(n, k.tt, &k.v) ||
-                    (n->key_tt == V_DEADKEY && is_collectable(&k) &&
+                    (node_keytt(n) == V_DEADKEY && is_collectable(&k) &&
                      n->key_val.gc == k.v.gc)) {
                     *idx = base + (uint32_t)(n - v->nodes[r]) + 1u;
                     return 1;
                 }
-                if (n->next == 0)
+                if (node_next(n) == 0)
                     break;
-                n += n->next;
+                n += node_next(n);
             }
         }
         base += v->nlen[r];
@@ -1014,7 +1043,7 @@ static int rom_next(table *t, tvalue *key, tvalue *val)
     }
     for (; i < size; i++) {
         const node *n = &t->node[i];
-        if (n->key_tt == V_NIL)
+        if (node_keytt(n) == V_NIL)
             continue;
         const tvalue *v = rom_value(t, n);
         if (!is_nil(v)) {

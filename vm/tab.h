@@ -163,8 +163,13 @@ enum {
  * keeps array bytes within the arena's 2^31. */
 #define TAB_MAXABITS 26
 #define TAB_MAXASIZE (1u << TAB_MAXABITS)
-/* log2 of the largest hash part (nodes); bounds node bytes likewise. */
+/* log2 of the largest hash part (nodes); bounds node bytes likewise,
+ * and in the 32-bit model the chain offsets, 24-bit fields (vm/obj.h). */
+#if RTLUA_NUM == 32
+#define TAB_MAXHBITS 23
+#else
 #define TAB_MAXHBITS 25
+#endif
 
 /* Small tables rehash at once: asize + TAB_NODE_WEIGHT x sizenode at
  * most TAB_SYNC_MAX.  Bounds that rehash's work (on a 25 MHz Cortex-M3,
@@ -219,12 +224,12 @@ static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
 {
     const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
     for (;;) {
-        if (n->key_tt == V_SHRSTR && n->key_val.gc == obj2gc(key))
+        if (node_keytt(n) == V_SHRSTR && n->key_val.gc == obj2gc(key))
             return &n->val;
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return __builtin_expect(t->moving, 0) ? tab_movedshortstr_(t, key)
                                                   : &tab_absent;
-        n += n->next;
+        n += node_next(n);
     }
 }
 
@@ -254,6 +259,11 @@ static inline const tvalue *tab_getshortstr(table *t, str *key)
  * absent key stays absent and nothing is allocated).  A store with a
  * string key clears t->flags (it may add a metamethod). */
 int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val);
+/* The same when a lookup of key in t has just returned &tab_absent (no
+ * entry, live or removed, and no array slot for it): a new key needs no
+ * second search (for a ROM table, or a weak table being cleared, it
+ * searches as tab_set does). */
+int tab_setnew(lua_State *L, table *t, const tvalue *key, const tvalue *val);
 int tab_setint(lua_State *L, table *t, rt_int key, const tvalue *val);
 int tab_setstr(lua_State *L, table *t, str *key, const tvalue *val);
 
@@ -277,6 +287,11 @@ int tab_resize(lua_State *L, table *t, uint32_t nasize, uint32_t nhsize);
 size_t tab_objsize(const table *t);
 /* Header plus array and node parts. */
 size_t tab_memsize(const table *t);
+/* Has t blocks of its own besides the header (tab_memsize(t) >
+ * tab_objsize(t))?  O(1): for the sweep, which counts such a table as two
+ * objects.  (An empty hash part is the static dummy, lastfree NULL.) */
+#define tab_hasparts(t)                                                       \
+    ((t)->asize > 0 || (t)->lastfree != NULL || (t)->mig != NULL)
 /* Free the parts and the header (the sweep and gc_freeall). */
 void tab_free(global_State *g, table *t);
 /* Hash nodes, 0 for the dummy. */

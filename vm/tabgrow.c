@@ -166,7 +166,7 @@ static uint32_t count_all(const table *t, uint32_t *nums, uint32_t *total)
             if (is_nil(&n->val))
                 continue;
             (*total)++;
-            if (n->key_tt == V_INT)
+            if (node_keytt(n) == V_INT)
                 nint += count_int(n->key_val.i, nums);
         }
         return nint;
@@ -185,7 +185,7 @@ static uint32_t count_all(const table *t, uint32_t *nums, uint32_t *total)
             if (is_nil(&n->val))
                 continue;
             (*total)++;
-            if (n->key_tt == V_INT)
+            if (node_keytt(n) == V_INT)
                 nint += count_int(n->key_val.i, nums);
         }
     return nint;
@@ -223,7 +223,7 @@ static uint32_t hash_need(const table *t, uint32_t nasize)
         for (uint32_t i = 0; i < ns; i++) {
             const node *n = &t->node[i];
             if (!is_nil(&n->val) &&
-                !(n->key_tt == V_INT &&
+                !(node_keytt(n) == V_INT &&
                   (rt_uint)n->key_val.i - 1u < (rt_uint)nasize))
                 need++;
         }
@@ -238,7 +238,7 @@ static uint32_t hash_need(const table *t, uint32_t nasize)
         for (uint32_t i = 0; i < v.nlen[r]; i++) {
             const node *n = &v.nodes[r][i];
             if (!is_nil(&n->val) &&
-                !(n->key_tt == V_INT &&
+                !(node_keytt(n) == V_INT &&
                   (rt_uint)n->key_val.i - 1u < (rt_uint)nasize))
                 need++;
         }
@@ -249,8 +249,8 @@ void tab_clear_nodes(node *n, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
         memset(&n[i].key_val, 0, sizeof n[i].key_val);
-        n[i].key_tt = V_NIL;
-        n[i].next = 0;
+        node_setkeytt(&n[i], V_NIL);
+        node_setnext(&n[i], 0);
         set_empty(&n[i].val);
     }
 }
@@ -676,7 +676,7 @@ static int drain_node(lua_State *L, table *t, node *o)
         return 1;
     tvalue k; /* live, so not dead */
     k.v = o->key_val;
-    k.tt = o->key_tt;
+    k.tt = node_keytt(o);
     node *n = tab_insert_key(L, t, &k);
     if (n == NULL)
         return 0;

@@ -73,11 +73,11 @@ static inline node *find_int(node *base, uint8_t lsize, rt_int key)
 {
     node *n = &base[hash_uint((rt_uint)key) & ((1u << lsize) - 1u)];
     for (;;) {
-        if (n->key_tt == V_INT && n->key_val.i == key)
+        if (node_keytt(n) == V_INT && n->key_val.i == key)
             return n;
-        if (n->next == 0)
+        if (node_next(n) == 0)
             return NULL;
-        n += n->next;
+        n += node_next(n);
     }
 }
 

@@ -260,7 +260,11 @@ void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
         }
         t = tm;
         if (is_table(t)) {
-            slot = tab_get(gco2tab(gc_of(t)), key);
+            table *h = gco2tab(gc_of(t));
+            /* (a method's name: the short string lookup, inline) */
+            slot = tt_of(key) == V_SHRSTR
+                       ? tab_getshortstr(h, gco2str(gc_of(key)))
+                       : tab_get(h, key);
             if (!is_nil(slot)) {
                 set_obj(res, slot);
                 return;
@@ -298,7 +302,10 @@ void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
             table *mt = tab_metatable(h);
             tm = mt ? tm_fast(G(L), mt, TM_NEWINDEX) : NULL;
             if (tm == NULL) {
-                vm_rawset(L, h, key, val);
+                int rc = slot == &tab_absent ? tab_setnew(L, h, key, val)
+                                             : tab_set(L, h, key, val);
+                if (vm_unlikely(rc != TAB_OK))
+                    seterror(L, rc);
                 return;
             }
         } else {

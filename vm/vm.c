@@ -195,6 +195,17 @@ static void setlist(lua_State *L, tvalue *ra, int n, uint32_t last)
         if (rc != TAB_OK)
             vm_memerror(L);
     }
+    if (n > 0 && last + (uint32_t)n <= h->asize) { /* the usual */
+        tvalue *a = h->array + last; /* keys last + 1 .. last + n */
+        for (j = 1; j <= n; j++) {
+            if (is_nil(ra + j))
+                set_empty(a + j - 1);
+            else
+                set_obj(a + j - 1, ra + j);
+            gc_barrier(L, h, ra + j);
+        }
+        return;
+    }
     for (j = 1; j <= n; j++)
         vm_rawsetint(L, h, (rt_int)(last + (uint32_t)j), ra + j);
 }
@@ -756,9 +767,12 @@ enter:
                 else if (is_flt(rb))
                     set_flt(RA(i), rb->v.n + (rt_num)ic);
                 else {
+                    /* k: the source said x - c, compiled as x + (-c) */
                     tvalue imm;
-                    set_int(&imm, ic);
-                    Protect(vm_arith(L, LUA_OPADD, rb, &imm, RA(i)));
+                    int sub = GETARG_k(i);
+                    set_int(&imm, sub ? -ic : ic);
+                    Protect(vm_arith(L, sub ? LUA_OPSUB : LUA_OPADD, rb, &imm,
+                                     RA(i)));
                 }
                 vmbreak;
             }

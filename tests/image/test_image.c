@@ -374,6 +374,34 @@ static void fix_crc(void)
 /* With the CRC made right after each flip the flips reach the structural
  * checks and the verifier: none may crash (the sanitizer build runs this
  * too), and those that pass must still load and run. */
+/* A function whose first line is negative, behind a good CRC, is
+ * refused: its dump would not load (the fuzzer's find: lua_dump writes
+ * the line as a huge number, which undump calls a bad line). */
+static void test_a_negative_first_line_is_refused(void)
+{
+    CHECK(make_image(small_names, small_srcs, 1, 0));
+    lua_State *L = open_with_image();
+    CHECK(L != NULL);
+    CHECK(rtlua_image_pushmodule(L, NULL));
+    proto *p = gco2lcl(gc_of(L->top - 2))->p->p[0]; /* function() ... end */
+    CHECK((uint8_t *)p > region && (uint8_t *)p < region + imgsize);
+    int32_t line = p->linedefined;
+    CHECK(line == 2);
+    done(L);
+    L = fresh();
+    char msg[IMG_MSG_MAX];
+    writable(1);
+    p->linedefined = -1;
+    fix_crc();
+    const char *why = check_now(L, imgsize, msg);
+    CHECK(why != NULL && strstr(why, "line range") != NULL);
+    p->linedefined = line;
+    fix_crc();
+    CHECK(check_now(L, imgsize, msg) == NULL);
+    writable(0);
+    done(L);
+}
+
 static void test_flips_behind_a_good_crc_never_crash(void)
 {
     CHECK(make_image(small_names, small_srcs, 1, 0));
@@ -478,6 +506,7 @@ static const struct check_case cases[] = {
     CASE(test_a_module_from_the_image_costs_under_5pc_of_compiling_it),
     CASE(test_every_flipped_byte_and_truncation_is_refused),
     CASE(test_flips_behind_a_good_crc_never_crash),
+    CASE(test_a_negative_first_line_is_refused),
     CASE(test_the_header_says_why_an_image_is_refused),
     CASE(test_an_image_attached_too_late_is_refused),
     CASE(test_a_stripped_image_runs_without_lines),

@@ -72,4 +72,20 @@ err("local x = {} return x & 1", "t:1: attempt to perform bitwise operation on a
 err("local x = {} return ~x", "t:1: attempt to perform bitwise operation on a table value (local 'x')")
 err("local x = {} return x .. 'a'", "t:1: attempt to concatenate a table value (local 'x')")
 err("local x = setmetatable({}, {__index = function(t, k) error('idx ' .. k) end}) return x.foo", "t:1: idx foo")
+-- x - c with a small integer c runs as x + (-c) (ADDI, issue 14): the
+-- metamethod is still __sub with c, and so is the traceback's name
+do
+  local seen = {}
+  local M = setmetatable({}, {__sub = function(a, b) seen[#seen + 1] = "sub " .. b; return b end,
+                              __add = function(a, b) seen[#seen + 1] = "add " .. b; return b end})
+  assert(M - 1 == 1 and M - 127 == 127 and M - -128 == -128 and M + 5 == 5 and M - 200 == 200)
+  assert(table.concat(seen, ",") == "sub 1,sub 127,sub -128,add 5,sub 200")
+  assert(("10" - 1) == 9 and 2.5 - 1 == 1.5 and math.mininteger - 1 == math.maxinteger)
+  local tb = select(2, xpcall(function()
+    local w = setmetatable({}, {__sub = function() error("boom") end})
+    return w - 3
+  end, debug.traceback))
+  assert(tb:find("metamethod 'sub'"), tb)
+end
+err("local x; return x - 1", "t:1: attempt to perform arithmetic on a nil value (local 'x')")
 print("ok")

@@ -31,10 +31,9 @@ int check_main(const char *suite, const struct check_case *cases, int n)
 }
 
 /* q directly follows p in the arena. */
-static int adjacent(const void *p, const void *q)
+static int adjacent(const arena_t *a, const void *p, const void *q)
 {
-    return (const char *)q ==
-           (const char *)p + arena_block_size(p) + ARENA_HEADER_SIZE;
+    return (const char *)q == (const char *)p + arena_cost(a, p);
 }
 
 int check_fragment(check_frag *f, arena_t *a, size_t hole)
@@ -53,8 +52,8 @@ int check_fragment(check_frag *f, arena_t *a, size_t hole)
         f->nsmall++;
     int holes = 0;
     for (int i = 1; i + 1 < f->nsmall; i += 2)
-        if (adjacent(f->small[i - 1], f->small[i]) &&
-            adjacent(f->small[i], f->small[i + 1])) {
+        if (adjacent(a, f->small[i - 1], f->small[i]) &&
+            adjacent(a, f->small[i], f->small[i + 1])) {
             arena_free(a, f->small[i]);
             f->small[i] = NULL;
             holes++;

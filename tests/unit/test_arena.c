@@ -213,8 +213,8 @@ static void test_create_aligns_a_misaligned_start_and_stays_inside(void)
         unsigned char *p;
         while ((p = arena_alloc(a, 24)) != NULL || (p = arena_alloc(a, 1))) {
             CHECK(aligned(p));
-            CHECK(p >= mem && p + arena_block_size(p) <= mem + bytes);
-            memset(p, 0x5A, arena_block_size(p));
+            CHECK(p >= mem && p + arena_block_size(a, p) <= mem + bytes);
+            memset(p, 0x5A, arena_block_size(a, p));
         }
         CHECK_EQ(arena_free_bytes(a), 0);
         CHECK_EQ(arena_check(a), ARENA_OK);
@@ -261,16 +261,16 @@ static void test_alloc_returns_aligned_disjoint_blocks_of_the_size_asked(void)
         unsigned char *p = arena_alloc(a, n);
         CHECK(p != NULL);
         CHECK(aligned(p));
-        CHECK(arena_block_size(p) >= n);
-        CHECK(arena_block_size(p) < n + ARENA_ALIGN + ARENA_SPLIT_MIN);
+        CHECK(arena_block_size(a, p) >= n);
+        CHECK(arena_block_size(a, p) < n + ARENA_ALIGN + ARENA_SPLIT_MIN);
         CHECK(p >= (unsigned char *)a + arena_overhead(a));
-        CHECK(p + arena_block_size(p) <=
+        CHECK(p + arena_block_size(a, p) <=
               (unsigned char *)a + arena_capacity(a) - ARENA_HEADER_SIZE);
         /* A fresh arena carves blocks in address order, back to back. */
         if (prev_end)
             CHECK(p == prev_end + ARENA_HEADER_SIZE);
-        prev_end = p + arena_block_size(p);
-        fill(p, arena_block_size(p), n);
+        prev_end = p + arena_block_size(a, p);
+        fill(p, arena_block_size(a, p), n);
         CHECK_EQ(arena_check(a), ARENA_OK);
     }
     struct census c = census_of(a, NULL);
@@ -339,7 +339,7 @@ static void make_four(struct four *f)
         f->p[i] = arena_alloc(f->a, 64);
         CHECK(f->p[i] != NULL);
     }
-    f->whole = arena_block_size(f->p[0]) + ARENA_HEADER_SIZE;
+    f->whole = arena_block_size(f->a, f->p[0]) + ARENA_HEADER_SIZE;
     CHECK(f->p[1] == f->p[0] + f->whole);
     CHECK_EQ(census_of(f->a, NULL).blocks, 5);
 }
@@ -406,14 +406,14 @@ static void test_realloc_grows_in_place_into_a_free_next_block(void)
     size_t in_use = arena_in_use(f.a);
     unsigned char *q = arena_realloc(f.a, f.p[0], 100);
     CHECK(q == f.p[0]);
-    CHECK(arena_block_size(q) >= 100);
+    CHECK(arena_block_size(f.a, q) >= 100);
     CHECK(intact(q, 64, 1));
     CHECK_EQ(arena_in_use(f.a),
-             in_use - f.whole + arena_block_size(q) + ARENA_HEADER_SIZE);
+             in_use - f.whole + arena_block_size(f.a, q) + ARENA_HEADER_SIZE);
     CHECK_EQ(arena_check(f.a), ARENA_OK);
     /* What was left of the next block is still free, after q. */
     struct census c =
-        census_of(f.a, q + arena_block_size(q) + ARENA_HEADER_SIZE);
+        census_of(f.a, q + arena_block_size(f.a, q) + ARENA_HEADER_SIZE);
     CHECK_EQ(c.find_used, 0);
     /* The last block grows in place into the rest of the arena. */
     fill(f.p[3], 64, 3);
@@ -427,12 +427,12 @@ static void test_realloc_moves_when_next_is_used_and_keeps_contents(void)
 {
     struct four f;
     CALL(make_four(&f));
-    size_t old = arena_block_size(f.p[1]);
+    size_t old = arena_block_size(f.a, f.p[1]);
     fill(f.p[1], old, 2);
     unsigned char *q = arena_realloc(f.a, f.p[1], 200);
     CHECK(q != NULL && q != f.p[1]);
     CHECK(aligned(q));
-    CHECK(arena_block_size(q) >= 200);
+    CHECK(arena_block_size(f.a, q) >= 200);
     CHECK(intact(q, old, 2));
     CHECK_EQ(census_of(f.a, f.p[1]).find_used, 0); /* the old place */
     CHECK_EQ(arena_check(f.a), ARENA_OK);
@@ -446,9 +446,9 @@ static void test_realloc_shrinks_in_place_and_frees_the_tail(void)
     unsigned char *guard = arena_alloc(a, 16);
     CHECK(p != NULL && guard != NULL);
     fill(p, 1000, 4);
-    size_t in_use = arena_in_use(a), before = arena_block_size(p);
+    size_t in_use = arena_in_use(a), before = arena_block_size(a, p);
     CHECK(arena_realloc(a, p, 100) == p);
-    size_t after = arena_block_size(p);
+    size_t after = arena_block_size(a, p);
     CHECK(after >= 100 && after < 100 + ARENA_ALIGN + ARENA_SPLIT_MIN);
     CHECK_EQ(arena_in_use(a), in_use - (before - after));
     CHECK(intact(p, 100, 4));
@@ -458,12 +458,12 @@ static void test_realloc_shrinks_in_place_and_frees_the_tail(void)
     CHECK_EQ(arena_check(a), ARENA_OK);
     /* A cut too small for a block leaves the block as it is. */
     CHECK(arena_realloc(a, p, after - 1) == p);
-    CHECK_EQ(arena_block_size(p), after);
+    CHECK_EQ(arena_block_size(a, p), after);
     /* A freed tail merges with a free block after it. */
     arena_free(a, guard);
     size_t spare = arena_largest_free(a);
     CHECK(arena_realloc(a, p, 40) == p);
-    CHECK_EQ(arena_largest_free(a), spare + after - arena_block_size(p));
+    CHECK_EQ(arena_largest_free(a), spare + after - arena_block_size(a, p));
     CHECK_EQ(census_of(a, NULL).blocks, 2);
     CHECK_EQ(arena_check(a), ARENA_OK);
 }
@@ -478,9 +478,9 @@ static void test_realloc_failure_leaves_the_old_block_intact(void)
     CHECK(arena_alloc(a, arena_largest_free(a)) != NULL);
     arena_free(a, q); /* free space right after p, but not enough */
     fill(p, 64, 5);
-    size_t in_use = arena_in_use(a), size = arena_block_size(p);
+    size_t in_use = arena_in_use(a), size = arena_block_size(a, p);
     CHECK(arena_realloc(a, p, 1024) == NULL);
-    CHECK_EQ(arena_block_size(p), size);
+    CHECK_EQ(arena_block_size(a, p), size);
     CHECK_EQ(arena_in_use(a), in_use);
     CHECK(intact(p, 64, 5));
     CHECK_EQ(arena_check(a), ARENA_OK);
@@ -494,7 +494,7 @@ static void test_realloc_of_null_allocates_and_to_zero_frees(void)
     CHECK(a != NULL);
     void *p = arena_realloc(a, NULL, 50);
     CHECK(p != NULL);
-    CHECK(arena_block_size(p) >= 50);
+    CHECK(arena_block_size(a, p) >= 50);
     CHECK(arena_in_use(a) > 0);
     CHECK(arena_realloc(a, p, 0) == NULL);
     CHECK_EQ(arena_in_use(a), 0);
@@ -512,14 +512,14 @@ static void test_in_use_counts_block_headers(void)
     void *p = arena_alloc(a, 1);
     CHECK(p != NULL);
     CHECK(arena_in_use(a) > 1);
-    CHECK_EQ(arena_in_use(a), arena_block_size(p) + ARENA_HEADER_SIZE);
+    CHECK_EQ(arena_in_use(a), arena_block_size(a, p) + ARENA_HEADER_SIZE);
     CHECK_EQ(arena_in_use(a), ARENA_MIN_BLOCK);
     for (uint32_t n = 1; n < 600; n += 37) {
         size_t before = arena_in_use(a);
         void *q = arena_alloc(a, n);
         CHECK(q != NULL);
         CHECK_EQ(arena_in_use(a) - before,
-                 arena_block_size(q) + ARENA_HEADER_SIZE);
+                 arena_block_size(a, q) + ARENA_HEADER_SIZE);
         CHECK(accounted(a));
         arena_free(a, q);
         CHECK_EQ(arena_in_use(a), before);
@@ -603,13 +603,14 @@ static void test_peak_follows_the_high_water_mark_and_resets(void)
 struct chain {
     void *head;
     size_t count;
+    const arena_t *a;
 };
 
 static void chain_push(struct chain *c, void *p)
 {
     memcpy(p, &c->head, sizeof c->head);
     fill((unsigned char *)p + sizeof(void *),
-         arena_block_size(p) - sizeof(void *), (uint32_t)(uintptr_t)p);
+         arena_block_size(c->a, p) - sizeof(void *), (uint32_t)(uintptr_t)p);
     c->head = p;
     c->count++;
 }
@@ -624,7 +625,8 @@ static void *chain_take(struct chain *c, size_t k, int *damaged)
     memcpy(link, p, sizeof(void *));
     c->count--;
     if (!intact((unsigned char *)p + sizeof(void *),
-                arena_block_size(p) - sizeof(void *), (uint32_t)(uintptr_t)p))
+                arena_block_size(c->a, p) - sizeof(void *),
+                (uint32_t)(uintptr_t)p))
         *damaged = 1;
     return p;
 }
@@ -656,7 +658,7 @@ static void fill_arena(arena_t *a, struct chain *c, uint32_t max,
 static void fill_then_free_randomly(arena_t *a, uint32_t max, int check_each)
 {
     CHECK(a != NULL);
-    struct chain c = {NULL, 0};
+    struct chain c = {NULL, 0, a};
     CALL(fill_arena(a, &c, max, 0));
     CHECK_EQ(arena_check(a), ARENA_OK);
     /* Full means full: every free block can hold a minimum request. */
@@ -689,7 +691,7 @@ static void test_fill_big_to_full_then_free_in_random_order(void)
 static void churn_at_half(arena_t *a, uint32_t max, int ops)
 {
     CHECK(a != NULL);
-    struct chain c = {NULL, 0};
+    struct chain c = {NULL, 0, a};
     size_t half = arena_capacity(a) / 2;
     CALL(fill_arena(a, &c, max, half));
     int damaged = 0;
@@ -749,7 +751,7 @@ static void model_matches(const arena_t *a, int contents)
 {
     size_t spent = 0, usable = 0;
     for (int i = 0; i < model_count; i++) {
-        CHECK_EQ(arena_block_size(model[i].p), model[i].size);
+        CHECK_EQ(arena_block_size(a, model[i].p), model[i].size);
         spent += model[i].size + ARENA_HEADER_SIZE;
         usable += model[i].size;
         if (contents)
@@ -786,7 +788,7 @@ static void model_run(arena_t *a, uint32_t seed, int ops, int every)
                 CHECK(aligned(p));
                 struct live *l = &model[model_count++];
                 l->p = p;
-                l->size = arena_block_size(p);
+                l->size = arena_block_size(a, p);
                 l->seed = rng();
                 fill(p, l->size, l->seed);
             }
@@ -811,7 +813,7 @@ static void model_run(arena_t *a, uint32_t seed, int ops, int every)
                 CHECK(intact(l->p, l->size, l->seed));
                 fails++;
             } else {
-                size_t size = arena_block_size(q);
+                size_t size = arena_block_size(a, q);
                 CHECK(aligned(q) && size >= n);
                 size_t kept = size < l->size ? size : l->size;
                 CHECK(intact(q, kept, l->seed));
@@ -1027,7 +1029,7 @@ static void test_check_reports_any_flipped_bit_in_a_block_header(void)
         CHECK(b[i] != NULL);
     }
     arena_free(a, b[1]); /* used, free, used, used, used, rest free */
-    unsigned char *rest = b[4] + arena_block_size(b[4]);
+    unsigned char *rest = b[4] + arena_block_size(a, b[4]);
     unsigned char *sentinel =
         (unsigned char *)a + arena_capacity(a) - ARENA_HEADER_SIZE;
     int seen[9] = {0};

@@ -167,7 +167,7 @@ static void test_writes_go_to_the_overlay_and_are_seen_everywhere(void)
     const tvalue *flash = NULL;
     for (uint32_t i = 0; i < 1u << romtab_math.lsizenode; i++) {
         const node *n = &romtab_math.node[i];
-        if (n->key_tt == V_SHRSTR &&
+        if (node_keytt(n) == V_SHRSTR &&
             strcmp(str_data(gco2str(n->key_val.gc)), "pi") == 0)
             flash = &n->val;
     }

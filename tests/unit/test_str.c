@@ -644,7 +644,7 @@ static void dirty_free_memory(arena_t *a)
     size_t sz;
     while (n < 64 && (sz = arena_largest_alloc(a)) > 0 &&
            (blocks[n] = arena_alloc(a, sz)) != NULL) {
-        memset(blocks[n], 0xA5, arena_block_size(blocks[n]));
+        memset(blocks[n], 0xA5, arena_block_size(a, blocks[n]));
         n++;
     }
     while (n > 0)
@@ -688,9 +688,9 @@ static void test_growth_clears_the_new_array_a_chunk_per_operation(void)
     /* The new array, of 2 * size0 buckets, is hash or old. */
     size_t want = bucket_bytes(2 * size0);
     str **fresh = NULL;
-    if (arena_block_size(t->hash) >= want)
+    if (arena_block_size(G(L)->arena, t->hash) >= want)
         fresh = t->hash;
-    else if (t->old != NULL && arena_block_size(t->old) >= want)
+    else if (t->old != NULL && arena_block_size(G(L)->arena, t->old) >= want)
         fresh = t->old;
     CHECK(fresh != NULL);
     /* A few words of a freed block may hold NULL free-list links. */
@@ -1025,7 +1025,12 @@ static void test_remove_unlinks_without_freeing(void)
 
 #define FILL_MAX 64
 
-/* Allocate every free byte of the arena; returns the block count. */
+/* The small blocks fill_arena took, chained through their first word
+ * (page slots: there may be many). */
+static void *fill_chain;
+
+/* Allocate every free byte of the arena; returns the block count (of
+ * the big ones; the small ones are on fill_chain). */
 static int fill_arena(arena_t *a, void **blocks)
 {
     int n = 0;
@@ -1036,10 +1041,14 @@ static int fill_arena(arena_t *a, void **blocks)
             break;
         blocks[n++] = p;
     }
-    /* Tails too small for the largest-class guarantee. */
-    for (sz = 64; sz >= 8 && n < FILL_MAX; sz /= 2)
-        while (n < FILL_MAX && (blocks[n] = arena_alloc(a, sz)) != NULL)
-            n++;
+    /* Tails too small for the largest-class guarantee, and the free
+     * slots of every page class. */
+    void *p;
+    for (sz = ARENA_SMALL_MAX; sz >= sizeof(void *); sz -= sizeof(void *))
+        while ((p = arena_alloc(a, sz)) != NULL) {
+            memcpy(p, &fill_chain, sizeof p);
+            fill_chain = p;
+        }
     return n;
 }
 
@@ -1047,6 +1056,11 @@ static void unfill_arena(arena_t *a, void **blocks, int n)
 {
     while (n > 0)
         arena_free(a, blocks[--n]);
+    while (fill_chain != NULL) {
+        void *p = fill_chain;
+        memcpy(&fill_chain, p, sizeof p);
+        arena_free(a, p);
+    }
 }
 
 static void test_allocation_failure_returns_null_and_changes_nothing(void)

@@ -200,10 +200,10 @@ static void check_table(lua_State *L, table *t, int expect, int gc)
         CHECK((size & (size - 1)) == 0);
         for (uint32_t i = 0; i < size; i++) {
             const node *n = &tv.nodes[r][i];
-            int64_t to = (int64_t)i + n->next;
+            int64_t to = (int64_t)i + node_next(n);
             CHECK(to >= 0 && to < (int64_t)size);
-            if (n->key_tt == V_NIL) {
-                CHECK(n->next == 0);
+            if (node_keytt(n) == V_NIL) {
+                CHECK(node_next(n) == 0);
                 CHECK(is_nil(&n->val));
             }
             if (is_nil(&n->val))
@@ -722,7 +722,7 @@ static void test_next_continues_from_a_removed_key(void)
     gc_fullgc(L);
     int dead = 0;
     for (uint32_t j = 0; j < tab_sizenode(t); j++)
-        dead += t->node[j].key_tt == V_DEADKEY;
+        dead += node_keytt(&t->node[j]) == V_DEADKEY;
     CHECK(dead > 0);
     for (tvalue *s = base + 1; s < L->top; s++) {
         tvalue after;
@@ -1633,20 +1633,50 @@ static void test_node_key_reads_live_dead_and_pristine_nodes(void)
     node n;
     memset(&n, 0, sizeof n);
     tvalue k;
-    n.key_tt = V_NIL;
+    node_setkeytt(&n, V_NIL);
     CHECK_EQ(tab_node_key(&n, &k), 0);
     CHECK(is_nil(&k));
-    n.key_tt = V_INT;
+    node_setkeytt(&n, V_INT);
     n.key_val.i = 42;
     CHECK_EQ(tab_node_key(&n, &k), 1);
     CHECK(is_int(&k) && k.v.i == 42);
-    n.key_tt = V_DEADKEY;
+    node_setkeytt(&n, V_DEADKEY);
     n.key_val.gc = (gcobj *)&n;
     CHECK_EQ(tab_node_key(&n, &k), 1);
     CHECK(k.tt == V_DEADKEY && k.v.gc == (gcobj *)&n);
 }
 
+/* The sweep's O(1) question (gc.c: a dead table with parts counts two
+ * objects) agrees with the tables' sizes, small and growing big. */
+static void test_hasparts_agrees_with_memsize(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    table *shapes[4] = {new_anchored(L, 0, 0), new_anchored(L, 4, 0),
+                        new_anchored(L, 0, 4), new_anchored(L, 0, 0)};
+    for (int i = 0; i < 4; i++)
+        CHECK(shapes[i] != NULL);
+    /* the last one grows big (where the arena holds it) */
+    rt_int keys = growth_fits() ? 600 : 40;
+    for (rt_int k = 1; k <= keys; k++) {
+        tvalue v = ival(k);
+        CHECK_EQ(tab_setint(L, shapes[3], k * 7, &v), TAB_OK);
+        if (k % 13 == 0)
+            for (int i = 0; i < 4; i++)
+                CHECK_EQ(tab_hasparts(shapes[i]) != 0,
+                         tab_memsize(shapes[i]) > tab_objsize(shapes[i]));
+    }
+    CHECK(keys < 600 || shapes[3]->mig != NULL);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(tab_hasparts(shapes[i]) != 0,
+                 tab_memsize(shapes[i]) > tab_objsize(shapes[i]));
+    CHECK(!tab_hasparts(shapes[0]) && tab_hasparts(shapes[1]) &&
+          tab_hasparts(shapes[2]));
+    close_state();
+}
+
 static const struct check_case cases[] = {
+    CASE(test_hasparts_agrees_with_memsize),
     CASE(test_every_key_type_stores_and_finds_its_value),
     CASE(test_integer_valued_float_keys_are_integer_keys),
     CASE(test_nil_and_nan_keys_are_rejected_leaving_all_unchanged),
