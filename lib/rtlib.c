@@ -28,6 +28,8 @@
  *                 longest table growth work in one store and interning
  *                 during a string-table resize, collector steps inside
  *                 them left out) beside worst_finalizer_us
+ *   rt.stats(name) -> that field alone, without making the table (the
+ *                 table is some forty fields: 2.7 KB on microbit)
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -65,6 +67,8 @@
  * protected mode and may not yield; coroutines it resumes run without the
  * deadline (hooks belong to a thread).
  */
+#include <string.h>
+
 #include "gc/pace.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
@@ -302,10 +306,44 @@ static int rt_budget(lua_State *L)
     return 4;
 }
 
-static void setint(lua_State *L, const char *k, lua_Integer v)
+/* rt.stats' output: every field into the table on the stack's top, or,
+ * when want names one field, that field's value alone (no table, no key
+ * string made: a small board's arena cannot always hold the table). */
+typedef struct {
+    lua_State *L;
+    const char *want;
+    int found;
+} statout;
+
+/* Is field k wanted?  Then the caller pushes its value and calls
+ * stat_put. */
+static int stat_wants(const statout *o, const char *k)
 {
-    lua_pushinteger(L, v);
-    lua_setfield(L, -2, k);
+    return o->want == NULL || (!o->found && strcmp(o->want, k) == 0);
+}
+
+static void stat_put(statout *o, const char *k)
+{
+    if (o->want == NULL)
+        lua_setfield(o->L, -2, k);
+    else
+        o->found = 1;
+}
+
+static void stat_int(statout *o, const char *k, lua_Integer v)
+{
+    if (stat_wants(o, k)) {
+        lua_pushinteger(o->L, v);
+        stat_put(o, k);
+    }
+}
+
+static void stat_num(statout *o, const char *k, lua_Number v)
+{
+    if (stat_wants(o, k)) {
+        lua_pushnumber(o->L, v);
+        stat_put(o, k);
+    }
 }
 
 /* Sizes and counts as integers; totals wider than lua_Integer (64-bit
@@ -316,82 +354,92 @@ static lua_Integer clampi(uint64_t v)
     return (lua_Integer)(v > max ? max : v);
 }
 
+/* rt.stats() returns the table of the collector's and the event ring's
+ * figures; rt.stats(name) returns its field name only. */
 static int rt_stats(lua_State *L)
 {
-    static const char *const opts[] = {"reset", NULL};
-    int reset =
-        !lua_isnoneornil(L, 1) && luaL_checkoption(L, 1, NULL, opts) == 0;
     rtlua_GCStats s;
     rt_post_stats p;
+    statout o = {L, NULL, 0};
+    int reset = 0;
+    if (!lua_isnoneornil(L, 1)) {
+        o.want = luaL_checkstring(L, 1);
+        if (strcmp(o.want, "reset") == 0) {
+            reset = 1;
+            o.want = NULL;
+        }
+    }
     rtlua_gcstats(L, &s);
     if (reset)
         rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
-    lua_createtable(L, 0, 40);
+    if (o.want == NULL)
+        lua_createtable(L, 0, 40);
     /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
      * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
      * there are more steps than samples, then quantiles_sampled is true). */
-    lua_createtable(L, RTLUA_GC_HIST_BUCKETS, 0);
-    for (int i = 0; i < RTLUA_GC_HIST_BUCKETS; i++) {
-        lua_pushinteger(L, (lua_Integer)s.hist[i]);
-        lua_rawseti(L, -2, i + 1);
+    if (stat_wants(&o, "hist")) {
+        lua_createtable(L, RTLUA_GC_HIST_BUCKETS, 0);
+        for (int i = 0; i < RTLUA_GC_HIST_BUCKETS; i++) {
+            lua_pushinteger(L, (lua_Integer)s.hist[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        stat_put(&o, "hist");
     }
-    lua_setfield(L, -2, "hist");
-    lua_pushnumber(L, cycles_to_us(s.median_step_cycles));
-    lua_setfield(L, -2, "median_step_us");
-    lua_pushnumber(L, cycles_to_us(s.p999_step_cycles));
-    lua_setfield(L, -2, "p999_step_us");
-    lua_pushboolean(L, s.quantiles_sampled);
-    lua_setfield(L, -2, "quantiles_sampled");
-    lua_pushnumber(L, cycles_to_us(s.worst_emergency_cycles));
-    lua_setfield(L, -2, "worst_emergency_us");
-    lua_pushnumber(L, cycles_to_us(s.worst_rehash_cycles));
-    lua_setfield(L, -2, "worst_rehash_us");
-    lua_pushnumber(L, cycles_to_us(s.worst_intern_cycles));
-    lua_setfield(L, -2, "worst_intern_us");
-    lua_pushnumber(L, cycles_to_us(s.worst_finalizer_cycles));
-    lua_setfield(L, -2, "worst_finalizer_us");
-    setint(L, "finalizers", clampi(s.finalizers));
-    lua_pushnumber(L, cycles_to_us(s.worst_unit_cycles));
-    lua_setfield(L, -2, "worst_unit_us");
-    {
+    stat_num(&o, "median_step_us", cycles_to_us(s.median_step_cycles));
+    stat_num(&o, "p999_step_us", cycles_to_us(s.p999_step_cycles));
+    if (stat_wants(&o, "quantiles_sampled")) {
+        lua_pushboolean(L, s.quantiles_sampled);
+        stat_put(&o, "quantiles_sampled");
+    }
+    stat_num(&o, "worst_emergency_us", cycles_to_us(s.worst_emergency_cycles));
+    stat_num(&o, "worst_rehash_us", cycles_to_us(s.worst_rehash_cycles));
+    stat_num(&o, "worst_intern_us", cycles_to_us(s.worst_intern_cycles));
+    stat_num(&o, "worst_finalizer_us", cycles_to_us(s.worst_finalizer_cycles));
+    stat_int(&o, "finalizers", clampi(s.finalizers));
+    stat_num(&o, "worst_unit_us", cycles_to_us(s.worst_unit_cycles));
+    if (stat_wants(&o, "worst_unit_phase")) {
         static const char *const phases[] = {"pause",        "propagate",
                                              "atomic",       "clearweak",
                                              "sweep_string", "sweep_objects"};
         unsigned ph = (unsigned)s.worst_unit_phase;
         lua_pushstring(L, ph < sizeof phases / sizeof phases[0] ? phases[ph]
                                                                 : "?");
-        lua_setfield(L, -2, "worst_unit_phase");
+        stat_put(&o, "worst_unit_phase");
     }
-    setint(L, "steps", clampi(s.steps));
-    setint(L, "worst_step_cycles", clampi(s.worst_step_cycles));
-    lua_pushnumber(L, cycles_to_us(s.worst_step_cycles));
-    lua_setfield(L, -2, "worst_step_us");
-    setint(L, "cycles_completed", clampi(s.cycles_completed));
-    setint(L, "emergencies", clampi(s.emergencies));
-    setint(L, "assists", clampi(s.assists));
-    setint(L, "assists_deferred", clampi(s.assists_deferred));
-    setint(L, "assist_units", clampi(s.assist_units));
-    setint(L, "worst_body_assists", clampi(s.worst_body_assists));
-    lua_pushnumber(L, cycles_to_us(s.worst_body_assist_cycles));
-    lua_setfield(L, -2, "worst_body_assist_us");
-    setint(L, "emergencies_failed", clampi(s.emergencies_failed));
-    setint(L, "paced_steps", clampi(s.paced));
-    setint(L, "bytes_freed", clampi(s.bytes_freed));
-    setint(L, "step_cycles_total", clampi(s.step_cycles_total));
-    setint(L, "protos_traversed", clampi(s.protos_traversed));
-    setint(L, "in_use", clampi(s.bytes_in_use));
-    setint(L, "free", clampi(s.bytes_free));
-    setint(L, "largest_free", clampi(s.largest_free));
-    setint(L, "arena", clampi(s.capacity));
-    setint(L, "events_posted", clampi(p.posted));
-    setint(L, "events_dropped", clampi(p.dropped));
-    setint(L, "events_delivered", clampi(p.delivered));
-    setint(L, "events_unhandled", clampi(p.unhandled));
-    setint(L, "handler_errors", clampi(p.errors));
-    setint(L, "ring_size", RT_POST_RING);
-    lua_pushstring(L, port_cycle_source());
-    lua_setfield(L, -2, "clock");
+    stat_int(&o, "steps", clampi(s.steps));
+    stat_int(&o, "worst_step_cycles", clampi(s.worst_step_cycles));
+    stat_num(&o, "worst_step_us", cycles_to_us(s.worst_step_cycles));
+    stat_int(&o, "cycles_completed", clampi(s.cycles_completed));
+    stat_int(&o, "emergencies", clampi(s.emergencies));
+    stat_int(&o, "assists", clampi(s.assists));
+    stat_int(&o, "assists_deferred", clampi(s.assists_deferred));
+    stat_int(&o, "assist_units", clampi(s.assist_units));
+    stat_int(&o, "worst_body_assists", clampi(s.worst_body_assists));
+    stat_num(&o, "worst_body_assist_us",
+             cycles_to_us(s.worst_body_assist_cycles));
+    stat_int(&o, "emergencies_failed", clampi(s.emergencies_failed));
+    stat_int(&o, "paced_steps", clampi(s.paced));
+    stat_int(&o, "bytes_freed", clampi(s.bytes_freed));
+    stat_int(&o, "step_cycles_total", clampi(s.step_cycles_total));
+    stat_int(&o, "protos_traversed", clampi(s.protos_traversed));
+    stat_int(&o, "in_use", clampi(s.bytes_in_use));
+    stat_int(&o, "free", clampi(s.bytes_free));
+    stat_int(&o, "largest_free", clampi(s.largest_free));
+    stat_int(&o, "arena", clampi(s.capacity));
+    stat_int(&o, "events_posted", clampi(p.posted));
+    stat_int(&o, "events_dropped", clampi(p.dropped));
+    stat_int(&o, "events_delivered", clampi(p.delivered));
+    stat_int(&o, "events_unhandled", clampi(p.unhandled));
+    stat_int(&o, "handler_errors", clampi(p.errors));
+    stat_int(&o, "ring_size", RT_POST_RING);
+    if (stat_wants(&o, "clock")) {
+        lua_pushstring(L, port_cycle_source());
+        stat_put(&o, "clock");
+    }
+    if (o.want != NULL && !o.found)
+        return luaL_argerror(L, 1,
+                             lua_pushfstring(L, "unknown field '%s'", o.want));
     return 1;
 }
 

@@ -3,6 +3,8 @@
 -- finish(loop_result) prints the summary: the loop's deadline misses and
 -- lateness, the collector's figures (rt.stats), and how many prototypes
 -- the collector traversed (none when the code runs from flash).
+-- It reads rt.stats(name), field by field: the whole table is some forty
+-- fields, 2.7 KB of microbit's 7.5 KiB arena.
 local M = {}
 M.__index = M
 
@@ -11,7 +13,8 @@ function M.new(opts)
   s.every = opts.every or 100
   s.period_ms = opts.period_ms or 1
   s.n, s.sum, s.worst, s.late = 0, 0.0, 0.0, 0.0
-  s.gc0 = rt.stats()
+  s.steps0, s.cycles0 = rt.stats("steps"), rt.stats("cycles_completed")
+  s.protos0 = rt.stats("protos_traversed")
   return s
 end
 
@@ -33,19 +36,20 @@ function M:record(t, setpoint, measured, u, late)
 end
 
 function M:finish(r)
-  local s = rt.stats()
+  local st = rt.stats
   print(string.format("iterations: %d", r.iterations))
   print(string.format("deadline misses: %d", r.misses))
   print(string.format("worst lateness: %.1f us", r.worst_late_us))
   print(string.format("mean |error|: %.3f, worst settled: %.3f",
                       self.sum / self.n, self.worst))
   print(string.format("GC steps: %d, cycles: %d, worst step: %.1f us",
-                      s.steps - self.gc0.steps,
-                      s.cycles_completed - self.gc0.cycles_completed,
-                      s.worst_step_us))
+                      st("steps") - self.steps0,
+                      st("cycles_completed") - self.cycles0,
+                      st("worst_step_us")))
   print(string.format("prototypes traversed by the collector: %d",
-                      s.protos_traversed - self.gc0.protos_traversed))
-  print(string.format("arena in use: %d / %d bytes", s.in_use, s.arena))
+                      st("protos_traversed") - self.protos0))
+  print(string.format("arena in use: %d / %d bytes", st("in_use"),
+                      st("arena")))
 end
 
 return M
