@@ -1668,16 +1668,14 @@ static void test_assist_pays_work_owed_not_its_whole_budget(void)
     CHECK(close_state_empty());
 }
 
-/* Growth assists leave the paced steps their share: while a cycle is
- * under way, what allocation owes builds up to what the paced steps will
- * do before the next tick (a tick's credit at the recent cost of a unit,
- * at most an eighth of a cycle) before an assist takes it from the
- * mutator; an assist pays it then. */
-static void test_growth_assists_wait_for_the_paced_steps(void)
+/* The growth-assist cases' start: 400 anchored tables, a full cycle to
+ * estimate by, no reserve (growth assists only), and a new cycle under
+ * way with the estimate it will be given room by.  *estimate stays 0
+ * when the arena is too small (the case is skipped) or a check failed. */
+static void start_growth_cycle(const char *name, size_t *estimate)
 {
     CHECK(open_small_state());
-    if (!arena_fits(256u << 10,
-                    "test_growth_assists_wait_for_the_paced_steps")) {
+    if (!arena_fits(256u << 10, name)) {
         state_close(L);
         L = NULL;
         return;
@@ -1688,15 +1686,32 @@ static void test_growth_assists_wait_for_the_paced_steps(void)
         table *t = tagged_table(i);
         CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
     }
-    gc_fullgc(L); /* a cycle to estimate the next one by */
-    uint32_t tolerance = g->lastunits / GC_ASSIST_TAIL_DIV;
-    CHECK(tolerance > 2 * GC_ASSIST_MIN_UNITS);
+    gc_fullgc(L);   /* a cycle to estimate the next one by */
     g->reserve = 0; /* never under it: growth assists only */
-    size_t estimate = g->gcestimate;
+    size_t est = g->gcestimate;
     g->gcestimate = 0; /* a cycle is due */
     gc_step(L, 1);     /* and starts */
     CHECK(g->gcphase != GC_PAUSE);
-    g->gcestimate = estimate;        /* the room it may grow by */
+    CHECK(est > 0);
+    g->gcestimate = est; /* the room it may grow by */
+    *estimate = est;
+}
+
+/* Growth assists leave the paced steps their share: while a cycle is
+ * under way, what allocation owes builds up to what the paced steps will
+ * do before the next tick (a tick's credit at the recent cost of a unit,
+ * at most an eighth of a cycle) before an assist takes it from the
+ * mutator; an assist pays it then. */
+static void test_growth_assists_wait_for_the_paced_steps(void)
+{
+    size_t estimate = 0;
+    start_growth_cycle("test_growth_assists_wait_for_the_paced_steps",
+                       &estimate);
+    if (estimate == 0)
+        return;
+    global_State *g = G(L);
+    uint32_t tolerance = g->lastunits / GC_ASSIST_TAIL_DIV;
+    CHECK(tolerance > 2 * GC_ASSIST_MIN_UNITS);
     g->utilisation_pct = 25;         /* paced steps run */
     g->unitcost = 16;                /* a cycle a unit, x16 */
     g->creditcap = UINT32_MAX / 32;  /* a tick's credit: many units */
@@ -1724,25 +1739,11 @@ static void test_growth_assists_wait_for_the_paced_steps(void)
  * ends within about a second room's worth, with no emergency. */
 static void test_a_cycle_behind_its_room_is_caught_up(void)
 {
-    CHECK(open_small_state());
-    if (!arena_fits(256u << 10, "test_a_cycle_behind_its_room_is_caught_up")) {
-        state_close(L);
-        L = NULL;
+    size_t estimate = 0;
+    start_growth_cycle("test_a_cycle_behind_its_room_is_caught_up", &estimate);
+    if (estimate == 0)
         return;
-    }
-    CHECK(make_root());
     global_State *g = G(L);
-    for (rt_int i = 1; i <= 400; i++) {
-        table *t = tagged_table(i);
-        CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
-    }
-    gc_fullgc(L);   /* a cycle to estimate the next one by */
-    g->reserve = 0; /* never under it: growth assists only */
-    size_t estimate = g->gcestimate;
-    g->gcestimate = 0; /* a cycle is due */
-    gc_step(L, 1);     /* and starts */
-    CHECK(g->gcphase != GC_PAUSE);
-    g->gcestimate = estimate;
     g->utilisation_pct = 0; /* no paced steps to wait for */
     g->stepbudget = 1;      /* a unit a step */
     size_t room = estimate / 100 * g->pausepct;
