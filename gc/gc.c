@@ -627,7 +627,7 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
         /* (The allocation may collect: the caller's stack holds o.) */
         finref *r = gc_alloc(L, sizeof(finref));
         if (r == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         r->tt = V_FINREF;
         r->marked = (uint8_t)(MARK_FIXED | g->currentwhite);
         r->target = o;
@@ -1063,7 +1063,7 @@ static uint32_t mark_changed(global_State *g, lua_State *th)
 }
 
 /* Nil-fill th's dead part, from top up to slot `end`, and lower its limit
- * when it was cleared up to it (vm_trimlimit; not inside an allocation).
+ * when it was cleared up to it (do_trimlimit; not inside an allocation).
  * Returns the slots cleared.  (th->stack is not NULL.) */
 static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
 {
@@ -1072,7 +1072,7 @@ static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
         end = th->stacksize;
     nil_slots(th, top, end);
     if (end == th->stacklimit && !g->gcemergency && !g->gcinassist)
-        vm_trimlimit(th);
+        do_trimlimit(th);
     th->dirty &= (uint8_t)~GC_RAN_CLEAR;
     th->deadfrom = top;
     return end > top ? end - top : 0;
@@ -1097,7 +1097,7 @@ void gc_suspended(lua_State *L, lua_State *co)
 }
 
 /* Finish an object whose scan is complete.  A thread gives back the
- * stack and records it no longer uses (vm_shrinkthread, bounded), except
+ * stack and records it no longer uses (do_shrinkthread, bounded), except
  * inside an allocation (an assist or emergency step), whose caller may
  * have checked for room that no frame records yet. */
 static void finish(global_State *g, gcobj *o)
@@ -1105,7 +1105,7 @@ static void finish(global_State *g, gcobj *o)
     if (o->tt == V_THREAD) {
         lua_State *th = gco2th(o);
         if (!g->gcemergency && !g->gcinassist)
-            vm_shrinkthread(th);
+            do_shrinkthread(th);
         ranlist_clean(th);
         if (g->remarking) { /* a re-mark: it is on grayagain already */
             g->remarking = 0;
@@ -1226,7 +1226,7 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
         return 1;
     th->deadfrom = (uint32_t)(th->top - th->stack);
     if (!g->gcemergency && !g->gcinassist)
-        vm_trimlimit(th);
+        do_trimlimit(th);
     ranlist_clean(th);
     return 0;
 }
@@ -1803,9 +1803,9 @@ static int dismantle(lua_State *L, lua_State *th, int work)
     if (th->openupval != NULL) {
         if (!work)
             return 1;
-        return fn_closesome(th, GC_TRAVERSE_CHUNK) || vm_freesomeci(L, th, 0);
+        return fn_closesome(th, GC_TRAVERSE_CHUNK) || do_freesomeci(L, th, 0);
     }
-    return vm_freesomeci(L, th, work ? GC_SWEEP_MAX : 0);
+    return do_freesomeci(L, th, work ? GC_SWEEP_MAX : 0);
 }
 
 static int sweep_unit(lua_State *L)

@@ -21,7 +21,7 @@
  *                 GC_REMARK_STACK slots within one step, so that atomic
  *                 finds little left (GC_REMARK_STALE and GC_REMARK_MAX are
  *                 fuses); a traversed thread gives back stack it no
- *                 longer uses (vm_shrinkthread).  With finalizable
+ *                 longer uses (do_shrinkthread).  With finalizable
  *                 objects (finobj or tobefnz not empty), a first atomic
  *                 point (the marking half of ATOMIC) is followed, still
  *                 in PROPAGATE, by three stages while the program runs:
@@ -392,7 +392,7 @@ void gc_clear_popped(lua_State *L);
  * stacks at every resume.  Whichever state co's scan is in (not begun,
  * under way, done), what it would miss is above lowmark.  Its dead part
  * (above top, up to stacklimit) is nil-filled too and its limit lowered
- * to what its frames use (vm_trimlimit), so atomic has no dead part to
+ * to what its frames use (do_trimlimit), so atomic has no dead part to
  * clear for it: at most what the resume's frames reached, once the limit
  * has come down after a deep excursion.  Only while marking: in the
  * other phases a resume costs nothing more (a coroutine that ran then is

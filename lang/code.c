@@ -5,11 +5,11 @@
 #include "lang/code.h"
 
 #include "gc/gc.h"
+#include "vm/arith.h"
 #include "vm/do.h"
 #include "vm/func.h"
 #include "vm/str.h"
 #include "vm/tab.h"
-#include "vm/vm.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,7 +28,7 @@
 
 static table *ktable(FuncState *fs)
 {
-    return gco2tab(gc_of(vm_restorestack(fs->ps->L, fs->h)));
+    return gco2tab(gc_of(do_restorestack(fs->ps->L, fs->h)));
 }
 
 /* The prototype's arrays moved: a chunked traversal must restart. */
@@ -53,7 +53,7 @@ static void *growarray(FuncState *fs, void *block, int32_t *size, int n,
         newn = (size_t)limit;
     nb = gc_realloc(L, block, oldn * esize, newn * esize);
     if (nb == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     memset((char *)nb + oldn * esize, 0, (newn - oldn) * esize);
     *size = (int32_t)newn;
     protomoved(fs);
@@ -380,7 +380,7 @@ static void setindex(FuncState *fs, const tvalue *key, int idx)
     tvalue iv;
     set_int(&iv, idx);
     if (tab_set(fs->ps->L, ktable(fs), key, &iv) != TAB_OK)
-        vm_memerror(fs->ps->L);
+        do_memerror(fs->ps->L);
 }
 
 static int hasintvalue(rt_num n)
@@ -444,7 +444,7 @@ void parse_anchor(FuncState *fs, str *s)
     set_gc(&key, s, s->tt);
     set_bool(&f, 0);
     if (tab_set(fs->ps->L, h, &key, &f) != TAB_OK)
-        vm_memerror(fs->ps->L);
+        do_memerror(fs->ps->L);
 }
 
 static void emit_loadk(FuncState *fs, int reg, int k)
@@ -999,7 +999,7 @@ static int constfolding(FuncState *fs, int op, expdesc *e1, const expdesc *e2)
     if ((op == LUA_OPDIV || op == LUA_OPIDIV || op == LUA_OPMOD) &&
         (is_int(&v2) ? v2.v.i == 0 : v2.v.n == 0))
         return 0;
-    if (!vm_rawarith(fs->ps->L, op, &v1, &v2, &res))
+    if (!arith_rawarith(fs->ps->L, op, &v1, &v2, &res))
         return 0;
     if (is_int(&res)) {
         e1->k = EK_KINT;

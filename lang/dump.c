@@ -170,7 +170,7 @@ static void putfunction(dumpstate *D, const proto *f, const str *psource)
 {
     unsigned flags = f->is_vararg ? DUMP_F_VARARG : 0u;
     int withsource = !D->strip && f->source != NULL && f->source != psource;
-    if (vm_cstackshort(dump)) { /* nesting deeper than the compiler allows */
+    if (do_cstackshort(dump)) { /* nesting deeper than the compiler allows */
         D->status = 1;
         return;
     }

@@ -704,10 +704,10 @@ void img_pushmodule(lua_State *L, const img_module *m)
 {
     const proto *p = m->main;
     int n = p->sizeupvalues;
-    vm_checkstack(L, 1);
+    do_checkstack(L, 1);
     lclosure *cl = fn_newlclosure(L, n);
     if (cl == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     /* A ROM object: no barrier is needed to point at it. */
     cl->p = (proto *)(uintptr_t)p;
     set_gc(L->top, cl, V_LCL);
@@ -715,7 +715,7 @@ void img_pushmodule(lua_State *L, const img_module *m)
     for (int i = 0; i < n; i++) {
         upval *uv = fn_newupval(L);
         if (uv == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         cl = gco2lcl(gc_of(L->top - 1));
         cl->upvals[i] = uv;
         gc_objbarrier(L, cl, uv);

@@ -184,7 +184,7 @@ typedef struct parser {
 
 /* Compile the chunk read by ps->ls into the main prototype f of the
  * closure at the top of the stack (which already holds ps's anchors).
- * Raises errors (vm_throw). */
+ * Raises errors (do_throw). */
 void parse_chunk(parser *ps, proto *f);
 /* Free the function states an error left open (ps->frames). */
 void parse_freeframes(parser *ps);

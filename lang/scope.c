@@ -38,7 +38,7 @@ static void *growvec(parser *ps, void *block, int *cap, int n, size_t esize)
     newn = oldn < 4 ? 8 : oldn * 2;
     nb = gc_realloc(ps->L, block, oldn * esize, newn * esize);
     if (nb == NULL)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     memset((char *)nb + oldn * esize, 0, (newn - oldn) * esize);
     *cap = (int)newn;
     return nb;
@@ -377,12 +377,12 @@ static void pushtable(parser *ps, ptrdiff_t *where)
 {
     lua_State *L = ps->L;
     table *t;
-    vm_checkstack(L, 1);
+    do_checkstack(L, 1);
     t = tab_new(L);
     if (t == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, t, V_TABLE);
-    *where = vm_savestack(L, L->top);
+    *where = do_savestack(L, L->top);
     L->top++;
 }
 
@@ -446,7 +446,7 @@ proto *scope_addproto(parser *ps)
                      OP_MAXARG_BX + 1, "functions");
     clp = fn_newproto(ps->L);
     if (clp == NULL)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     f->p[fs->np++] = clp;
     gc_objbarrier(ps->L, f, clp);
     return clp;

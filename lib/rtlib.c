@@ -223,7 +223,7 @@ static int rt_loop(lua_State *L)
         lua_pushnumber(L, late > 0 ? cycles_to_us((uint32_t)late) : 0);
         /* The body runs without paced steps (assists still run when
          * memory is short); its slack goes to the collector instead.  An
-         * error unwinding it restores the hold (vm_pcall). */
+         * error unwinding it restores the hold (do_pcall). */
         uint8_t hold = g->gchold;
         g->gchold = 1;
         g->bodyassists = g->bodyassistcycles = 0;

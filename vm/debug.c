@@ -10,12 +10,12 @@
 #include "vm/debug.h"
 #include "gc/gc.h"
 #include "include/rtlua.h"
+#include "vm/arith.h"
 #include "vm/func.h"
 #include "vm/opcodes.h"
 #include "vm/str.h"
 #include "vm/tab.h"
 #include "vm/tm.h"
-#include "vm/vm.h"
 
 #include <string.h>
 
@@ -79,7 +79,7 @@ const char *dbg_addinfo(lua_State *L, const char *msg, str *src, int line)
         buff[0] = '?';
         buff[1] = '\0';
     }
-    return vm_pushfstring(L, "%s:%d: %s", buff, line, msg);
+    return do_pushfstring(L, "%s:%d: %s", buff, line, msg);
 }
 
 void dbg_chunkid(char *out, const char *source, size_t srclen)
@@ -131,15 +131,15 @@ _Noreturn void dbg_errormsg(lua_State *L)
         /* The handler runs only with the C stack's reserve left (it is a
          * C level like any, vm/do.h): short of it, this is an error in
          * error handling, and raising it calls nothing more. */
-        if (vm_cstackshort(call))
-            vm_throw(L, LUA_ERRERR);
-        tvalue *errfunc = vm_restorestack(L, L->errfunc);
+        if (do_cstackshort(call))
+            do_throw(L, LUA_ERRERR);
+        tvalue *errfunc = do_restorestack(L, L->errfunc);
         set_obj(L->top, L->top - 1); /* the message moves up */
         set_obj(L->top - 1, errfunc);
         L->top++;
-        vm_callnoyield(L, L->top - 2, 1);
+        do_callnoyield(L, L->top - 2, 1);
     }
-    vm_throw(L, LUA_ERRRUN);
+    do_throw(L, LUA_ERRRUN);
 }
 
 /* ---- Names of values -----------------------------------------------------
@@ -467,7 +467,7 @@ static const char *formatvarinfo(lua_State *L, const char *kind,
 {
     if (kind == NULL)
         return "";
-    return vm_pushfstring(L, " (%s '%s')", kind, name);
+    return do_pushfstring(L, " (%s '%s')", kind, name);
 }
 
 static const char *varinfo(lua_State *L, const tvalue *o)
@@ -492,7 +492,7 @@ static const char *varinfo(lua_State *L, const tvalue *o)
 static _Noreturn void typeerror(lua_State *L, const char *t, const char *op,
                                 const char *extra)
 {
-    vm_runerror(L, "attempt to %s a %s value%s", op, t, extra);
+    do_runerror(L, "attempt to %s a %s value%s", op, t, extra);
 }
 
 _Noreturn void dbg_typeerror(lua_State *L, const tvalue *o, const char *op)
@@ -512,7 +512,7 @@ _Noreturn void dbg_callerror(lua_State *L, const tvalue *o)
 
 _Noreturn void dbg_forerror(lua_State *L, const tvalue *o, const char *what)
 {
-    vm_runerror(L, "bad 'for' %s (number expected, got %s)", what,
+    do_runerror(L, "bad 'for' %s (number expected, got %s)", what,
                 tm_objtypename(L, o));
 }
 
@@ -535,9 +535,9 @@ _Noreturn void dbg_opinterror(lua_State *L, const tvalue *p1, const tvalue *p2,
 _Noreturn void dbg_tointerror(lua_State *L, const tvalue *p1, const tvalue *p2)
 {
     rt_int tmp;
-    if (!vm_tointegerns(p1, &tmp))
+    if (!arith_tointegerns(p1, &tmp))
         p2 = p1;
-    vm_runerror(L, "number%s has no integer representation", varinfo(L, p2));
+    do_runerror(L, "number%s has no integer representation", varinfo(L, p2));
 }
 
 _Noreturn void dbg_ordererror(lua_State *L, const tvalue *p1, const tvalue *p2)
@@ -545,8 +545,8 @@ _Noreturn void dbg_ordererror(lua_State *L, const tvalue *p1, const tvalue *p2)
     const char *t1 = tm_objtypename(L, p1);
     const char *t2 = tm_objtypename(L, p2);
     if (strcmp(t1, t2) == 0)
-        vm_runerror(L, "attempt to compare two %s values", t1);
-    vm_runerror(L, "attempt to compare %s with %s", t1, t2);
+        do_runerror(L, "attempt to compare two %s values", t1);
+    do_runerror(L, "attempt to compare %s with %s", t1, t2);
 }
 
 /* ---- Hooks ---------------------------------------------------------------
@@ -559,8 +559,8 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
         return;
     uint16_t mask = CIST_HOOKED;
     CallInfo *ci = L->ci;
-    ptrdiff_t top = vm_savestack(L, L->top);
-    ptrdiff_t ci_top = vm_savestack(L, ci->top);
+    ptrdiff_t top = do_savestack(L, L->top);
+    ptrdiff_t ci_top = do_savestack(L, ci->top);
     lua_Debug ar;
     memset(&ar, 0, sizeof ar);
     ar.event = event;
@@ -573,7 +573,7 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     }
     if (ci_isLua(ci) && L->top < ci->top)
         L->top = ci->top; /* keep the frame's registers */
-    vm_checkstack(L, LUA_MINSTACK);
+    do_checkstack(L, LUA_MINSTACK);
     ci = L->ci;
     if (ci->top < L->top + LUA_MINSTACK)
         ci->top = L->top + LUA_MINSTACK;
@@ -581,8 +581,8 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     ci->callstatus |= mask;
     hook(L, &ar);
     L->allowhook = 1;
-    ci->top = vm_restorestack(L, ci_top);
-    L->top = vm_restorestack(L, top);
+    ci->top = do_restorestack(L, ci_top);
+    L->top = do_restorestack(L, top);
     ci->callstatus &= (uint16_t)~mask;
 }
 
@@ -653,7 +653,7 @@ int dbg_traceexec(lua_State *L, const instr *pc)
             L->hookcount = 1;
         ci->u.l.savedpc--; /* run this instruction again on resume */
         ci->callstatus |= CIST_HOOKYIELD;
-        vm_throw(L, LUA_YIELD);
+        do_throw(L, LUA_YIELD);
     }
     return 1;
 }
@@ -682,7 +682,7 @@ lua_Hook lua_gethook(lua_State *L)
 void rtlua_poll(lua_State *L, int n)
 {
     /* Short of C stack (port/port.h), the hook waits for the next poll. */
-    if (vm_cstackshort(call) || !(L->hookmask & LUA_MASKCOUNT) ||
+    if (do_cstackshort(call) || !(L->hookmask & LUA_MASKCOUNT) ||
         !L->allowhook)
         return;
     if (L->hookcount > n) {
@@ -718,7 +718,7 @@ int lua_setcstacklimit(lua_State *L, unsigned int limit)
 {
     global_State *g = G(L);
     if (limit > DEBUG_CSTACK_MAX ||
-        limit < vm_getCcalls(L) + DEBUG_CSTACK_MARGIN)
+        limit < do_getCcalls(L) + DEBUG_CSTACK_MARGIN)
         return 0;
     int old = (int)g->cstacklimit;
     g->cstacklimit = limit;
@@ -840,7 +840,7 @@ static void validlines(lua_State *L, const tvalue *f)
     const proto *p = gco2lcl(gc_of(f))->p;
     table *t = tab_new(L);
     if (t == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, t, V_TABLE);
     L->top++;
     tvalue v;
@@ -850,7 +850,7 @@ static void validlines(lua_State *L, const tvalue *f)
     /* A vararg function's VARARGPREP is not a line of its own. */
     for (int i = p->is_vararg ? 1 : 0; i < p->sizelineinfo; i++)
         if (tab_setint(L, t, dbg_getline(p, i), &v) != TAB_OK)
-            vm_memerror(L);
+            do_memerror(L);
 }
 
 int lua_getinfo(lua_State *L, const char *what, lua_Debug *ar)

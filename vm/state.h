@@ -119,7 +119,7 @@ typedef struct lua_State {
     tvalue *top;    /* first free slot */
     uint32_t stacksize;
     /* Slots the stack checks hand out before their slow path: every frame
-     * lies below stack + stacklimit - VM_EXTRA_STACK, so nothing wrote a
+     * lies below stack + stacklimit - DO_EXTRA_STACK, so nothing wrote a
      * slot at or above it since the dead part was last cleared (those are
      * nil).  vm/do.c raises it a little at a time, within stacksize. */
     uint32_t stacklimit;
@@ -328,9 +328,6 @@ lua_State *state_current(void);
 /* A new coroutine (not anchored: the caller stores it). */
 lua_State *state_newthread(lua_State *L);
 void state_freethread(lua_State *L, lua_State *L1);
-/* Make room for n more slots above top; 0 ok, -1 memory or too big
- * (never raises; vm/do.c, a wrapper of vm_growstack). */
-int state_growstack(lua_State *L, uint32_t n);
 /* The registry table and the globals table. */
 table *state_registry(lua_State *L);
 table *state_globals(lua_State *L);

@@ -997,7 +997,7 @@ static table *rom_part(lua_State *L, romslot *s, table **part)
 }
 
 /* The same value in the same representation, nil (empty) included: not
- * vm_rawequalobj, for which 1 and 1.0 are equal but math.type is not. */
+ * arith_rawequalobj, for which 1 and 1.0 are equal but math.type is not. */
 static int same_value(const tvalue *a, const tvalue *b)
 {
     if (is_nil(a) || is_nil(b))

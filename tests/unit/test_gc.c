@@ -2022,7 +2022,7 @@ static void setivalue_top(lua_State *L1, rt_int v)
 static lua_State *thread_of_ints(rt_int k, int n, rt_int first, rt_int step)
 {
     lua_State *L1 = anchored_thread(k);
-    if (L1 == NULL || state_growstack(L1, (uint32_t)n + 1) != 0)
+    if (L1 == NULL || do_ensurestack(L1, (uint32_t)n + 1) != 0)
         return NULL;
     L1->top = L1->stack;
     for (int i = 0; i < n; i++) {
@@ -2209,12 +2209,12 @@ static void test_stack_growth_keeps_values_and_open_upvalues(void)
     uint32_t grow = (uint32_t)(membytes / 4 / sizeof(tvalue));
     if (grow > 2000)
         grow = 2000;
-    CHECK(state_growstack(L1, grow) == 0);
+    CHECK(do_ensurestack(L1, grow) == 0);
     CHECK(L1->stacksize >= grow + 10);
     for (rt_int i = 0; i < 10; i++)
         CHECK(L1->stack[i].v.i == i * 3);
-    CHECK(uv->v == L1->stack + 4); /* moved with the stack */
-    CHECK(state_growstack(L1, STATE_STACK_MAX) != 0); /* too big */
+    CHECK(uv->v == L1->stack + 4);                   /* moved with the stack */
+    CHECK(do_ensurestack(L1, STATE_STACK_MAX) != 0); /* too big */
     gc_fullgc(L);
     CHECK(checked());
     fn_closeupvals(L1, L1->stack);
@@ -2247,14 +2247,14 @@ static int scan_thread_now(lua_State *L1)
 static lua_State *deep_thread(rt_int k, uint32_t deep)
 {
     lua_State *L1 = anchored_thread(k);
-    if (L1 == NULL || state_growstack(L1, deep + 2 * LUA_MINSTACK) != 0)
+    if (L1 == NULL || do_ensurestack(L1, deep + 2 * LUA_MINSTACK) != 0)
         return NULL;
     L1->top = L1->stack + 1;
     for (uint32_t i = 1; i < deep; i++) {
         set_int(L1->top, (rt_int)i);
         L1->top++;
     }
-    CallInfo *ci = vm_nextci(L1);
+    CallInfo *ci = do_nextci(L1);
     ci->func = L1->top;
     set_nil(ci->func);
     ci->top = ci->func + 1 + LUA_MINSTACK;
@@ -2351,9 +2351,9 @@ static void test_idle_thread_stack_shrinks_after_a_cycle(void)
     lua_State *L1 = anchored_thread(1);
     lua_State *L2 = deep_thread(2, DEEP_SLOTS);
     CHECK(L1 && L2);
-    CHECK(state_growstack(L1, DEEP_SLOTS) == 0);
+    CHECK(do_ensurestack(L1, DEEP_SLOTS) == 0);
     for (int i = 0; i < 100; i++) { /* records of a deep call, returned */
-        CallInfo *ci = vm_nextci(L1);
+        CallInfo *ci = do_nextci(L1);
         ci->func = L1->top;
         ci->top = L1->top + 1;
         ci->callstatus = CIST_C;
@@ -2442,7 +2442,7 @@ static void test_dead_part_clear_goes_on_above_a_new_top(void)
     global_State *g = G(L);
     const int live = 4, dead = 8 * GC_CLEAR_CHUNK, more = 6 * GC_CLEAR_CHUNK;
     lua_State *L1 = thread_of_ints(70, live + dead, 100, 1);
-    CHECK(L1 != NULL && state_growstack(L1, (uint32_t)(live + dead)) == 0);
+    CHECK(L1 != NULL && do_ensurestack(L1, (uint32_t)(live + dead)) == 0);
     finish_the_cycle();
     L1->top = L1->stack + live; /* the rest popped: a dead part */
     gc_thread_ran(L1);
