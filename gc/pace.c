@@ -98,7 +98,7 @@ int pace_held(global_State *g)
     return g->bodyperiod == 0 || port_cycles() - g->bodystart <= g->bodyperiod;
 }
 
-void gc_safepoint_(lua_State *L)
+void pace_safepoint_(lua_State *L)
 {
     /* Short of C stack (vm/do.h), the step, the __gc calls and the hook
      * wait for a safe point higher up: the flag stays raised. */
@@ -155,7 +155,7 @@ static int may_sleep(uint32_t left)
     return hz != 0 && left > port_cycle_hz() / hz;
 }
 
-uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
+uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
 {
     global_State *g = G(L);
     uint32_t spent = 0;

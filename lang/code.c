@@ -435,7 +435,7 @@ static int numberK(FuncState *fs, rt_num n)
     return idx;
 }
 
-void parse_anchor(FuncState *fs, str *s)
+void code_anchor(FuncState *fs, str *s)
 {
     tvalue key, f;
     table *h = ktable(fs);

@@ -47,7 +47,7 @@ int code_getline(const proto *p, int pc)
     return base;
 }
 
-size_t code_disasm(const proto *p, char *buf, size_t cap)
+size_t dis_proto(const proto *p, char *buf, size_t cap)
 {
     outbuf o = {buf, cap, 0};
     if (cap > 0)

@@ -18,6 +18,6 @@
 int code_getline(const proto *p, int pc);
 /* The listing of p's code; returns the bytes it needed (it writes at
  * most cap - 1 of them and always terminates when cap > 0). */
-size_t code_disasm(const proto *p, char *buf, size_t cap);
+size_t dis_proto(const proto *p, char *buf, size_t cap);
 
 #endif

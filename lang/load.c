@@ -1,6 +1,6 @@
 /*
- * load.c — lang_loadbuffer and lua_load (see load.h); lua_dump is in
- * lang/dump.c.
+ * load.c — load_chunk, the compiler's entry (see load.h); the C API's
+ * lua_load and rtlua_loadbuffer call it (lang/capi.c).
  */
 #include "lang/load.h"
 
@@ -185,9 +185,8 @@ static __attribute__((noinline)) int loadshort(lua_State *L)
     return LUA_ERRRUN;
 }
 
-/* lang_loadbuffer and lua_load: a buffer, or a reader. */
-static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
-                void *data, const char *chunkname, const char *mode)
+int load_chunk(lua_State *L, const char *s, size_t len, lua_Reader reader,
+               void *data, const char *chunkname, const char *mode)
 {
     if (do_cstackshort(load))
         return loadshort(L);
@@ -222,20 +221,4 @@ static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
             sizeof(labeldesc) * (size_t)c->ps.dyd.labelcap);
     gc_free(G(L), c, sizeof(loadctx));
     return status;
-}
-
-int lang_loadbuffer(lua_State *L, const char *s, size_t len,
-                    const char *chunkname, const char *mode)
-{
-    return load(L, s, len, NULL, NULL, chunkname, mode);
-}
-
-/* ---- lua_load: compiled as the reader delivers --------------------------
- * A text chunk goes to the lexer piece by piece (lex_init_reader); only a
- * binary chunk is gathered first (its loader reads one buffer). */
-int lua_load(lua_State *L, lua_Reader reader, void *data,
-             const char *chunkname, const char *mode)
-{
-    return load(L, NULL, 0, reader, data, chunkname != NULL ? chunkname : "?",
-                mode);
 }

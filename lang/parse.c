@@ -322,7 +322,7 @@ static str *str_checkname(parser *ps)
     str *s;
     check(ps, TK_NAME);
     s = ps->ls.t.sem.s;
-    parse_anchor(ps->fs, s);
+    code_anchor(ps->fs, s);
     next(ps);
     return s;
 }
@@ -335,7 +335,7 @@ str *parse_newliteral(parser *ps, const char *z)
     if (s == NULL)
         do_memerror(ps->L);
     set_gc(slot, s, s->tt);
-    parse_anchor(ps->fs, s);
+    code_anchor(ps->fs, s);
     set_nil(slot);
     return s;
 }
@@ -541,7 +541,7 @@ static void funcargs(parser *ps, expdesc *f)
         constructor(ps, &args);
         break;
     case TK_STRING:
-        parse_anchor(fs, ps->ls.t.sem.s);
+        code_anchor(fs, ps->ls.t.sem.s);
         codestring(&args, ps->ls.t.sem.s);
         next(ps);
         break;
@@ -761,7 +761,7 @@ static void simpleexp(parser *ps, expdesc *v)
         v->u.ival = ps->ls.t.sem.i;
         break;
     case TK_STRING:
-        parse_anchor(fs, ps->ls.t.sem.s);
+        code_anchor(fs, ps->ls.t.sem.s);
         codestring(v, ps->ls.t.sem.s);
         break;
     case TK_NIL:

@@ -200,7 +200,5 @@ _Noreturn void parse_errorf(parser *ps, const char *fmt, ...);
 _Noreturn void parse_semerrorf(parser *ps, const char *fmt, ...);
 /* A string made by the parser itself, anchored in the current function. */
 str *parse_newliteral(parser *ps, const char *z);
-/* Anchor s in fs's table (so it survives allocations). */
-void parse_anchor(FuncState *fs, str *s);
 
 #endif

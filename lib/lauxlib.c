@@ -16,7 +16,6 @@
  */
 #include "include/lauxlib.h"
 #include "include/rtlua.h"
-#include "lang/load.h"
 #include "port/port.h"
 
 #include <errno.h>
@@ -619,7 +618,7 @@ void luaL_unref(lua_State *L, int t, int ref)
 int luaL_loadbufferx(lua_State *L, const char *buff, size_t size,
                      const char *name, const char *mode)
 {
-    return lang_loadbuffer(L, buff, size, name ? name : "?", mode);
+    return rtlua_loadbuffer(L, buff, size, name, mode);
 }
 
 int luaL_loadstring(lua_State *L, const char *s)

@@ -62,7 +62,7 @@ local ONCE_INDIRECT = { do_throw = true }
 -- Checkpoints whose failure calls nothing: a status returned (dump), the
 -- work left for later (a safe point).
 local NOFAIL_OK = {
-    ["lang/dump.c:putfunction"] = true, gc_safepoint_ = true,
+    ["lang/dump.c:putfunction"] = true, pace_safepoint_ = true,
     ["gc/gc.c:assist"] = true, ["gc/gc.c:emergency"] = true, rtlua_poll = true,
 }
 -- Exception handlers that move to a stack of their own before anything

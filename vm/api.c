@@ -1,7 +1,13 @@
 /*
  * api.c — the C API of include/lua.h over the VM's objects: stack
  * indexes, pushes and conversions, tables, metatables, userdata, calls,
- * the collector's controls and upvalues.
+ * the collector's controls and upvalues.  The rest of lua.h is defined
+ * with what it works on: the debug interface in vm/debug.c, coroutines
+ * (lua_resume, lua_yieldk, lua_status, ...) in vm/do.c, lua_load and
+ * lua_dump in lang/capi.c, above the compiler they call.  Of
+ * include/rtlua.h: the statistics and buffers here, the collector's
+ * controls in gc/gcapi.c, rtlua_poll in vm/debug.c, images in
+ * lang/image.c, rtlua_loadbuffer in lang/capi.c.
  *
  * Indexes follow the reference manual: positive ones count from the
  * running function's first argument, negative ones from the top,
@@ -361,7 +367,7 @@ const char *lua_tolstring(lua_State *L, int idx, size_t *len)
         arith_tostring(L, o);
         if (idx < LUA_REGISTRYINDEX) /* an upvalue: the closure may be black */
             gc_barrier(L, gc_of(L->ci->func), o);
-        gc_safepoint(L);
+        pace_safepoint(L);
         o = index2value_fast(L, idx);
     }
     str *s = gco2str(gc_of(o));
@@ -505,7 +511,7 @@ const char *lua_pushlstring(lua_State *L, const char *s, size_t len)
 {
     str *ts = new_string(L, len == 0 ? "" : s, len);
     push_gc(L, ts, ts->tt);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return str_data(ts);
 }
 
@@ -515,7 +521,7 @@ char *rtlua_pushbuffer(lua_State *L, size_t size)
     if (ts == NULL)
         do_memerror(L);
     push_gc(L, ts, V_LNGSTR);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return ts->data;
 }
 
@@ -547,7 +553,7 @@ const char *lua_pushstring(lua_State *L, const char *s)
 const char *lua_pushvfstring(lua_State *L, const char *fmt, va_list argp)
 {
     const char *r = do_pushvfstring(L, fmt, argp);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return r;
 }
 
@@ -557,7 +563,7 @@ const char *lua_pushfstring(lua_State *L, const char *fmt, ...)
     va_start(ap, fmt);
     const char *r = do_pushvfstring(L, fmt, ap);
     va_end(ap);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return r;
 }
 
@@ -580,7 +586,7 @@ void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
         gc_barrier(L, cl, &cl->upvalue[i]);
     }
     push_gc(L, cl, V_CCL);
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_pushboolean(lua_State *L, int b)
@@ -713,7 +719,7 @@ void lua_createtable(lua_State *L, int narr, int nrec)
     if (t == NULL)
         do_memerror(L);
     push_gc(L, t, V_TABLE);
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 int lua_getmetatable(lua_State *L, int objindex)
@@ -745,7 +751,7 @@ void *lua_newuserdatauv(lua_State *L, size_t size, int nuvalue)
     if (u == NULL)
         do_memerror(L);
     push_gc(L, u, V_UDATA);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return udata_mem(u);
 }
 
@@ -808,7 +814,7 @@ void lua_rawset(lua_State *L, int idx)
     table *t = index2table(L, idx);
     tm_rawset(L, t, L->top - 2, L->top - 1);
     L->top -= 2;
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_rawseti(lua_State *L, int idx, lua_Integer n)
@@ -817,7 +823,7 @@ void lua_rawseti(lua_State *L, int idx, lua_Integer n)
     table *t = index2table(L, idx);
     tm_rawsetint(L, t, n, L->top - 1);
     L->top--;
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_rawsetp(lua_State *L, int idx, const void *p)
@@ -828,7 +834,7 @@ void lua_rawsetp(lua_State *L, int idx, const void *p)
     set_lightud(&k, (void *)(uintptr_t)p);
     tm_rawset(L, t, &k, L->top - 1);
     L->top--;
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 int lua_setmetatable(lua_State *L, int objindex)
@@ -1013,7 +1019,7 @@ void lua_concat(lua_State *L, int n)
         str *e = new_string(L, "", 0);
         push_gc(L, e, e->tt);
     }
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_len(lua_State *L, int idx)
@@ -1129,7 +1135,7 @@ lua_State *lua_newthread(lua_State *L)
     if (L1 == NULL)
         do_memerror(L);
     push_gc(L, L1, V_THREAD); /* hooks are inherited by do_initthread */
-    gc_safepoint(L);
+    pace_safepoint(L);
     return L1;
 }
 

@@ -317,7 +317,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
 #define safepoint_above(ra)                                                   \
     do {                                                                      \
         if (vm_unlikely(G(L)->stepflag)) {                                    \
-            ProtectAt((ra) + 1, gc_safepoint_(L));                            \
+            ProtectAt((ra) + 1, pace_safepoint_(L));                          \
         }                                                                     \
     } while (0)
 
@@ -325,7 +325,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
 #define safepoint()                                                           \
     do {                                                                      \
         if (vm_unlikely(G(L)->stepflag)) {                                    \
-            Protect(gc_safepoint_(L));                                        \
+            Protect(pace_safepoint_(L));                                      \
         }                                                                     \
     } while (0)
 
@@ -1049,7 +1049,7 @@ enter:
                 savepc();
                 if (vm_unlikely(G(L)->stepflag)) {
                     ptrdiff_t off = do_savestack(L, ra);
-                    gc_safepoint_(L);
+                    pace_safepoint_(L);
                     ra = do_restorestack(L, off);
                 }
                 newci = do_precall(L, ra, nresults);

@@ -1930,7 +1930,7 @@ static void test_paced_steps_respect_the_budget(void)
         table *t = tagged_table(i);
         if (t && i % 4 == 0)
             anchor(1 + i % 512, obj2gc(t), V_TABLE);
-        gc_safepoint(L);
+        pace_safepoint(L);
     }
     pace_stop(L);
     CHECK(g->stats.steps > 0);
@@ -1975,7 +1975,7 @@ static void test_paced_collector_gets_its_utilisation(void)
         table *t = tagged_table(i);
         if (t && i % 4 == 0)
             anchor(1 + i % 256, obj2gc(t), V_TABLE);
-        gc_safepoint(L);
+        pace_safepoint(L);
     }
     pace_stop(L);
     uint64_t spent = g->stats.step_cycles_total - spent0;
@@ -2698,7 +2698,7 @@ static void test_prototype_tree_is_traversed_and_freed(void)
 }
 
 #ifndef RTLUA_TORTURE
-/* Slack handed to rt_idle_until goes to the collector, and it returns at
+/* Slack handed to pace_idle_until goes to the collector, and it returns at
  * the deadline, not before. */
 static void test_idle_time_is_given_to_the_collector(void)
 {
@@ -2712,7 +2712,7 @@ static void test_idle_time_is_given_to_the_collector(void)
     uint32_t cycles0 = g->stats.cycles_completed;
     uint32_t span = port_cycle_hz() / 20; /* 50 ms */
     uint32_t deadline = port_cycles() + span;
-    uint32_t spent = rt_idle_until(L, deadline);
+    uint32_t spent = pace_idle_until(L, deadline);
     CHECK((int32_t)(port_cycles() - deadline) >= 0);
     CHECK(spent > 0);
     CHECK(g->stats.cycles_completed > cycles0);

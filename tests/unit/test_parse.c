@@ -17,8 +17,8 @@
 #include "gc/gc.h"
 #include "include/lauxlib.h"
 #include "include/lua.h"
+#include "include/rtlua.h"
 #include "lang/dis.h"
-#include "lang/load.h"
 #include "vm/obj.h"
 #include "vm/opcodes.h"
 #include "vm/state.h"
@@ -63,7 +63,7 @@ static const char *topstr(void)
 
 static int compile(const char *src)
 {
-    return lang_loadbuffer(L, src, strlen(src), "=t", NULL);
+    return rtlua_loadbuffer(L, src, strlen(src), "=t", NULL);
 }
 
 /* The main prototype of the closure at the top. */
@@ -84,7 +84,7 @@ static const char *list(const char *src)
         port_printf("  compile error: %s\n", topstr());
         return NULL;
     }
-    code_disasm(top_proto(), listing, sizeof(listing));
+    dis_proto(top_proto(), listing, sizeof(listing));
     return listing;
 }
 
@@ -241,11 +241,11 @@ static void test_messages_use_the_chunk_id_and_line(void)
 {
     const char *src = "x = \n\n 1 +";
     CHECK(open_state());
-    CHECK_EQ(lang_loadbuffer(L, src, strlen(src), "@f.lua", NULL),
+    CHECK_EQ(rtlua_loadbuffer(L, src, strlen(src), "@f.lua", NULL),
              LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "f.lua:3: unexpected symbol near <eof>") == 0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, src, strlen(src), src, NULL), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, src, strlen(src), src, NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
                  "[string \"x = ...\"]:3: unexpected symbol near <eof>") == 0);
     L->top--;
@@ -258,12 +258,12 @@ static void test_messages_use_the_chunk_id_and_line(void)
         static const char s45[] =
             "x = 1 +                                      ";
         CHECK_EQ(strlen(s44), 44);
-        CHECK_EQ(lang_loadbuffer(L, s44, 44, s44, NULL), LUA_ERRSYNTAX);
+        CHECK_EQ(rtlua_loadbuffer(L, s44, 44, s44, NULL), LUA_ERRSYNTAX);
         CHECK(strcmp(topstr(), "[string \"x = 1 +                          "
                                "           \"]:1: unexpected symbol near "
                                "<eof>") == 0);
         L->top--;
-        CHECK_EQ(lang_loadbuffer(L, s45, 45, s45, NULL), LUA_ERRSYNTAX);
+        CHECK_EQ(rtlua_loadbuffer(L, s45, 45, s45, NULL), LUA_ERRSYNTAX);
         CHECK(strcmp(topstr(), "[string \"x = 1 +                          "
                                "            ...\"]:1: unexpected symbol "
                                "near <eof>") == 0);
@@ -278,21 +278,21 @@ static void test_messages_use_the_chunk_id_and_line(void)
 static void test_binary_chunk_modes_and_foreign_chunks(void)
 {
     CHECK(open_state());
-    CHECK_EQ(lang_loadbuffer(L, "\x1bLua", 4, "=t", "t"), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "\x1bLua", 4, "=t", "t"), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "attempt to load a binary chunk (mode is 't')") ==
           0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, "\x1bLua", 4, "=t", NULL), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "\x1bLua", 4, "=t", NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
                  "t: bad binary format (a PUC-Rio Lua chunk, not an rtlua "
                  "one)") == 0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, "\x1bLuaT\0", 6, "=t", NULL), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "\x1bLuaT\0", 6, "=t", NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
                  "t: bad binary format (a PUC-Rio Lua chunk, not an rtlua "
                  "one)") == 0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, "x=1", 3, "=t", "b"), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "x=1", 3, "=t", "b"), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "attempt to load a text chunk (mode is 'b')") == 0);
     L->top--;
     CHECK(close_state_empty());
@@ -439,7 +439,7 @@ static void test_constants_beyond_bx_use_loadkx(void)
         memcpy(src + n, l, k);
         n += k;
     }
-    CHECK_EQ(lang_loadbuffer(L, src, n, "=t", NULL), LUA_OK);
+    CHECK_EQ(rtlua_loadbuffer(L, src, n, "=t", NULL), LUA_OK);
     const proto *p = top_proto();
     CHECK_EQ(p->sizek, 140000);
     int loadkx = 0;
@@ -741,7 +741,7 @@ static void test_tiny_arena_gives_memory_error(void)
     }
     L = state_open_in(heap, arenabytes);
     CHECK(L != NULL);
-    CHECK_EQ(lang_loadbuffer(L, src, n, "=t", NULL), LUA_ERRMEM);
+    CHECK_EQ(rtlua_loadbuffer(L, src, n, "=t", NULL), LUA_ERRMEM);
     CHECK(strcmp(topstr(), "not enough memory") == 0);
     L->top--;
     CHECK(checked());
