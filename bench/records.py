@@ -7,6 +7,8 @@ program reads them once and prints one JSON object a line on stdout, one
 a measurement, each with its "job" and "kind" and named fields; the
 report program (bench/report.py) reads nothing else.  The kinds:
 
+  KIND     a line of JSON a runner printed (bench/run-speed's "speed"),
+           as it is
   job      every job: rc (null when it never ended), nomem (it printed
            "not enough memory")
   params   RAW/params (KEY=VALUE lines that bench/report writes): the
@@ -96,8 +98,6 @@ LINES = {
                 (r"^luaref .* peak=(\d+)", "luaref_peak", ["peak"])],
     "pauses": [(r"^(\S+) +worst=(\d+) ", "pause", ["op", "worst"])],
     "rehash": [(r"^rehash (.*)$", "rehash", ["pairs="])],
-    "speed": [(r"^\| geometric mean \|.*\| ([^|]*) \|$", "speed_geomean",
-               ["ratio"])],
     "image-flips": [(r"^# image: (\d+)-byte image, every flip and "
                      r"truncation refused$", "image_flips", ["bytes"])],
     "board": [(r"^The big list \(`bench/biglist.lua (\d+)`", "biglist_n",
@@ -105,7 +105,7 @@ LINES = {
 }
 
 # jobs whose stdout's other lines the report carries as they are
-TEXT = ("speed", "board", "gc", "stats", "latency-host", "footprint",
+TEXT = ("board", "gc", "stats", "latency-host", "footprint",
         "image")
 
 
@@ -153,6 +153,15 @@ def job_records(raw, job):
     text = []
     for stream, lines in (("out", out), ("err", err)):
         for line in lines:
+            if stream == "out" and line.startswith("{"):
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    rec = None
+                if isinstance(rec, dict) and "kind" in rec:
+                    rec["job"] = job
+                    yield rec
+                    continue
             if stream == "out" and line.startswith("@"):
                 words = line.split()
                 tag = words[0][1:]

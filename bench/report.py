@@ -8,7 +8,6 @@ must, writes the plots' data in RAW and the plots (gnuplot) and the report
 failed.  The targets of the headline and of the plots are TARGETS below;
 the tables and prose are the report's.
 """
-import glob
 import json
 import math
 import os
@@ -16,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 
 # The targets (issues 6, 12, 14, 15, 17): (comparison, limit, goal as the
@@ -75,6 +75,12 @@ def met(key, value):
     v = num(value)
     ok = v <= limit if op == "<=" else v >= limit
     return "yes" if ok else "**no**"
+
+
+def block(L, text):
+    """Appends TEXT's lines to L, its common indent removed ("\\"
+    after the opening quotes: no blank line first)."""
+    L.extend(textwrap.dedent(text).split("\n"))
 
 
 def goal(key):
@@ -179,8 +185,8 @@ class Report:
 
     def checks(self):
         r = self.r
-        self.check("speed", 1, "geometric mean", len(r.of("speed_geomean",
-                                                          "speed")))
+        self.check("speed", 1, "a speed record", len(r.of("speed",
+                                                           "speed")))
         if r.ran("latency-host"):
             self.check("latency-host")
         self.check("boot", 1, "arena after boot", len(r.of("boot", "boot")))
@@ -427,6 +433,34 @@ set key right center
                 say("no " + path)
 
     # ---- the figures ---------------------------------------------------
+    def speed_ok(self):
+        return [x for x in self.r.of("speed", "speed")
+                if x.get("status") == "ok" and num(x.get("rtlua_ir")) > 0 and
+                num(x.get("lua_ir")) > 0]
+
+    def speed_geomean(self):
+        ok = self.speed_ok()
+        if not ok:
+            return None
+        logs = sum(math.log(num(x["rtlua_ir"]) / num(x["lua_ir"]))
+                   for x in ok)
+        return "%.2f" % math.exp(logs / len(ok))
+
+    def speed_table(self, L):
+        L.append("| script | size | rtlua Ir | lua5.4 Ir | ratio |")
+        L.append("|---|---:|---:|---:|---:|")
+        ok = self.speed_ok()
+        for x in self.r.of("speed", "speed"):
+            if x in ok:
+                rt, ref = num(x["rtlua_ir"]), num(x["lua_ir"])
+                L.append("| %s | %s | %.0f | %.0f | %.2f |" % (
+                    x["script"], x["size"], rt, ref, rt / ref))
+            else:
+                L.append("| %s | %s | %s | | |" % (x["script"], x["size"],
+                                                  x.get("status")))
+        if ok:
+            L.append("| geometric mean | | | | %s |" % self.speed_geomean())
+
     def worst_step(self, job):
         best, at = 0, None
         for x in self.r.of("run", job):
@@ -436,9 +470,8 @@ set key right center
         return ("%.1f" % (best * 1e6 / self.hz), at) if at else (None, None)
 
     def figures(self):
-        r, hz, f = self.r, self.hz, {}
-        f["geomean"] = (r.first("speed_geomean", "speed", field="ratio")
-                        or "").replace(" ", "") or None
+        r, f = self.r, {}
+        f["geomean"] = self.speed_geomean()
         f["worst"] = self.worst_step("gc")
         f["worst_real"] = self.worst_step("gc-real")
         m1 = None
@@ -809,31 +842,29 @@ set key right center
             "yes" if fl else "not measured")
 
     def sections(self, L, F, A, P, adv):
-        r, board = self.r, self.board
-        w = L.append
-        w("## Speed on the host")
-        w("")
-        w("`bench/run-speed`: instructions counted by callgrind, rtlua (64-bit")
-        w("numbers, -O2) against lua5.4 on the same scripts; both must print")
-        w("the same checksum. A ratio below 1 means rtlua ran fewer "
-          "instructions.")
-        w("")
-        L.extend(x for x in r.text("speed") or [] if x.startswith("|"))
-        w("")
-        w("## Speed on the boards")
-        w("")
-        w("`bench/run-board`: the instructions of each benchmark's run phase")
-        w("(the pcall of its loaded chunk, `bench/luarun.c`), rtlua against")
-        w("stock Lua 5.4.8 (`../shared/luaref`: the same script, N and number")
-        w("model, measured the same way; both print the same checksum). A "
-          "ratio")
-        w("below 1 means rtlua ran fewer instructions. Every benchmark fits a")
-        w("256 KiB arena at its N.")
+        r = self.r
+        block(L, """\
+            ## Speed on the host
+
+            `bench/run-speed`: instructions counted by callgrind, rtlua (64-bit
+            numbers, -O2) against lua5.4 on the same scripts; both must print
+            the same checksum. A ratio below 1 means rtlua ran fewer instructions.
+            """)
+        self.speed_table(L)
+        block(L, """
+            ## Speed on the boards
+
+            `bench/run-board`: the instructions of each benchmark's run phase
+            (the pcall of its loaded chunk, `bench/luarun.c`), rtlua against
+            stock Lua 5.4.8 (`../shared/luaref`: the same script, N and number
+            model, measured the same way; both print the same checksum). A ratio
+            below 1 means rtlua ran fewer instructions. Every benchmark fits a
+            256 KiB arena at its N.""")
         if r.of("luaref", "board"):
-            w("")
-            w("../shared/luaref is absent on this machine: stock Lua's columns")
-            w("are left out.")
-        w("")
+            block(L, """
+                ../shared/luaref is absent on this machine: stock Lua's columns
+                are left out.""")
+        L.append("")
         L.extend(r.text("board") or [])
         self.gc_sections(L)
         self.stats_section(L)
@@ -847,38 +878,34 @@ set key right center
         L.append("|---|" + "---:|" * len(self.sizes))
 
     def gc_sections(self, L):
-        r, board = self.r, self.board
-        w = L.append
-        w("## Collector latency on %s" % board)
-        w("")
-        w("`bench/gc_latency.c`: three C workloads (churn: small tables made")
-        w("and dropped; table: one table of integer and string keys "
-          "rewritten;")
-        w("list: a live linked list relinked), each at five arena sizes, for")
-        w("%s ms of virtual time with SysTick pacing at 25%% utilisation"
-          % (r.first("gc_head", "gc", field="ms") or ""))
-        w("and a %d µs step budget. Every step is recorded; p99.9 and median"
-          % BUDGET_US)
-        w("are exact. MMU is the lowest share of any window of that length "
-          "left")
-        w("to the mutator.")
-        w("")
+        r = self.r
+        block(L, """\
+            ## Collector latency on %s
+
+            `bench/gc_latency.c`: three C workloads (churn: small tables made
+            and dropped; table: one table of integer and string keys rewritten;
+            list: a live linked list relinked), each at five arena sizes, for
+            %s ms of virtual time with SysTick pacing at 25%% utilisation
+            and a %d µs step budget. Every step is recorded; p99.9 and median
+            are exact. MMU is the lowest share of any window of that length left
+            to the mutator.
+            """ % (self.board, r.first("gc_head", "gc", field="ms") or "",
+                   BUDGET_US))
         L.extend(x for x in r.text("gc") or [] if x.startswith("|"))
-        w("")
-        w("Assist steps (run by allocation when free memory is under the")
-        w("reserve, beside the paced ones) among all steps:")
-        w("")
+        block(L, """
+            Assist steps (run by allocation when free memory is under the
+            reserve, beside the paced ones) among all steps:
+            """)
         self.by_arena(L, "workload")
         for wl in ("churn", "table", "list"):
             a = {}
             for x in r.of("run", "gc", workload=wl):
                 a[int(x["kib"])] = "%s of %s" % (x["assists"], x["steps"])
-            w("| %s |" % wl + "".join(" %s |" % a.get(k, "-")
-                                      for k in self.sizes))
-        w("")
-        w("Minimum mutator utilisation by window (lowest of the three "
-          "workloads):")
-        w("")
+            L.append("| %s |" % wl + "".join(" %s |" % a.get(k, "-")
+                                             for k in self.sizes))
+        block(L, """
+            Minimum mutator utilisation by window (lowest of the three workloads):
+            """)
         self.by_arena(L, "window")
         for win in MMU_WINDOWS:
             m = {}
@@ -888,86 +915,79 @@ set key right center
             if not m:
                 continue
             label = "%d µs" % win if win < 1000 else "%s ms" % g6(win / 1000)
-            w("| %s |" % label + "".join(
+            L.append("| %s |" % label + "".join(
                 " %s |" % ("%.1f%%" % (m[k] / 10) if k in m else "-")
                 for k in self.sizes))
-        w("")
-        w("### The same sweep at a real board's pace")
-        w("")
-        w("Under `-icount shift=0` the emulated core runs 1,000 instructions a")
-        w("microsecond, 40 times what a 25 MHz Cortex-M3 runs. Steps check the")
-        w("cycle counter, so their budget holds at any pace, but a work unit "
-          "that")
-        w("overruns it costs its instructions: at `-icount shift=5` (32 ns an")
-        w("instruction, close to the real board) the overrun shows at its "
-          "true")
-        w("length.")
-        w("")
+        block(L, """
+            ### The same sweep at a real board's pace
+
+            Under `-icount shift=0` the emulated core runs 1,000 instructions a
+            microsecond, 40 times what a 25 MHz Cortex-M3 runs. Steps check the
+            cycle counter, so their budget holds at any pace, but a work unit that
+            overruns it costs its instructions: at `-icount shift=5` (32 ns an
+            instruction, close to the real board) the overrun shows at its true
+            length.
+            """)
         L.extend(x for x in r.text("gc-real") or [] if x.startswith("|"))
-        w("")
-        w("Plots: [step histogram](gc-step-histogram.png),")
-        w("[MMU](gc-mmu.png), [worst step against arena](gc-worst-step.png).")
-        w("")
+        block(L, """
+            Plots: [step histogram](gc-step-histogram.png),
+            [MMU](gc-mmu.png), [worst step against arena](gc-worst-step.png).
+            """)
 
     def stats_section(self, L):
-        r, board, hz = self.r, self.board, self.hz
-        w = L.append
+        r, hz = self.r, self.hz
         st = r.of("stats", "stats-*")
-        w("## The collector seen from Lua: rt.stats()")
-        w("")
-        w("`bench/gc_stats.lua LIVE_KIB MS` on %s (the firmware's" % board)
-        w("%s arena): keeps LIVE_KIB KiB of small tables and strings,"
-          % ("%d KiB" % (int(st[0]["arena"]) // 1024) if st else ""))
-        w("replaces them at random and makes garbage for MS ms, then reads")
-        w("rt.stats(). Its median is that of a uniform sample of the steps")
-        w("(exact up to 128 steps), its p99.9 the top of the log2 histogram's")
-        w("bucket past 128 steps (capped at the worst step); emergencies are")
-        w("not steps; rt.stats() counts from start-up.")
-        w("")
-        w("| live KiB | ms | iterations | steps | worst µs | p99.9 µs ≤ | "
-          "median µs | cycles | emergencies | in use at end |")
-        w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        block(L, """\
+            ## The collector seen from Lua: rt.stats()
+
+            `bench/gc_stats.lua LIVE_KIB MS` on %s (the firmware's
+            %s arena): keeps LIVE_KIB KiB of small tables and strings,
+            replaces them at random and makes garbage for MS ms, then reads
+            rt.stats(). Its median is that of a uniform sample of the steps
+            (exact up to 128 steps), its p99.9 the top of the log2 histogram's
+            bucket past 128 steps (capped at the worst step); emergencies are
+            not steps; rt.stats() counts from start-up.
+
+            | live KiB | ms | iterations | steps | worst µs | p99.9 µs ≤ | median µs | cycles | emergencies | in use at end |
+            |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|""" % (
+            self.board, "%d KiB" % (int(st[0]["arena"]) // 1024) if st
+            else ""))
         for k in self.lives:
             L.extend(x for x in r.text("stats-" + k) or []
                      if x.startswith("|"))
-        w("")
-        w("Step-length histogram from `rt.stats().hist` (steps per log2 "
-          "bucket):")
-        w("")
-        w("| cycles |" + "".join(" live %s KiB |" % k for k in self.lives))
-        w("|---|" + "---:|" * len(self.lives))
+        block(L, """
+            Step-length histogram from `rt.stats().hist` (steps per log2 bucket):
+            """)
+        L.append("| cycles |" + "".join(" live %s KiB |" % k
+                                        for k in self.lives))
+        L.append("|---|" + "---:|" * len(self.lives))
         h = {}
         for x in r.of("hist", "stats-*"):
             h[(x["live_kib"], int(x["bucket"]))] = int(x["steps"])
         bs = [b for _, b in h]
         lo, top = (min(bs), max(bs)) if bs else (0, 0)
         for b in range(lo, top + 1):
-            w("| %d–%d (%.1f–%.1f µs) |" % (
+            L.append("| %d–%d (%.1f–%.1f µs) |" % (
                 int(2 ** (b - 1)), 2 ** b - 1, 2 ** (b - 1) * 1e6 / hz,
                 2 ** b * 1e6 / hz) +
                 "".join(" %d |" % h.get((k, b), 0) for k in self.lives))
-        w("")
+        L.append("")
 
     def control_section(self, L):
-        r, board = self.r, self.board
-        w = L.append
-        w("## Control loop")
-        w("")
-        w("`examples/control_loop.lua RATE UTIL SECONDS` on %s: a PID loop"
-          % board)
-        w("through `rt.loop`, a fresh table and formatted string every "
-          "period,")
-        w("the collector in the slack and at the tick (UTIL via "
-          "`rt.budget`).")
-        w("A miss is an iteration that started after the next release; "
-          "lateness")
-        w("is start minus release. The GC columns are from rt.stats(). Each")
-        w("run keeps its lateness trace (a number an iteration) for the plot,")
-        w("which adds to its garbage.")
-        w("")
-        w("| rate | utilisation | iterations | misses | worst lateness µs | "
-          "worst GC step µs | GC steps | GC cycles |")
-        w("|---|---:|---:|---:|---:|---:|---:|---:|")
+        r = self.r
+        block(L, """\
+            ## Control loop
+
+            `examples/control_loop.lua RATE UTIL SECONDS` on %s: a PID loop
+            through `rt.loop`, a fresh table and formatted string every period,
+            the collector in the slack and at the tick (UTIL via `rt.budget`).
+            A miss is an iteration that started after the next release; lateness
+            is start minus release. The GC columns are from rt.stats(). Each
+            run keeps its lateness trace (a number an iteration) for the plot,
+            which adds to its garbage.
+
+            | rate | utilisation | iterations | misses | worst lateness µs | worst GC step µs | GC steps | GC cycles |
+            |---|---:|---:|---:|---:|---:|---:|---:|""" % self.board)
 
         def field(job, key):
             for x in r.of("ctl", job):
@@ -979,32 +999,32 @@ set key right center
         for hzr in self.rates:
             seen = set()
             for u in self.utils:
-                c = "%s-%s" % (hzr, u)
-                job = "ctl-" + c
-                late = field(job, "worst_late") or ""
-                m = re.fullmatch(r"([0-9.]*) us", late)
-                step = field(job, "worst_step") or ""
-                ms = re.match(r"([0-9.]*) us", step)
-                w("| %s | %s%% | %s | %s | %s | %s | %s | %s |" % (
+                job = "ctl-%s-%s" % (hzr, u)
+                late = re.fullmatch(r"([0-9.]*) us",
+                                    field(job, "worst_late") or "")
+                step = re.match(r"([0-9.]*) us",
+                                field(job, "worst_step") or "")
+                L.append("| %s | %s%% | %s | %s | %s | %s | %s | %s |" % (
                     hzr, u, field(job, "iterations") or "",
-                    field(job, "misses") or "", m.group(1) if m else "",
-                    ms.group(1) if ms else "", field(job, "steps") or "",
-                    field(job, "cycles") or ""))
-                seen.add((field(job, "misses"), field(job, "worst_step"),
-                          field(job, "steps"), field(job, "cycles"),
-                          field(job, "rest")))
+                    field(job, "misses") or "",
+                    late.group(1) if late else "",
+                    step.group(1) if step else "",
+                    field(job, "steps") or "", field(job, "cycles") or ""))
+                seen.add(tuple(field(job, k) for k in (
+                    "misses", "worst_step", "steps", "cycles", "rest")))
             if len(seen) != 1 or None in next(iter(seen), (None,)):
                 same = False
-        w("")
+        L.append("")
         if same:
-            w("At each rate the utilisation settings gave the same collector")
-            w("figures (steps, cycles, worst step) and the same misses: with")
-            w("`rt.loop` handing each period's slack to the collector, the "
-              "setting")
-            w("made no measurable difference in these runs.")
-            w("")
-        w("Plot: [lateness over time](control-lateness.png) (the runs at 25%).")
-        w("")
+            block(L, """\
+                At each rate the utilisation settings gave the same collector
+                figures (steps, cycles, worst step) and the same misses: with
+                `rt.loop` handing each period's slack to the collector, the setting
+                made no measurable difference in these runs.
+                """)
+        block(L, """\
+            Plot: [lateness over time](control-lateness.png) (the runs at 25%).
+            """)
 
     def adv_table(self, L, adv, mode, cell):
         us = 1e6 / self.hz
@@ -1024,16 +1044,14 @@ set key right center
                 c = "**failed**"
             elif cell == "step":
                 c = "%.1f" % (num(a["worst"]) * us)
-                if num(a["emerg"]) > 0:
-                    c += " (%d emerg.)" % num(a["emerg"])
             elif cell == "loop":
                 c = "%d, %.1f, %.1f" % (num(a["misses"]), num(a["late"]),
                                         num(a["worst"]) * us)
-                if num(a["emerg"]) > 0:
-                    c += " (%d emerg.)" % num(a["emerg"])
             else:
                 c = "-" if a["mmu"] is None else "%.1f%%" % (
                     num(a["mmu"]) / 10)
+            if a["st"] == "ok" and cell != "mmu" and num(a["emerg"]) > 0:
+                c += " (%d emerg.)" % num(a["emerg"])
             if a["st"] == "nofit" and a["live"] is not None and \
                     num(a["live"]) <= num(a["kib"]) * 1024:
                 c = "**out of memory**"
@@ -1051,211 +1069,162 @@ set key right center
                                 for k in self.advkib))
 
     def adv_section(self, L, adv, P):
-        r, board, p = self.r, self.board, self.p
-        w = L.append
-        for line in (
-                "## Adversarial workloads (issue 12)",
-                "",
-                "`bench/gc_adversarial.lua WORKLOAD N MODE` on %s, at each "
-                "arena" % board,
-                "(`rtlua -A BYTES`: the state's whole arena, the script's own "
-                "code",
-                "included; 4 MiB lives in the board's PSRAM), at shift=0 and "
-                "at",
-                "shift=5 (`RTLUA_ICOUNT=shift=5,sleep=off`, 32 ns an "
-                "instruction: a real",
-                "board's pace). Every workload the script lists (`workloads`) "
-                "runs at",
-                "its own N. The live set is in_use after full collections at "
-                "the",
-                "workload's fullest point, in the largest arena (the script's "
-                "own code",
-                "and the state included: about 13 KiB, so 16 KiB leaves "
-                "little). A run",
-                "that ended with \"not enough memory\" is \"does not fit\" "
-                "when its live set",
-                "is larger than the arena, else **out of memory**. Step",
-                "figures come from rt.stats() and count from start-up, the "
-                "workload's",
-                "build included.",
-                "",
-                "Worst step (µs; budget %d µs), paced at 25%% utilisation:"
-                % BUDGET_US,
-                ""):
-            w(line)
+        r = self.r
+        block(L, """\
+            ## Adversarial workloads (issue 12)
+
+            `bench/gc_adversarial.lua WORKLOAD N MODE` on %s, at each arena
+            (`rtlua -A BYTES`: the state's whole arena, the script's own code
+            included; 4 MiB lives in the board's PSRAM), at shift=0 and at
+            shift=5 (`RTLUA_ICOUNT=shift=5,sleep=off`, 32 ns an instruction: a real
+            board's pace). Every workload the script lists (`workloads`) runs at
+            its own N. The live set is in_use after full collections at the
+            workload's fullest point, in the largest arena (the script's own code
+            and the state included: about 13 KiB, so 16 KiB leaves little). A run
+            that ended with "not enough memory" is "does not fit" when its live set
+            is larger than the arena, else **out of memory**. Step
+            figures come from rt.stats() and count from start-up, the workload's
+            build included.
+
+            Worst step (µs; budget %d µs), paced at 25%% utilisation:
+            """ % (board, BUDGET_US))
         self.adv_table(L, adv, "free", "step")
-        w("")
-        w("In `rt.loop` at 1 kHz, each body busy for 850 µs (150 µs of "
-          "slack):")
-        w("misses, worst lateness (µs), worst step (µs):")
-        w("")
+        block(L, """
+            In `rt.loop` at 1 kHz, each body busy for 850 µs (150 µs of slack):
+            misses, worst lateness (µs), worst step (µs):
+            """)
         self.adv_table(L, adv, "loop", "loop")
-        w("")
-        w("Minimum mutator utilisation over 1 ms windows, as the mutator of "
-          "the")
-        w("paced runs saw it (a gap between its iterations longer than the")
-        w("fastest one is time taken from it: steps, assists and "
-          "interrupts):")
-        w("")
+        block(L, """
+            Minimum mutator utilisation over 1 ms windows, as the mutator of the
+            paced runs saw it (a gap between its iterations longer than the
+            fastest one is time taken from it: steps, assists and interrupts):
+            """)
         self.adv_table(L, adv, "free", "mmu")
-        w("")
         pa = p.get("pauseargs", "")
-        w("### Mutator pauses")
-        w("")
-        w("`bench/pauses.lua%s` (the longest single operation, the"
-          % (" " + pa if pa else ""))
-        w("collector stopped) and `bench/rehash.lua %s` (the longest table "
-          "store" % p.get("rehashn"))
-        w("while tables grow, from an `rt.loop` at 1 kHz with a %d µs step"
-          % BUDGET_US)
-        w("budget; 100 stores a period at shift=0, 3 at shift=5), in µs:")
-        w("")
-        w("| operation | shift=0 | shift=5 |")
-        w("|---|---:|---:|")
+        block(L, """
+            ### Mutator pauses
+
+            `bench/pauses.lua%s` (the longest single operation, the
+            collector stopped) and `bench/rehash.lua %s` (the longest table store
+            while tables grow, from an `rt.loop` at 1 kHz with a %d µs step
+            budget; 100 stores a period at shift=0, 3 at shift=5), in µs:
+
+            | operation | shift=0 | shift=5 |
+            |---|---:|---:|""" % (" " + pa if pa else "", p.get("rehashn"),
+                                   BUDGET_US))
         for op in ("rep64k", "rep1m", "repsep", "intern", "longhash",
                    "collide"):
-            c = []
-            for pace in ("0", "5"):
-                x = r.first("pause", "pauses-" + pace, op=op)
-                c.append("%.1f" % self.us(x["worst"]) if x else "-")
-            w("| %s | %s | %s |" % (op, c[0], c[1]))
+            c = [r.first("pause", "pauses-" + pace, op=op)
+                 for pace in ("0", "5")]
+            L.append("| %s | %s | %s |" % ((op,) + tuple(
+                "%.1f" % self.us(x["worst"]) if x else "-" for x in c)))
         for kd in ("array", "hash", "field"):
             for md in ("free", "loop"):
-                c = []
-                for pace in ("0", "5"):
-                    x = r.first("rehash", "rehash-" + pace, kind_=kd, mode=md)
-                    c.append(x.get("worst_store_us") if x else None)
-                w("| rehash %s (%s) | %s | %s |" % (
-                    kd, md, c[0] or "-", c[1] or "-"))
-        w("")
-        w("The headline counts rep64k, intern, collide and the rt.loop "
-          "stores.")
-        w("")
-        finn = p.get("finn")
+                c = [r.first("rehash", "rehash-" + pace, kind_=kd, mode=md)
+                     for pace in ("0", "5")]
+                L.append("| rehash %s (%s) | %s | %s |" % ((kd, md) + tuple(
+                    (x.get("worst_store_us") if x else None) or "-"
+                    for x in c)))
+        block(L, """
+            The headline counts rep64k, intern, collide and the rt.loop stores.
+
+            ### Short-lived `__gc` tables
+
+            `bench/finpeak.lua %s`: that many tables with a `__gc`, each
+            dropped at once. Peak bytes: rtlua's exact peak (`rtlua -T`), lua5.4's
+            largest `collectgarbage("count")` after each table (lua5.4's standalone
+            interpreter runs in generational mode), stock Lua 5.4.8's exact peak on
+            %s (../shared/luaref, incremental mode). lua5.4's generational
+            peak is sensitive to its start-up heap: one command-line argument more
+            changed it several-fold, whatever N was, when this report was written.
+
+            | where | rtlua | reference | ratio | finalizers run (rtlua, reference) |
+            |---|---:|---:|---:|---|""" % (p.get("finn"), board))
 
         def fins(job):
             return r.first("finpeak", job, field="finalized") or ""
 
-        for line in (
-                "### Short-lived `__gc` tables",
-                "",
-                "`bench/finpeak.lua %s`: that many tables with a `__gc`, each"
-                % finn,
-                "dropped at once. Peak bytes: rtlua's exact peak (`rtlua -T`), "
-                "lua5.4's",
-                "largest `collectgarbage(\"count\")` after each table "
-                "(lua5.4's standalone",
-                "interpreter runs in generational mode), stock Lua 5.4.8's "
-                "exact peak on",
-                "%s (../shared/luaref, incremental mode). lua5.4's "
-                "generational" % board,
-                "peak is sensitive to its start-up heap: one command-line "
-                "argument more",
-                "changed it several-fold, whatever N was, when this report "
-                "was written.",
-                "",
-                "| where | rtlua | reference | ratio | finalizers run (rtlua, "
-                "reference) |",
-                "|---|---:|---:|---:|---|"):
-            w(line)
         kib = self.kib
-        w("| host | %s | %s (lua5.4) | %s× | %s, %s |" % (
-            kib(P["rt"]), kib(P["lua"]), P["ratio"] or "-",
-            fins("finpeak-rtlua"), fins("finpeak-lua")))
         inc = "%.1f×" % (num(P["rt"]) / num(P["inc"])) \
             if P["rt"] and num(P["inc"]) > 0 else "-"
-        w("| host, lua5.4 in incremental mode | %s | %s (lua5.4) | %s | "
-          "%s, %s |" % (kib(P["rt"]), kib(P["inc"]), inc,
-                        fins("finpeak-rtlua"), fins("finpeak-luainc")))
-        w("| %s | %s | %s (Lua 5.4.8) | %s | %s, %s |" % (
+        L.append("| host | %s | %s (lua5.4) | %s× | %s, %s |" % (
+            kib(P["rt"]), kib(P["lua"]), P["ratio"] or "-",
+            fins("finpeak-rtlua"), fins("finpeak-lua")))
+        L.append("| host, lua5.4 in incremental mode | %s | %s (lua5.4) | %s "
+                 "| %s, %s |" % (kib(P["rt"]), kib(P["inc"]), inc,
+                                 fins("finpeak-rtlua"),
+                                 fins("finpeak-luainc")))
+        L.append("| %s | %s | %s (Lua 5.4.8) | %s | %s, %s |" % (
             board, kib(P["brd"]), kib(P["ref"]), P["bratio"] or "-",
             fins("finpeak-board"), fins("finpeak-luaref")))
-        w("")
+        L.append("")
 
     def tail_sections(self, L, F):
-        r, board, hz = self.r, self.board, self.hz
-        w = L.append
-        w("## Collector pauses on the host")
-        w("")
-        if r.ran("latency-host"):
-            w("`bench/run-latency-host` (raw gaps in "
-              "build/bench/latency-host-*.dat):")
-            w("")
-            L.extend(r.text("latency-host") or [])
-        else:
-            w("Not run: bench/run-latency-host is not in this tree.")
-        w("")
-        w("## Footprint")
-        w("")
-        w("Arena in use after boot on %s, all libraries open, after a full"
-          % board)
-        w("collection (`tests/unit/test_romtab.c`, the figure `make size` "
-          "prints): %s bytes." % (F["boot"] or "-"))
-        w("")
-        if r.ran("footprint"):
-            w("`bench/run-footprint`:")
-            w("")
-            L.extend(r.text("footprint") or [])
-        else:
-            w("`bench/run-footprint`: not run (not in this tree).")
-        w("")
-        w("## Flash images (issue 15)")
-        w("")
-        if r.ran("image"):
-            w("`bench/run-image` (docs/images.md):")
-            w("")
-            L.extend(r.text("image") or [])
-        else:
-            w("`bench/run-image`: not run (not in this tree).")
-        w("")
-        w("## Soak (issue 17)")
-        w("")
-        w("`bench/soak.lua %s` on %s at `RTLUA_ICOUNT=shift=5,sleep=off`"
-          % (self.p.get("soaksecs"), board))
-        w("(32 ns an instruction): `rt.loop` at 1 kHz, the workload changing")
-        w("every second among churn, a big table, strings, coroutines, a weak")
-        w("cache and finalizers.  After the first minute (a sixth of a "
-          "shorter")
-        w("run) and at the end, the workloads' live data is dropped and two "
-          "full")
-        w("collections run; the arena in use is measured there.")
-        w("")
-        w("```")
+        r, board = self.r, self.board
+        # the runners' own sections, carried as they print them
+        for job, title, ran, absent in (
+                ("latency-host", "## Collector pauses on the host",
+                 "`bench/run-latency-host` (raw gaps in "
+                 "build/bench/latency-host-*.dat):",
+                 "Not run: bench/run-latency-host is not in this tree."),
+                ("footprint", "## Footprint", "`bench/run-footprint`:",
+                 "`bench/run-footprint`: not run (not in this tree)."),
+                ("image", "## Flash images (issue 15)",
+                 "`bench/run-image` (docs/images.md):",
+                 "`bench/run-image`: not run (not in this tree).")):
+            L.extend([title, ""])
+            if job == "footprint":
+                block(L, """\
+                    Arena in use after boot on %s, all libraries open, after a full
+                    collection (`tests/unit/test_romtab.c`, the figure `make size` prints): %s bytes.
+                    """ % (board, F["boot"] or "-"))
+            if r.ran(job):
+                L.extend([ran, ""] + (r.text(job) or []))
+            else:
+                L.append(absent)
+            L.append("")
+        block(L, """\
+            ## Soak (issue 17)
+
+            `bench/soak.lua %s` on %s at `RTLUA_ICOUNT=shift=5,sleep=off`
+            (32 ns an instruction): `rt.loop` at 1 kHz, the workload changing
+            every second among churn, a big table, strings, coroutines, a weak
+            cache and finalizers.  After the first minute (a sixth of a shorter
+            run) and at the end, the workloads' live data is dropped and two full
+            collections run; the arena in use is measured there.
+
+            ```""" % (self.p.get("soaksecs"), board))
         for x in r.of("soak", "soak"):
-            w("@soak " + " ".join("%s %s" % tuple(kv) for kv in x["pairs"]))
-        w("```")
-        w("")
-        w("## Plots")
-        w("")
-        w("- [Collector step lengths (log scale)](gc-step-histogram.png)")
-        w("- [Minimum mutator utilisation by window](gc-mmu.png)")
-        w("- [Worst step against arena size](gc-worst-step.png)")
-        w("- [Control-loop lateness over time](control-lateness.png)")
-        w("")
-        mhz = hz // 1000000
-        w("## How this is measured")
-        w("")
-        w("- Host speed is an instruction count (callgrind), not a time: it "
-          "does")
-        w("  not depend on the machine's load, and lua5.4 runs the same "
-          "scripts")
-        w("  in the same run.")
-        w("- On the boards QEMU runs with `-icount shift=0,sleep=off`: "
-          "virtual")
-        w("  time advances 1 ns an instruction, so a run does not depend on "
-          "the")
-        w("  host either. QEMU does not emulate DWT CYCCNT: port_cycles() "
-          "counts")
-        w("  the SysTick clock (%d MHz), so 1 µs here is 1,000" % mhz)
-        w("  instructions. A real %d MHz Cortex-M3 runs about" % mhz)
-        w("  %d instructions a microsecond: the step budget holds" % mhz)
-        w("  there too (steps check the cycle counter), but the overrun past "
-          "the")
-        w("  budget (one work unit, measured here in instructions) would be "
-          "about")
-        w("  %d× longer in real time." % (1000 // mhz))
-        w("- The run took %d s of wall-clock time on this machine."
-          % (int(time.time()) - int(self.p.get("start", time.time()))))
+            L.append("@soak " + " ".join("%s %s" % tuple(kv)
+                                         for kv in x["pairs"]))
+        mhz = self.hz // 1000000
+        block(L, """\
+            ```
+
+            ## Plots
+
+            - [Collector step lengths (log scale)](gc-step-histogram.png)
+            - [Minimum mutator utilisation by window](gc-mmu.png)
+            - [Worst step against arena size](gc-worst-step.png)
+            - [Control-loop lateness over time](control-lateness.png)
+
+            ## How this is measured
+
+            - Host speed is an instruction count (callgrind), not a time: it does
+              not depend on the machine's load, and lua5.4 runs the same scripts
+              in the same run.
+            - On the boards QEMU runs with `-icount shift=0,sleep=off`: virtual
+              time advances 1 ns an instruction, so a run does not depend on the
+              host either. QEMU does not emulate DWT CYCCNT: port_cycles() counts
+              the SysTick clock (%d MHz), so 1 µs here is 1,000
+              instructions. A real %d MHz Cortex-M3 runs about
+              %d instructions a microsecond: the step budget holds
+              there too (steps check the cycle counter), but the overrun past the
+              budget (one work unit, measured here in instructions) would be about
+              %d× longer in real time.
+            - The run took %d s of wall-clock time on this machine.""" % (
+            mhz, mhz, mhz, 1000 // mhz,
+            int(time.time()) - int(self.p.get("start", time.time()))))
 
 
 def main():
