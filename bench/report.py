@@ -1069,7 +1069,7 @@ set key right center
                                 for k in self.advkib))
 
     def adv_section(self, L, adv, P):
-        r = self.r
+        r, board, p = self.r, self.board, self.p
         block(L, """\
             ## Adversarial workloads (issue 12)
 
