@@ -652,6 +652,54 @@ fuzz: setup host
 test: setup
 	$(Q)tests/run
 
+# The libFuzzer targets tests/fuzz/run runs (make fuzz-targets): each
+# tests/fuzz/fuzz_NAME.c with the host's core (CORE_SRCS, PORT_HOST and
+# this host build's romstr.c), built by clang with an 8 MiB arena
+# (memory errors reachable, each input cheap) into FUZZ_DIR/fuzz_NAME;
+# fuzz_image also with the image writer, and without PIE (the ROM strings
+# its seeds point at stay where they were).  FUZZ_MODE picks the build:
+#   check     build/fuzz: address and undefined-behaviour sanitizers,
+#             no recovery (the runs of make test and make fuzz);
+#   campaign  build/fuzz-campaign: the fuzzer's instrumentation only, -O2
+#             (several times the inputs a second);
+#   cov       build/fuzz-cov: clang's source coverage, to replay a
+#             campaign's corpus for llvm-cov.
+FUZZ_MODE ?= check
+FUZZ_CC ?= clang
+FUZZ_TARGETS ?= fuzz_compile fuzz_run fuzz_undump fuzz_image
+FUZZ_CFLAGS := -std=c11 -g -I. -Iinclude -I$(HOST_DIR)/gen -I$(HOST_INC) \
+               -DRTLUA_HOST=1 -DRTLUA_HOST_ARENA=8388608u -DRTLUA_FUZZ=1
+ifeq ($(FUZZ_MODE),check)
+FUZZ_DIR := build/fuzz
+FUZZ_CFLAGS += -O1 -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+else ifeq ($(FUZZ_MODE),campaign)
+FUZZ_DIR := build/fuzz-campaign
+FUZZ_CFLAGS += -O2 -fsanitize=fuzzer-no-link
+FUZZ_LDFLAGS := -fsanitize=fuzzer
+else ifeq ($(FUZZ_MODE),cov)
+FUZZ_DIR := build/fuzz-cov
+FUZZ_CFLAGS += -O1 -fprofile-instr-generate -fcoverage-mapping -fsanitize=fuzzer-no-link
+FUZZ_LDFLAGS := -fprofile-instr-generate -fsanitize=fuzzer
+else
+$(error FUZZ_MODE is check, campaign or cov, not '$(FUZZ_MODE)')
+endif
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRCS) $(PORT_HOST) \
+                 $(HOST_DIR)/gen/romstr.c)
+
+$(FUZZ_DIR)/obj/%.o: %.c | $(HOST_INCLUDE) $(HOST_ROM)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_image: $(FUZZ_DIR)/obj/tools/imgwrite.o
+$(FUZZ_DIR)/fuzz_image: FUZZ_XLINK := -no-pie
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_OBJS)
+	$(Q)$(FUZZ_CC) $(filter %.o,$^) $(FUZZ_LDFLAGS) $(FUZZ_XLINK) -lm -o $@
+
+.PHONY: fuzz-targets
+fuzz-targets: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+
 # Third-party C modules, unchanged: lua-cjson, lua-lpeg and
 # lua-filesystem from Debian's source packages (fetched once into
 # build/thirdparty; needs Debian's registry), built as their authors
@@ -679,5 +727,7 @@ print-%:
 	@printf '%s\n' '$(subst ','\'',$($*))'
 
 # The dependency files of the builds this make names (the host's and the
-# board's directories of its settings), not those of every build.
--include $(shell find $(HOST_DIR) $(BDIR) -name '*.d' 2>/dev/null)
+# board's directories of its settings, and FUZZ_DIR when it builds the
+# fuzz targets), not those of every build.
+-include $(shell find $(HOST_DIR) $(BDIR) $(if $(filter $(FUZZ_DIR)/% fuzz-targets,\
+    $(MAKECMDGOALS)),$(FUZZ_DIR)) -name '*.d' 2>/dev/null)
