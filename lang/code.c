@@ -60,8 +60,7 @@ static void *growarray(FuncState *fs, void *block, int32_t *size, int n,
     return nb;
 }
 
-/* ---- Line information ---------------------------------------------------
- */
+/* ---- Line information --------------------------------------------------- */
 static void savelineinfo(FuncState *fs, int line)
 {
     proto *f = fs->f;
@@ -862,8 +861,7 @@ void code_indexed(FuncState *fs, expdesc *t, expdesc *k)
     }
 }
 
-/* ---- Conditions ----------------------------------------------------------
- */
+/* ---- Conditions --------------------------------------------------------- */
 static void negatecondition(FuncState *fs, expdesc *e)
 {
     instr *pc = getjumpcontrol(fs, e->u.info);
@@ -968,8 +966,7 @@ static void codenot(FuncState *fs, expdesc *e)
     removevalues(fs, e->t);
 }
 
-/* ---- Operators ------------------------------------------------------------
- */
+/* ---- Operators ---------------------------------------------------------- */
 static int tonumeral(const expdesc *e, tvalue *v)
 {
     if (e->t != e->f)
@@ -1221,8 +1218,7 @@ void code_posfix(FuncState *fs, binopr opr, expdesc *e1, expdesc *e2, int line)
     }
 }
 
-/* ---- Tables ---------------------------------------------------------------
- */
+/* ---- Tables ------------------------------------------------------------- */
 void code_settablesize(FuncState *fs, int pc, int ra, int asize, int hsize)
 {
     instr *inst = &fs->f->code[pc];
@@ -1248,8 +1244,7 @@ void code_setlist(FuncState *fs, int base, int nelems, int tostore)
     fs->freereg = (uint8_t)(base + 1);
 }
 
-/* ---- Finishing ------------------------------------------------------------
- */
+/* ---- Finishing ---------------------------------------------------------- */
 void code_finish(FuncState *fs)
 {
     proto *p = fs->f;

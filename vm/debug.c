@@ -19,8 +19,7 @@
 
 #include <string.h>
 
-/* ---- Lines ---------------------------------------------------------------
- */
+/* ---- Lines -------------------------------------------------------------- */
 
 int dbg_getline(const proto *p, int pc)
 {
@@ -67,8 +66,7 @@ const char *dbg_getlocalname(const proto *p, int n, int pc)
     return NULL;
 }
 
-/* ---- Messages ------------------------------------------------------------
- */
+/* ---- Messages ----------------------------------------------------------- */
 
 const char *dbg_addinfo(lua_State *L, const char *msg, str *src, int line)
 {
@@ -142,8 +140,7 @@ _Noreturn void dbg_errormsg(lua_State *L)
     vm_throw(L, LUA_ERRRUN);
 }
 
-/* ---- Names of values -----------------------------------------------------
- */
+/* ---- Names of values ---------------------------------------------------- */
 
 static const char *upvalname(const proto *p, int uv)
 {
@@ -484,8 +481,7 @@ static const char *varinfo(lua_State *L, const tvalue *o)
     return formatvarinfo(L, kind, name);
 }
 
-/* ---- Errors --------------------------------------------------------------
- */
+/* ---- Errors ------------------------------------------------------------- */
 
 /* `t` is o's type name, read before varinfo: its message is pushed on
  * the stack, which may move it, and o may point into the stack. */
@@ -549,8 +545,7 @@ _Noreturn void dbg_ordererror(lua_State *L, const tvalue *p1, const tvalue *p2)
     vm_runerror(L, "attempt to compare %s with %s", t1, t2);
 }
 
-/* ---- Hooks ---------------------------------------------------------------
- */
+/* ---- Hooks -------------------------------------------------------------- */
 
 void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
 {
@@ -725,8 +720,7 @@ int lua_setcstacklimit(lua_State *L, unsigned int limit)
     return old;
 }
 
-/* ---- The debug API -------------------------------------------------------
- */
+/* ---- The debug API ------------------------------------------------------ */
 
 int lua_getstack(lua_State *L, int level, lua_Debug *ar)
 {

@@ -365,8 +365,7 @@ _Static_assert(sizeof(udata) == (RTLUA_NUM == 32 ? 20 : 24),
                "a userdata's header");
 #endif
 
-/* ---- Object casts --------------------------------------------------------
- */
+/* ---- Object casts ------------------------------------------------------- */
 #define obj2gc(o) ((gcobj *)(o))
 #define gco2str(o) ((str *)(o))
 #define gco2tab(o) ((table *)(o))

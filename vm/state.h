@@ -19,8 +19,7 @@
 
 #include <stdbool.h>
 
-/* ---- Collector phases ----------------------------------------------------
- */
+/* ---- Collector phases --------------------------------------------------- */
 enum gc_phase {
     GC_PAUSE,        /* between cycles: the next step marks the roots */
     GC_PROPAGATE,    /* traversing gray objects, a bounded chunk at a time */
@@ -60,8 +59,9 @@ typedef struct gc_stats {
                                          step: __gc is the program's code) */
     uint32_t finalizers;              /* __gc calls made by gc_finalize */
     uint32_t cycles_completed;        /* full collection cycles finished */
-    uint32_t emergencies;             /* emergency collections on alloc failure
-                                         (not steps: apart from steps' figures) */
+    uint32_t emergencies;             /* emergency collections on an alloc
+                                         failure (not steps: apart from their
+                                         figures) */
     uint32_t assists;            /* steps forced by the low-memory reserve */
     uint32_t assists_deferred;   /* assists left to the slack: the rt.loop
                                     body had spent its assist cap */
@@ -102,8 +102,7 @@ typedef struct strtab {
     uint32_t clearing; /* buckets of the array being cleared, or 0 */
 } strtab;
 
-/* ---- Threads --------------------------------------------------------------
- */
+/* ---- Threads ------------------------------------------------------------ */
 struct CallInfo; /* vm/do.h */
 struct CallInfoBlock;
 struct lua_longjmp;
@@ -160,8 +159,7 @@ typedef struct lua_State {
     _Alignas(void *) unsigned char extraspace[LUA_EXTRASPACE];
 } lua_State;
 
-/* ---- The global state
- * -------------------------------------------------------- */
+/* ---- The global state --------------------------------------------------- */
 typedef struct global_State {
     arena_t *arena; /* the one heap */
     /* lua_setallocf's function and its ud, through which every block of

@@ -955,8 +955,7 @@ static void test_finalizer_error_is_a_warning_and_loses_nothing(void)
     CHECK(close_state_empty());
 }
 
-/* ---- weak tables ----------------------------------------------------------
- */
+/* ---- weak tables -------------------------------------------------------- */
 
 /* A weak table anchored at root slot k, built anchored step by step. */
 static table *weak_table(rt_int k, const char *mode)
@@ -1586,8 +1585,7 @@ static void test_check_reports_a_reference_to_a_freed_block(void)
     CHECK(close_state_empty());
 }
 
-/* ---- memory pressure
- * ----------------------------------------------------------- */
+/* ---- memory pressure ---------------------------------------------------- */
 
 static void test_emergency_collection_frees_garbage_to_satisfy(void)
 {
@@ -1990,8 +1988,7 @@ static void test_paced_collector_gets_its_utilisation(void)
 }
 #endif
 
-/* ---- threads, upvalues, prototypes, idle time -----------------------------
- */
+/* ---- threads, upvalues, prototypes, idle time --------------------------- */
 
 /* Scanned this cycle: threads wait on grayagain after their scan. */
 static int on_grayagain(lua_State *L1)

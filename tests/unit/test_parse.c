@@ -619,8 +619,7 @@ static void test_line_information(void)
     CHECK(close_state_empty());
 }
 
-/* ---- Running what was compiled -------------------------------------------
- */
+/* ---- Running what was compiled ------------------------------------------ */
 static void test_compiled_code_runs(void)
 {
     CHECK(open_state());
@@ -636,8 +635,7 @@ static void test_compiled_code_runs(void)
     CHECK(close_state_empty());
 }
 
-/* ---- lua_load --------------------------------------------------------------
- */
+/* ---- lua_load ----------------------------------------------------------- */
 struct pieces {
     const char *const *p;
     int i;
@@ -681,8 +679,7 @@ static void test_lua_load_gathers_pieces(void)
     CHECK(close_state_empty());
 }
 
-/* ---- Memory ----------------------------------------------------------------
- */
+/* ---- Memory ------------------------------------------------------------- */
 static const char medium[] =
     "local t = {1, 2, 3, x = 'a', y = {z = 'b'}}\n"
     "local function f(a, b, ...) local s = a + b for i = 1, select('#', ...) "
