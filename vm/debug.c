@@ -345,6 +345,22 @@ again:;
     }
 }
 
+/* op_event maps OP_ADDK .. OP_BXORK and OP_ADD .. OP_SHR to TM_ADD plus
+ * their distance from the first. */
+#define OPK_ORDER_(x) (OP_##x##K - OP_ADDK == TM_##x - TM_ADD)
+#define OP_ORDER_(x) (OP_##x - OP_ADD == TM_##x - TM_ADD)
+_Static_assert(OPK_ORDER_(SUB) && OPK_ORDER_(MUL) && OPK_ORDER_(MOD) &&
+                   OPK_ORDER_(POW) && OPK_ORDER_(DIV) && OPK_ORDER_(IDIV) &&
+                   OPK_ORDER_(BAND) && OPK_ORDER_(BOR) && OPK_ORDER_(BXOR),
+               "OP_ADDK .. OP_BXORK follow TM_ADD .. TM_BXOR");
+_Static_assert(OP_ORDER_(SUB) && OP_ORDER_(MUL) && OP_ORDER_(MOD) &&
+                   OP_ORDER_(POW) && OP_ORDER_(DIV) && OP_ORDER_(IDIV) &&
+                   OP_ORDER_(BAND) && OP_ORDER_(BOR) && OP_ORDER_(BXOR) &&
+                   OP_ORDER_(SHL) && OP_ORDER_(SHR),
+               "OP_ADD .. OP_SHR follow TM_ADD .. TM_SHR");
+#undef OPK_ORDER_
+#undef OP_ORDER_
+
 /* The metamethod event instruction i may call, or -1. */
 static int op_event(instr i)
 {
@@ -579,19 +595,6 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     ci->top = vm_restorestack(L, ci_top);
     L->top = vm_restorestack(L, top);
     ci->callstatus &= (uint16_t)~mask;
-}
-
-void dbg_hookcall(lua_State *L, CallInfo *ci)
-{
-    L->oldpc = 0; /* the first instruction is a new line */
-    if (L->hookmask & LUA_MASKCALL) {
-        int event =
-            (ci->callstatus & CIST_TAIL) ? LUA_HOOKTAILCALL : LUA_HOOKCALL;
-        proto *p = ci_func(ci)->p;
-        ci->u.l.savedpc++; /* hooks expect pc past the instruction */
-        dbg_hook(L, event, -1, 1, p->numparams);
-        ci->u.l.savedpc--;
-    }
 }
 
 /* Does the instruction take its operand count from the top (B == 0)? */
