@@ -543,7 +543,7 @@ static void markroots(global_State *g)
         linkgray(obj2gc(L), &g->gray);
     }
     markvalue(g, &g->registry);
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < LUA_NUMTYPES; i++)
         markobj(g, g->mt[i]);
     /* The RAM sides of written ROM tables; a slot may gain a new part at
      * any time, and atomic marks the roots again. */
@@ -2054,7 +2054,7 @@ static int atomic_next(const global_State *g, const lua_State *L)
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
- * due (or the cycle just ended and `stop_at_pause` is set). */
+ * due, or when the unit ended the cycle. */
 static int unit(lua_State *L, int force)
 {
     global_State *g = G(L);

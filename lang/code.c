@@ -14,6 +14,25 @@
 #include <math.h>
 #include <string.h>
 
+/* An arithmetic binopr is its LUA_OP* (constfolding), OP_ADD + opr its
+ * instruction and, up to OPR_BXOR, OP_ADDK + opr its constant form
+ * (codearith). */
+#define OPR_ORDER_(x) (OPR_##x == LUA_OP##x && OP_##x - OP_ADD == (int)OPR_##x)
+#define OPRK_ORDER_(x) (OP_##x##K - OP_ADDK == (int)OPR_##x)
+_Static_assert(OPR_ORDER_(ADD) && OPR_ORDER_(SUB) && OPR_ORDER_(MUL) &&
+                   OPR_ORDER_(MOD) && OPR_ORDER_(POW) && OPR_ORDER_(DIV) &&
+                   OPR_ORDER_(IDIV) && OPR_ORDER_(BAND) && OPR_ORDER_(BOR) &&
+                   OPR_ORDER_(BXOR) && OPR_ORDER_(SHL) && OPR_ORDER_(SHR),
+               "OPR_ADD .. OPR_SHR are LUA_OPADD .. LUA_OPSHR, in OP_ADD's "
+               "order");
+_Static_assert(OPRK_ORDER_(ADD) && OPRK_ORDER_(SUB) && OPRK_ORDER_(MUL) &&
+                   OPRK_ORDER_(MOD) && OPRK_ORDER_(POW) && OPRK_ORDER_(DIV) &&
+                   OPRK_ORDER_(IDIV) && OPRK_ORDER_(BAND) &&
+                   OPRK_ORDER_(BOR) && OPRK_ORDER_(BXOR),
+               "OPR_ADD .. OPR_BXOR in OP_ADDK's order");
+#undef OPR_ORDER_
+#undef OPRK_ORDER_
+
 /* Largest immediate of LOADI/LOADF (sBx). */
 #define MAX_SBX (OP_MAXARG_BX - OP_OFFSET_SBX)
 /* Largest and smallest sB/sC immediates. */
