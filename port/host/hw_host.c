@@ -12,7 +12,7 @@
  * UART, timer or watchdog: hw.adc and the others raise "no ...".
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 #include "port/hw.h"
 
 #include <sys/mman.h>
