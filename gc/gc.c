@@ -38,8 +38,7 @@
 #define set2black(o)                                                          \
     ((o)->marked = (uint8_t)(((o)->marked & ~MARK_WHITES) | MARK_BLACK))
 
-/* ---- Allocation ----------------------------------------------------------
- */
+/* ---- Allocation --------------------------------------------------------- */
 
 static __attribute__((noinline)) void emergency(lua_State *L, size_t need);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
@@ -436,8 +435,7 @@ gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size)
     return o;
 }
 
-/* ---- Marking
- * ---------------------------------------------------------------- */
+/* ---- Marking ------------------------------------------------------------ */
 
 static gcobj **gclist_of(gcobj *o)
 {
@@ -545,7 +543,7 @@ static void markroots(global_State *g)
         linkgray(obj2gc(L), &g->gray);
     }
     markvalue(g, &g->registry);
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < LUA_NUMTYPES; i++)
         markobj(g, g->mt[i]);
     /* The RAM sides of written ROM tables; a slot may gain a new part at
      * any time, and atomic marks the roots again. */
@@ -647,8 +645,7 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
         reallymark(g, o);
 }
 
-/* ---- Traversal
- * ------------------------------------------------------------------ */
+/* ---- Traversal ---------------------------------------------------------- */
 
 /* Read a table's __mode into TAB_WEAK_* bits. */
 static uint8_t weakmode(global_State *g, table *t)
@@ -1352,8 +1349,7 @@ static void remarkupvals(global_State *g, lua_State *th)
     }
 }
 
-/* ---- Atomic
- * ------------------------------------------------------------------------ */
+/* ---- Atomic ------------------------------------------------------------- */
 
 /* Does th need a scan again: it ran since its last scan began (the main
  * thread always counts as having run: the host's C code may change it)? */
@@ -1420,8 +1416,7 @@ static void clear_dead_stacks(global_State *g)
     }
 }
 
-/* ---- Clearing the weak tables
- * ------------------------------------------------------------------
+/* ---- Clearing the weak tables ----------------------------------------------
  * The weak tables of the cycle (on g->weak, g->allweak, g->ephemeron,
  * flagged MARK_CLEARING when their traversal started) are cleared a
  * chunk at a time while the program runs: their weak values found dead
@@ -1712,8 +1707,7 @@ static void atomic(global_State *g)
     g->currentwhite = gc_otherwhite(g);
 }
 
-/* ---- Sweeping
- * --------------------------------------------------------------------------
+/* ---- Sweeping --------------------------------------------------------------
  */
 
 size_t gc_objsize(gcobj *o)
@@ -1835,8 +1829,7 @@ static int sweep_unit(lua_State *L)
     return *pp == NULL;
 }
 
-/* ---- Finalizers
- * ----------------------------------------------------------------------------
+/* ---- Finalizers ------------------------------------------------------------
  */
 
 /* Put the first object of tobefnz back on allgc (a stand-in's object is
@@ -1878,8 +1871,7 @@ static void call_one_finalizer(lua_State *L)
     }
 }
 
-/* ---- The state machine
- * ------------------------------------------------------------------------ */
+/* ---- The state machine -------------------------------------------------- */
 
 static void start_cycle(global_State *g)
 {
@@ -2062,7 +2054,7 @@ static int atomic_next(const global_State *g, const lua_State *L)
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
- * due (or the cycle just ended and `stop_at_pause` is set). */
+ * due, or when the unit ended the cycle. */
 static int unit(lua_State *L, int force)
 {
     global_State *g = G(L);
@@ -2431,8 +2423,7 @@ void gc_freeall(lua_State *L)
     g->gcphase = GC_PAUSE;
 }
 
-/* ---- gc_check
- * ------------------------------------------------------------------ */
+/* ---- gc_check ----------------------------------------------------------- */
 
 struct checker {
     global_State *g;

@@ -774,6 +774,59 @@ static int count_list(gcobj *o, int marked_only)
     return n;
 }
 
+/* GC_FINALIZE_MAX bounds the __gc calls a safe point makes: one batch
+ * after its paced step, and one more before it when an assist left calls
+ * owed (g->fnzdue), never the whole tobefnz. */
+static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
+{
+    enum { N = 3 * GC_FINALIZE_MAX };
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    int base = fin_n;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    int queued = count_list(g->tobefnz, 0);
+#ifndef RTLUA_TORTURE
+    CHECK_EQ(queued, N);
+#endif
+    /* A step's credit, and the flag raised as the tick raises it. */
+    g->stepbudget = port_cycle_hz() / 10000;
+    g->credit = g->stepbudget;
+    g->fnzdue = 0;
+    g->stepflag = 1;
+    pace_safepoint(L);
+    int ran = fin_n - base;
+    CHECK_EQ(ran, queued < GC_FINALIZE_MAX ? queued : GC_FINALIZE_MAX);
+    /* An assist's owed batch first, then the step's. */
+    queued -= ran;
+    g->fnzdue = 1;
+    g->fnzowed = N;
+    g->credit = g->stepbudget;
+    g->stepflag = 1;
+    pace_safepoint(L);
+    ran = fin_n - base - ran;
+    CHECK_EQ(ran, queued < 2 * GC_FINALIZE_MAX ? queued : 2 * GC_FINALIZE_MAX);
+    g->fnzdue = 0;
+    g->fnzowed = 0;
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    CHECK(g->tobefnz == NULL);
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+
 /* Separating the unreachable finalizable objects and marking them for
  * their finalizers are bounded units, not a walk of finobj inside the
  * atomic step: stepped one unit at a time, tobefnz gains at most
@@ -955,8 +1008,7 @@ static void test_finalizer_error_is_a_warning_and_loses_nothing(void)
     CHECK(close_state_empty());
 }
 
-/* ---- weak tables ----------------------------------------------------------
- */
+/* ---- weak tables -------------------------------------------------------- */
 
 /* A weak table anchored at root slot k, built anchored step by step. */
 static table *weak_table(rt_int k, const char *mode)
@@ -1586,8 +1638,7 @@ static void test_check_reports_a_reference_to_a_freed_block(void)
     CHECK(close_state_empty());
 }
 
-/* ---- memory pressure
- * ----------------------------------------------------------- */
+/* ---- memory pressure ---------------------------------------------------- */
 
 static void test_emergency_collection_frees_garbage_to_satisfy(void)
 {
@@ -1990,8 +2041,7 @@ static void test_paced_collector_gets_its_utilisation(void)
 }
 #endif
 
-/* ---- threads, upvalues, prototypes, idle time -----------------------------
- */
+/* ---- threads, upvalues, prototypes, idle time --------------------------- */
 
 /* Scanned this cycle: threads wait on grayagain after their scan. */
 static int on_grayagain(lua_State *L1)
@@ -2733,6 +2783,7 @@ static const struct check_case cases[] = {
     CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
     CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
+    CASE(test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers),
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
     CASE(test_resurrected_object_survives_then_is_freed),
