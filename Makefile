@@ -156,6 +156,7 @@ BOARD_ROM := $(call rom_generated,$(BDIR))
 # (vm/obj.h wants a configuration: the host's, whose number model the
 # generated files do not depend on.)
 $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
+           vm/num.h lang/reserved.h \
            $(HOST_INC)/rtlua_config.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. -I$(HOST_INC) tools/romgen.c \
@@ -244,8 +245,8 @@ BOARD_INCLUDE := $(BOARD_INC)/rtlua_config.h $(addprefix $(BOARD_INC)/,$(PUBLIC_
 host-include: $(HOST_INCLUDE)
 board-include: $(BOARD_INCLUDE)
 
-.PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
-        host-tests board-tests install thirdparty
+.PHONY: all host board run test repl debug size flash clean setup bench fuzz \
+        board-tests install thirdparty
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
 .SECONDARY:
@@ -432,7 +433,6 @@ install: host
 	install -m 644 $(HOST_DIR)/librtlua.a $(PREFIX)/lib
 	$(call gen_pc,$(PREFIX),$${prefix}/include/rtlua,$${prefix}/lib) \
 	    > $(PREFIX)/lib/pkgconfig/rtlua.pc
-host-tests: host
 
 # ---- board rules -------------------------------------------------------
 BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM)) $(BDIR)/gen/romstr.o
@@ -629,11 +629,6 @@ flash-image: board
 	openocd $(BOARD_OPENOCD) -c "program $(APP_BDIR)/app.img \
 	    0x$$($(CROSS)nm $(BDIR)/rtlua.elf | sed -n 's/ . _app_image_start$$//p') \
 	    verify reset exit"
-
-# The collector's latency on the board (deterministic virtual time).
-bench-gc: $(BDIR)/bench/gc_latency.elf
-	@mkdir -p bench/results
-	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | grep -v '^@' | tee bench/results/gc_latency-$(BOARD).md
 
 # One report against the reference lua5.4: speed (host and boards), the
 # collector's latency, the control loop, footprint; bench/results/latest.md

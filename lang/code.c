@@ -14,6 +14,25 @@
 #include <math.h>
 #include <string.h>
 
+/* An arithmetic binopr is its LUA_OP* (constfolding), OP_ADD + opr its
+ * instruction and, up to OPR_BXOR, OP_ADDK + opr its constant form
+ * (codearith). */
+#define OPR_ORDER_(x) (OPR_##x == LUA_OP##x && OP_##x - OP_ADD == (int)OPR_##x)
+#define OPRK_ORDER_(x) (OP_##x##K - OP_ADDK == (int)OPR_##x)
+_Static_assert(OPR_ORDER_(ADD) && OPR_ORDER_(SUB) && OPR_ORDER_(MUL) &&
+                   OPR_ORDER_(MOD) && OPR_ORDER_(POW) && OPR_ORDER_(DIV) &&
+                   OPR_ORDER_(IDIV) && OPR_ORDER_(BAND) && OPR_ORDER_(BOR) &&
+                   OPR_ORDER_(BXOR) && OPR_ORDER_(SHL) && OPR_ORDER_(SHR),
+               "OPR_ADD .. OPR_SHR are LUA_OPADD .. LUA_OPSHR, in OP_ADD's "
+               "order");
+_Static_assert(OPRK_ORDER_(ADD) && OPRK_ORDER_(SUB) && OPRK_ORDER_(MUL) &&
+                   OPRK_ORDER_(MOD) && OPRK_ORDER_(POW) && OPRK_ORDER_(DIV) &&
+                   OPRK_ORDER_(IDIV) && OPRK_ORDER_(BAND) &&
+                   OPRK_ORDER_(BOR) && OPRK_ORDER_(BXOR),
+               "OPR_ADD .. OPR_BXOR in OP_ADDK's order");
+#undef OPR_ORDER_
+#undef OPRK_ORDER_
+
 /* Largest immediate of LOADI/LOADF (sBx). */
 #define MAX_SBX (OP_MAXARG_BX - OP_OFFSET_SBX)
 /* Largest and smallest sB/sC immediates. */
@@ -60,8 +79,7 @@ static void *growarray(FuncState *fs, void *block, int32_t *size, int n,
     return nb;
 }
 
-/* ---- Line information ---------------------------------------------------
- */
+/* ---- Line information --------------------------------------------------- */
 static void savelineinfo(FuncState *fs, int line)
 {
     proto *f = fs->f;
@@ -862,8 +880,7 @@ void code_indexed(FuncState *fs, expdesc *t, expdesc *k)
     }
 }
 
-/* ---- Conditions ----------------------------------------------------------
- */
+/* ---- Conditions --------------------------------------------------------- */
 static void negatecondition(FuncState *fs, expdesc *e)
 {
     instr *pc = getjumpcontrol(fs, e->u.info);
@@ -968,8 +985,7 @@ static void codenot(FuncState *fs, expdesc *e)
     removevalues(fs, e->t);
 }
 
-/* ---- Operators ------------------------------------------------------------
- */
+/* ---- Operators ---------------------------------------------------------- */
 static int tonumeral(const expdesc *e, tvalue *v)
 {
     if (e->t != e->f)
@@ -1221,8 +1237,7 @@ void code_posfix(FuncState *fs, binopr opr, expdesc *e1, expdesc *e2, int line)
     }
 }
 
-/* ---- Tables ---------------------------------------------------------------
- */
+/* ---- Tables ------------------------------------------------------------- */
 void code_settablesize(FuncState *fs, int pc, int ra, int asize, int hsize)
 {
     instr *inst = &fs->f->code[pc];
@@ -1248,8 +1263,7 @@ void code_setlist(FuncState *fs, int base, int nelems, int tostore)
     fs->freereg = (uint8_t)(base + 1);
 }
 
-/* ---- Finishing ------------------------------------------------------------
- */
+/* ---- Finishing ---------------------------------------------------------- */
 void code_finish(FuncState *fs)
 {
     proto *p = fs->f;

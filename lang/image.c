@@ -195,8 +195,7 @@ const img_abi rtlua_image_abi = {
     .romptrs = romstr_ptrs,
 };
 
-/* ---- Signatures -----------------------------------------------------------
- */
+/* ---- Signatures --------------------------------------------------------- */
 
 /* CRC-32 four bits at a time: a 64-byte table (flash is scarce on the
  * small boards; an image is checked once per boot). */
@@ -245,8 +244,7 @@ uint32_t img_romsig(void)
     return sig;
 }
 
-/* ---- Checking -------------------------------------------------------------
- */
+/* ---- Checking ----------------------------------------------------------- */
 
 typedef struct check {
     const img_header *h;
@@ -678,8 +676,7 @@ const char *img_attach(lua_State *L, const void *p, size_t len, char *msg)
     return NULL;
 }
 
-/* ---- Modules -------------------------------------------------------------
- */
+/* ---- Modules ------------------------------------------------------------ */
 
 const img_module *img_findmodule(lua_State *L, const char *name, size_t len)
 {
@@ -726,8 +723,7 @@ void img_pushmodule(lua_State *L, const img_module *m)
     }
 }
 
-/* ---- The C API (rtlua.h) -------------------------------------------------
- */
+/* ---- The C API (rtlua.h) ------------------------------------------------ */
 
 void rtlua_image_region(const void **start, size_t *size)
 {

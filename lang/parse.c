@@ -203,8 +203,7 @@ static void error_expected(parser *ps, int tok)
     parse_errorf(ps, "%t expected", tok);
 }
 
-/* ---- Tokens ---------------------------------------------------------------
- */
+/* ---- Tokens ------------------------------------------------------------- */
 static void lexcheck(parser *ps, int r)
 {
     if (r == LEX_EMEM)
@@ -376,8 +375,7 @@ static void leavelevel(parser *ps)
     ps->L->nCcalls--;
 }
 
-/* ---- Functions ------------------------------------------------------------
- */
+/* ---- Functions ---------------------------------------------------------- */
 static void singlevar(parser *ps, expdesc *var)
 {
     FuncState *fs = ps->fs;
@@ -502,8 +500,7 @@ static void body(parser *ps, expdesc *e, int ismethod, int line)
     closeframe(ps);
 }
 
-/* ---- Expressions
- * ------------------------------------------------------------
+/* ---- Expressions -----------------------------------------------------------
  */
 static int explist(parser *ps, expdesc *v)
 {
@@ -644,8 +641,7 @@ static void suffixedexp(parser *ps, expdesc *v)
     }
 }
 
-/* ---- Table constructors ---------------------------------------------------
- */
+/* ---- Table constructors ------------------------------------------------- */
 typedef struct conscontrol {
     expdesc v;   /* last list item read */
     expdesc *t;  /* the table */
@@ -917,8 +913,7 @@ static void expr(parser *ps, expdesc *v)
     subexpr(ps, v, 0);
 }
 
-/* ---- Statements ------------------------------------------------------------
- */
+/* ---- Statements --------------------------------------------------------- */
 static int block_follow(parser *ps, int withuntil)
 {
     switch (tok(ps)) {

@@ -27,8 +27,7 @@ static void init_exp(expdesc *e, expkind k, int i)
     e->u.info = i;
 }
 
-/* ---- Growing arrays -------------------------------------------------------
- */
+/* ---- Growing arrays ----------------------------------------------------- */
 static void *growvec(parser *ps, void *block, int *cap, int n, size_t esize)
 {
     size_t oldn = (size_t)*cap, newn;
@@ -73,8 +72,7 @@ static void *shrinkproto(FuncState *fs, void *block, int32_t *size, int n,
     return nb;
 }
 
-/* ---- Variables -----------------------------------------------------------
- */
+/* ---- Variables ---------------------------------------------------------- */
 vardesc *scope_localvardesc(FuncState *fs, int vidx)
 {
     return &fs->ps->dyd.actvar[fs->firstlocal + vidx];
@@ -235,8 +233,7 @@ void scope_singlevaraux(FuncState *fs, str *n, expdesc *var, int base)
     }
 }
 
-/* ---- Blocks, labels and gotos ----------------------------------------------
- */
+/* ---- Blocks, labels and gotos ------------------------------------------- */
 static int newlabelentry(parser *ps, labeldesc **arr, int *n, int *cap,
                          str *name, int line, int pc)
 {
@@ -371,8 +368,7 @@ void scope_leaveblock(FuncState *fs)
         undefgoto(ps, &ps->dyd.gt[bl->firstgoto]);
 }
 
-/* ---- Function scopes -------------------------------------------------------
- */
+/* ---- Function scopes ---------------------------------------------------- */
 static void pushtable(parser *ps, ptrdiff_t *where)
 {
     lua_State *L = ps->L;

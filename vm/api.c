@@ -480,8 +480,7 @@ size_t lua_stringtonumber(lua_State *L, const char *s)
     return n;
 }
 
-/* ---- Push (C -> stack) ---------------------------------------------------
- */
+/* ---- Push (C -> stack) -------------------------------------------------- */
 
 void lua_pushnil(lua_State *L)
 {
@@ -610,8 +609,7 @@ int lua_pushthread(lua_State *L)
     return L == &G(L)->mainthread;
 }
 
-/* ---- Get (Lua -> stack) --------------------------------------------------
- */
+/* ---- Get (Lua -> stack) ------------------------------------------------- */
 
 static void globals_value(lua_State *L, tvalue *gt)
 {
@@ -749,8 +747,7 @@ void *lua_newuserdatauv(lua_State *L, size_t size, int nuvalue)
     return udata_mem(u);
 }
 
-/* ---- Set (stack -> Lua) --------------------------------------------------
- */
+/* ---- Set (stack -> Lua) ------------------------------------------------- */
 
 /* t[k] = top - 1 (popped), with __newindex. */
 static void set_str(lua_State *L, const tvalue *t, const char *k)
@@ -886,8 +883,7 @@ int lua_setiuservalue(lua_State *L, int idx, int n)
     return ok;
 }
 
-/* ---- Calls ----------------------------------------------------------------
- */
+/* ---- Calls -------------------------------------------------------------- */
 
 /* After a call with LUA_MULTRET the frame's top must cover the results. */
 static void adjust_results(lua_State *L, int nres)
@@ -962,8 +958,7 @@ int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc,
     return status;
 }
 
-/* ---- Miscellaneous --------------------------------------------------------
- */
+/* ---- Miscellaneous ------------------------------------------------------ */
 
 int lua_error(lua_State *L)
 {
@@ -1088,8 +1083,7 @@ void lua_warning(lua_State *L, const char *msg, int tocont)
         g->warnf(g->warnud, msg, tocont);
 }
 
-/* ---- State
- * ------------------------------------------------------------------ */
+/* ---- State -------------------------------------------------------------- */
 
 lua_State *lua_newstate(lua_Alloc f, void *ud)
 {
@@ -1154,8 +1148,7 @@ lua_Number lua_version(lua_State *L)
     return LUA_VERSION_NUM;
 }
 
-/* ---- The collector
- * ------------------------------------------------------------ */
+/* ---- The collector ------------------------------------------------------ */
 
 static uint32_t step_budget(global_State *g)
 {
@@ -1271,8 +1264,7 @@ int lua_gc(lua_State *L, int what, ...)
     return res;
 }
 
-/* ---- Upvalues
- * ---------------------------------------------------------------- */
+/* ---- Upvalues ----------------------------------------------------------- */
 
 /* Upvalue n of the function at fi: its value, name and owner (for the
  * barrier), or NULL when there is none. */
@@ -1368,8 +1360,7 @@ void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
     gc_objbarrier(L, gc_of(index2value(L, fidx1)), *up1);
 }
 
-/* ---- rtlua extensions (include/rtlua.h) -----------------------------------
- */
+/* ---- rtlua extensions (include/rtlua.h) --------------------------------- */
 
 /* The k-th smallest (from 0) of v[0..n), k < n, by selection with a
  * three-way partition (equal samples are common): v is reordered,

@@ -19,6 +19,17 @@
 #include "vm/tm.h"
 #include "vm/vm.h"
 
+/* vm_arith passes LUA_OPADD .. LUA_OPBNOT on to their metamethods as
+ * TM_ADD + (op - LUA_OPADD). */
+#define TM_ORDER_(x) (TM_##x - TM_ADD == LUA_OP##x - LUA_OPADD)
+_Static_assert(TM_ORDER_(SUB) && TM_ORDER_(MUL) && TM_ORDER_(MOD) &&
+                   TM_ORDER_(POW) && TM_ORDER_(DIV) && TM_ORDER_(IDIV) &&
+                   TM_ORDER_(BAND) && TM_ORDER_(BOR) && TM_ORDER_(BXOR) &&
+                   TM_ORDER_(SHL) && TM_ORDER_(SHR) && TM_ORDER_(UNM) &&
+                   TM_ORDER_(BNOT),
+               "TM_ADD .. TM_BNOT follow LUA_OPADD .. LUA_OPBNOT");
+#undef TM_ORDER_
+
 /* Bits of an integer: shifts by this many or more give 0. */
 #define INT_BITS ((rt_int)(sizeof(rt_int) * 8))
 
@@ -419,55 +430,25 @@ int vm_equalobj(lua_State *L, const tvalue *a, const tvalue *b)
         /* nil/empty are both nil; other variants never equal */
         return ttype(tt_of(a)) == T_NIL;
     }
-    switch (tt_of(a)) {
-    case V_NIL:
-    case V_EMPTY:
-    case V_FALSE:
-    case V_TRUE:
+    if (tab_rawequal(tt_of(a), &a->v, &b->v))
         return 1;
-    case V_INT:
-        return a->v.i == b->v.i;
-    case V_FLT:
-        return a->v.n == b->v.n;
-    case V_LIGHTUD:
-        return a->v.p == b->v.p;
-    case V_LCF:
-        return a->v.f == b->v.f;
-    case V_SHRSTR:
-        return gc_of(a) == gc_of(b);
-    case V_LNGSTR:
-        return str_eq(gco2str(gc_of(a)), gco2str(gc_of(b)));
-    case V_TABLE:
-        if (gc_of(a) == gc_of(b))
-            return 1;
-        if (L == NULL)
-            return 0;
-        {
-            table *ma = tab_metatable(gco2tab(gc_of(a)));
-            table *mb = tab_metatable(gco2tab(gc_of(b)));
-            if (ma != NULL)
-                tm = tm_fast(G(L), ma, TM_EQ);
-            if (tm == NULL && mb != NULL)
-                tm = tm_fast(G(L), mb, TM_EQ);
-        }
-        break;
-    case V_UDATA:
-        if (gc_of(a) == gc_of(b))
-            return 1;
-        if (L == NULL)
-            return 0;
-        {
-            table *ma = gco2ud(gc_of(a))->metatable;
-            table *mb = gco2ud(gc_of(b))->metatable;
-            if (ma != NULL)
-                tm = tm_fast(G(L), ma, TM_EQ);
-            if (tm == NULL && mb != NULL)
-                tm = tm_fast(G(L), mb, TM_EQ);
-        }
-        break;
-    default:
-        return gc_of(a) == gc_of(b);
+    if (L == NULL)
+        return 0;
+    /* Different tables or full userdata: __eq decides. */
+    table *ma, *mb;
+    if (tt_of(a) == V_TABLE) {
+        ma = tab_metatable(gco2tab(gc_of(a)));
+        mb = tab_metatable(gco2tab(gc_of(b)));
+    } else if (tt_of(a) == V_UDATA) {
+        ma = gco2ud(gc_of(a))->metatable;
+        mb = gco2ud(gc_of(b))->metatable;
+    } else {
+        return 0;
     }
+    if (ma != NULL)
+        tm = tm_fast(G(L), ma, TM_EQ);
+    if (tm == NULL && mb != NULL)
+        tm = tm_fast(G(L), mb, TM_EQ);
     if (tm == NULL)
         return 0;
     /* The result lands just above the top, where nothing lives. */

@@ -19,8 +19,7 @@
 
 #include <string.h>
 
-/* ---- Lines ---------------------------------------------------------------
- */
+/* ---- Lines -------------------------------------------------------------- */
 
 int dbg_getline(const proto *p, int pc)
 {
@@ -67,8 +66,7 @@ const char *dbg_getlocalname(const proto *p, int n, int pc)
     return NULL;
 }
 
-/* ---- Messages ------------------------------------------------------------
- */
+/* ---- Messages ----------------------------------------------------------- */
 
 const char *dbg_addinfo(lua_State *L, const char *msg, str *src, int line)
 {
@@ -142,8 +140,7 @@ _Noreturn void dbg_errormsg(lua_State *L)
     vm_throw(L, LUA_ERRRUN);
 }
 
-/* ---- Names of values -----------------------------------------------------
- */
+/* ---- Names of values ---------------------------------------------------- */
 
 static const char *upvalname(const proto *p, int uv)
 {
@@ -348,6 +345,22 @@ again:;
     }
 }
 
+/* op_event maps OP_ADDK .. OP_BXORK and OP_ADD .. OP_SHR to TM_ADD plus
+ * their distance from the first. */
+#define OPK_ORDER_(x) (OP_##x##K - OP_ADDK == TM_##x - TM_ADD)
+#define OP_ORDER_(x) (OP_##x - OP_ADD == TM_##x - TM_ADD)
+_Static_assert(OPK_ORDER_(SUB) && OPK_ORDER_(MUL) && OPK_ORDER_(MOD) &&
+                   OPK_ORDER_(POW) && OPK_ORDER_(DIV) && OPK_ORDER_(IDIV) &&
+                   OPK_ORDER_(BAND) && OPK_ORDER_(BOR) && OPK_ORDER_(BXOR),
+               "OP_ADDK .. OP_BXORK follow TM_ADD .. TM_BXOR");
+_Static_assert(OP_ORDER_(SUB) && OP_ORDER_(MUL) && OP_ORDER_(MOD) &&
+                   OP_ORDER_(POW) && OP_ORDER_(DIV) && OP_ORDER_(IDIV) &&
+                   OP_ORDER_(BAND) && OP_ORDER_(BOR) && OP_ORDER_(BXOR) &&
+                   OP_ORDER_(SHL) && OP_ORDER_(SHR),
+               "OP_ADD .. OP_SHR follow TM_ADD .. TM_SHR");
+#undef OPK_ORDER_
+#undef OP_ORDER_
+
 /* The metamethod event instruction i may call, or -1. */
 static int op_event(instr i)
 {
@@ -484,8 +497,7 @@ static const char *varinfo(lua_State *L, const tvalue *o)
     return formatvarinfo(L, kind, name);
 }
 
-/* ---- Errors --------------------------------------------------------------
- */
+/* ---- Errors ------------------------------------------------------------- */
 
 /* `t` is o's type name, read before varinfo: its message is pushed on
  * the stack, which may move it, and o may point into the stack. */
@@ -549,8 +561,7 @@ _Noreturn void dbg_ordererror(lua_State *L, const tvalue *p1, const tvalue *p2)
     vm_runerror(L, "attempt to compare %s with %s", t1, t2);
 }
 
-/* ---- Hooks ---------------------------------------------------------------
- */
+/* ---- Hooks -------------------------------------------------------------- */
 
 void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
 {
@@ -584,19 +595,6 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     ci->top = vm_restorestack(L, ci_top);
     L->top = vm_restorestack(L, top);
     ci->callstatus &= (uint16_t)~mask;
-}
-
-void dbg_hookcall(lua_State *L, CallInfo *ci)
-{
-    L->oldpc = 0; /* the first instruction is a new line */
-    if (L->hookmask & LUA_MASKCALL) {
-        int event =
-            (ci->callstatus & CIST_TAIL) ? LUA_HOOKTAILCALL : LUA_HOOKCALL;
-        proto *p = ci_func(ci)->p;
-        ci->u.l.savedpc++; /* hooks expect pc past the instruction */
-        dbg_hook(L, event, -1, 1, p->numparams);
-        ci->u.l.savedpc--;
-    }
 }
 
 /* Does the instruction take its operand count from the top (B == 0)? */
@@ -725,8 +723,7 @@ int lua_setcstacklimit(lua_State *L, unsigned int limit)
     return old;
 }
 
-/* ---- The debug API -------------------------------------------------------
- */
+/* ---- The debug API ------------------------------------------------------ */
 
 int lua_getstack(lua_State *L, int level, lua_Debug *ar)
 {

@@ -81,8 +81,7 @@ struct lua_longjmp {
     volatile int status;
 };
 
-/* ---- Errors --------------------------------------------------------------
- */
+/* ---- Errors ------------------------------------------------------------- */
 
 static void seterrorobj(lua_State *L, int status, tvalue *oldtop)
 {
@@ -213,8 +212,7 @@ _Noreturn void vm_runerror(lua_State *L, const char *fmt, ...)
     dbg_errormsg(L);
 }
 
-/* ---- Formatting ----------------------------------------------------------
- */
+/* ---- Formatting --------------------------------------------------------- */
 
 struct fmtbuf {
     lua_State *L;
@@ -431,8 +429,7 @@ const char *vm_pushfstring(lua_State *L, const char *fmt, ...)
     return s;
 }
 
-/* ---- Stack ---------------------------------------------------------------
- */
+/* ---- Stack -------------------------------------------------------------- */
 
 static void correctstack(lua_State *L, tvalue *old, tvalue *s)
 {
@@ -612,8 +609,7 @@ static void shrinkstack(lua_State *L)
     vm_freeci(L);
 }
 
-/* ---- CallInfo records ----------------------------------------------------
- */
+/* ---- CallInfo records --------------------------------------------------- */
 
 #define blockbytes(n) (offsetof(CallInfoBlock, ci) + sizeof(CallInfo) * (n))
 
@@ -804,8 +800,7 @@ void vm_freethread(lua_State *L, lua_State *L1)
     L1->tbclist = NULL;
 }
 
-/* ---- Calls ---------------------------------------------------------------
- */
+/* ---- Calls -------------------------------------------------------------- */
 
 __attribute__((noinline)) void vm_cstackfail(lua_State *L, int isshort)
 {
@@ -1036,8 +1031,7 @@ void vm_callnoyield(lua_State *L, tvalue *func, int nresults)
     ccall(L, func, nresults, 0x10001u);
 }
 
-/* ---- Protected calls -----------------------------------------------------
- */
+/* ---- Protected calls ---------------------------------------------------- */
 
 struct closep {
     tvalue *level;
@@ -1092,8 +1086,7 @@ int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
     return status;
 }
 
-/* ---- To-be-closed variables ----------------------------------------------
- */
+/* ---- To-be-closed variables --------------------------------------------- */
 
 void vm_newtbcupval(lua_State *L, tvalue *obj)
 {
@@ -1184,8 +1177,7 @@ tvalue *vm_closeyieldable(lua_State *L, tvalue *level, int status)
     return closeall(L, level, status, 1);
 }
 
-/* ---- Coroutines ----------------------------------------------------------
- */
+/* ---- Coroutines --------------------------------------------------------- */
 
 #define RECST_MASK (7u << CIST_RECST)
 #define getrecst(ci) ((int)(((ci)->callstatus >> CIST_RECST) & 7u))
@@ -1407,8 +1399,7 @@ int lua_resetthread(lua_State *L)
     return lua_closethread(L, NULL);
 }
 
-/* ---- Finalizers ----------------------------------------------------------
- */
+/* ---- Finalizers --------------------------------------------------------- */
 
 static void dofinalizer(lua_State *L, void *ud)
 {

@@ -206,8 +206,7 @@ int tm_callorder(lua_State *L, const tvalue *p1, const tvalue *p2, tm_event e)
     return !is_false(L->top);
 }
 
-/* ---- Raw stores ---------------------------------------------------------
- */
+/* ---- Raw stores --------------------------------------------------------- */
 
 static _Noreturn void seterror(lua_State *L, int rc)
 {

@@ -11,7 +11,12 @@
 #ifndef RTLUA_TM_H
 #define RTLUA_TM_H
 
-#include "vm/state.h"
+#include "vm/obj.h"
+
+/* (vm/state.h includes this header for TM_N: the two states are named
+ * here without their fields.) */
+typedef struct lua_State lua_State;
+typedef struct global_State global_State;
 
 /* The order matters: the first TM_FAST_N are cached in table flags, and
  * TM_ADD .. TM_BNOT follow LUA_OPADD .. LUA_OPBNOT. */

@@ -27,7 +27,7 @@ void port_init(void)
     cm_entropy_init(); /* before the timers are started */
     cm_reset_init();
     cm_stack_init();
-    cm_mpu_init(); /* after the stack's paint: the guard is no-access */
+    cm_mpu_init(); /* after the canary: the guard is no-access */
     cm_cycles_init();
     cm_tick_init();
 }

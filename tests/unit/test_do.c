@@ -61,8 +61,7 @@ static const char *topstr(lua_State *L1)
     return is_str(o) ? str_data(gco2str(gc_of(o))) : "";
 }
 
-/* ---- errors and protected calls ------------------------------------------
- */
+/* ---- errors and protected calls ----------------------------------------- */
 
 static void raise_boom(lua_State *L1, void *ud)
 {
@@ -159,8 +158,7 @@ static void test_nested_pcalls_with_message_handlers(void)
     CHECK(close_state_empty());
 }
 
-/* ---- stack and C stack ---------------------------------------------------
- */
+/* ---- stack and C stack -------------------------------------------------- */
 
 static int c_grow(lua_State *L1)
 {
@@ -315,8 +313,7 @@ static void test_callinfo_records_are_accounted_and_reused(void)
     CHECK(close_state_empty());
 }
 
-/* ---- formatting ----------------------------------------------------------
- */
+/* ---- formatting --------------------------------------------------------- */
 
 static void test_pushfstring_formats_like_lua(void)
 {
@@ -362,8 +359,7 @@ static void test_chunkid_as_the_reference(void)
     CHECK(strcmp(out + strlen(out) - 8, "file.lua") == 0);
 }
 
-/* ---- to-be-closed variables ----------------------------------------------
- */
+/* ---- to-be-closed variables --------------------------------------------- */
 
 static char closelog[64];
 
@@ -468,8 +464,7 @@ static void test_tbc_rejects_a_value_without_close(void)
     CHECK(close_state_empty());
 }
 
-/* ---- coroutines ----------------------------------------------------------
- */
+/* ---- coroutines --------------------------------------------------------- */
 
 static int c_yield_twice(lua_State *L1)
 {
@@ -694,8 +689,7 @@ static void test_resume_errors_running_and_deep_chains(void)
     CHECK(close_state_empty());
 }
 
-/* ---- debug API -----------------------------------------------------------
- */
+/* ---- debug API ---------------------------------------------------------- */
 
 static int c_inspect(lua_State *L1)
 {
@@ -754,8 +748,7 @@ static void test_call_hook_sees_c_calls(void)
     CHECK(close_state_empty());
 }
 
-/* ---- Lua-level cases (the compiler and the interpreter) -------------------
- */
+/* ---- Lua-level cases (the compiler and the interpreter) ----------------- */
 
 static int open_libs_state(void)
 {

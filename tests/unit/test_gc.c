@@ -774,6 +774,59 @@ static int count_list(gcobj *o, int marked_only)
     return n;
 }
 
+/* GC_FINALIZE_MAX bounds the __gc calls a safe point makes: one batch
+ * after its paced step, and one more before it when an assist left calls
+ * owed (g->fnzdue), never the whole tobefnz. */
+static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
+{
+    enum { N = 3 * GC_FINALIZE_MAX };
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    int base = fin_n;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    int queued = count_list(g->tobefnz, 0);
+#ifndef RTLUA_TORTURE
+    CHECK_EQ(queued, N);
+#endif
+    /* A step's credit, and the flag raised as the tick raises it. */
+    g->stepbudget = port_cycle_hz() / 10000;
+    g->credit = g->stepbudget;
+    g->fnzdue = 0;
+    g->stepflag = 1;
+    gc_safepoint(L);
+    int ran = fin_n - base;
+    CHECK_EQ(ran, queued < GC_FINALIZE_MAX ? queued : GC_FINALIZE_MAX);
+    /* An assist's owed batch first, then the step's. */
+    queued -= ran;
+    g->fnzdue = 1;
+    g->fnzowed = N;
+    g->credit = g->stepbudget;
+    g->stepflag = 1;
+    gc_safepoint(L);
+    ran = fin_n - base - ran;
+    CHECK_EQ(ran, queued < 2 * GC_FINALIZE_MAX ? queued : 2 * GC_FINALIZE_MAX);
+    g->fnzdue = 0;
+    g->fnzowed = 0;
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    CHECK(g->tobefnz == NULL);
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+
 /* Separating the unreachable finalizable objects and marking them for
  * their finalizers are bounded units, not a walk of finobj inside the
  * atomic step: stepped one unit at a time, tobefnz gains at most
@@ -955,8 +1008,7 @@ static void test_finalizer_error_is_a_warning_and_loses_nothing(void)
     CHECK(close_state_empty());
 }
 
-/* ---- weak tables ----------------------------------------------------------
- */
+/* ---- weak tables -------------------------------------------------------- */
 
 /* A weak table anchored at root slot k, built anchored step by step. */
 static table *weak_table(rt_int k, const char *mode)
@@ -1586,8 +1638,7 @@ static void test_check_reports_a_reference_to_a_freed_block(void)
     CHECK(close_state_empty());
 }
 
-/* ---- memory pressure
- * ----------------------------------------------------------- */
+/* ---- memory pressure ---------------------------------------------------- */
 
 static void test_emergency_collection_frees_garbage_to_satisfy(void)
 {
@@ -1990,8 +2041,7 @@ static void test_paced_collector_gets_its_utilisation(void)
 }
 #endif
 
-/* ---- threads, upvalues, prototypes, idle time -----------------------------
- */
+/* ---- threads, upvalues, prototypes, idle time --------------------------- */
 
 /* Scanned this cycle: threads wait on grayagain after their scan. */
 static int on_grayagain(lua_State *L1)
@@ -2123,6 +2173,47 @@ static void test_coroutine_is_marked_as_it_stops(void)
     CHECK(checked());
     CHECK(still_there(obj2gc(t), 78));
     CHECK(gc_of(tab_getint(w, 1)) == obj2gc(t));
+    CHECK(close_state_empty());
+}
+
+static int on_ranlist(lua_State *L1)
+{
+    for (lua_State *th = G(L)->ranlist; th != NULL; th = th->rannext)
+        if (th == L1)
+            return 1;
+    return 0;
+}
+
+/* A coroutine that stops while no cycle is marking leaves g->ranlist
+ * too, its dead part cleared: coroutines resumed during a sweep or the
+ * pause and then dropped were each looked at by atomic (the soak at
+ * shift=5: 85 threads on the list, a 2,635-cycle atomic unit). */
+static void test_coroutine_stopping_between_marks_leaves_the_ranlist(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1 != NULL);
+    release_newest();
+    finish_the_cycle();
+    CHECK(g->gcphase == GC_PAUSE);
+    table *t = tagged_table(79);
+    CHECK(t != NULL);
+    uint32_t limit = L1->stacklimit;
+    CHECK(limit >= (uint32_t)(L1->top - L1->stack) + 2);
+    set_gc(L1->top + 1, t, V_TABLE); /* a dead value above its top */
+    gc_thread_ran(L1);
+    CHECK(on_ranlist(L1));
+    gc_suspended(L, L1);
+    CHECK(!on_ranlist(L1));
+    CHECK(!(L1->dirty & (GC_RAN_SCAN | GC_RAN_CLEAR | GC_RAN_LISTED)));
+    for (uint32_t i = (uint32_t)(L1->top - L1->stack); i < limit; i++)
+        CHECK(is_nil(&L1->stack[i]));
+    CHECK(checked());
+    finish_the_cycle();
+    finish_the_cycle();
+    CHECK(checked());
     CHECK(close_state_empty());
 }
 
@@ -2445,9 +2536,10 @@ static void test_dead_part_clear_goes_on_above_a_new_top(void)
     CHECK(L1 != NULL && state_growstack(L1, (uint32_t)(live + dead)) == 0);
     finish_the_cycle();
     L1->top = L1->stack + live; /* the rest popped: a dead part */
+    /* C code ran on it between cycles (no gc_suspended, which would clear
+     * it at once): its clear waits for its traversal */
     gc_thread_ran(L1);
-    gc_suspended(L, L1); /* between cycles: its clear waits */
-    g->gcestimate = 0;   /* a cycle is due */
+    g->gcestimate = 0; /* a cycle is due */
     int guard = 0;
     do
         gc_step(L, 1);
@@ -2733,6 +2825,7 @@ static const struct check_case cases[] = {
     CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
     CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
+    CASE(test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers),
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
     CASE(test_resurrected_object_survives_then_is_freed),
@@ -2758,6 +2851,7 @@ static const struct check_case cases[] = {
     CASE(test_fault_injection_at_every_allocation),
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
     CASE(test_coroutine_is_marked_as_it_stops),
+    CASE(test_coroutine_stopping_between_marks_leaves_the_ranlist),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),
     CASE(test_open_upvalues_are_marked_in_bounded_chunks),
     CASE(test_stack_rescans_cover_only_what_changed),

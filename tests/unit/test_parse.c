@@ -19,6 +19,7 @@
 #include "include/lua.h"
 #include "lang/dis.h"
 #include "lang/load.h"
+#include "vm/debug.h"
 #include "vm/obj.h"
 #include "vm/opcodes.h"
 #include "vm/state.h"
@@ -584,6 +585,23 @@ static void test_locvars_follow_register_order(void)
     CHECK(close_state_empty());
 }
 
+/* The line of instruction pc by the definition of the line information:
+ * from the last absolute entry at or before pc (or linedefined), add
+ * every delta after it up to pc.  The oracle dbg_getline's binary search
+ * is checked against. */
+static int line_by_scan(const proto *p, int pc)
+{
+    int line = p->linedefined, start = -1;
+    for (int i = 0; i < p->sizeabslineinfo && p->abslineinfo[i].pc <= pc;
+         i++) {
+        line = p->abslineinfo[i].line;
+        start = p->abslineinfo[i].pc;
+    }
+    for (int i = start + 1; i <= pc; i++)
+        line += p->lineinfo[i];
+    return line;
+}
+
 static void test_line_information(void)
 {
     static char src[1024];
@@ -596,9 +614,9 @@ static void test_line_information(void)
     const proto *p = top_proto();
     CHECK_EQ(p->sizelineinfo, p->sizecode);
     CHECK(p->sizeabslineinfo >= 1); /* the 300-line gap */
-    CHECK_EQ(code_getline(p, 1), 1);
-    CHECK_EQ(code_getline(p, 2), 302);
-    CHECK_EQ(code_getline(p, 3), 303);
+    CHECK_EQ(dbg_getline(p, 1), 1);
+    CHECK_EQ(dbg_getline(p, 2), 302);
+    CHECK_EQ(dbg_getline(p, 3), 303);
     L->top--;
     /* at least one absolute entry every OP_MAXIWTHABS instructions (the
      * chunk needs more arena than microbit's 16 KiB of RAM leave) */
@@ -614,13 +632,15 @@ static void test_line_information(void)
     p = top_proto();
     CHECK(p->sizecode > 2 * OP_MAXIWTHABS);
     CHECK(p->sizeabslineinfo >= p->sizecode / (OP_MAXIWTHABS + 1));
-    CHECK_EQ(code_getline(p, p->sizecode - 2), 100);
+    CHECK_EQ(dbg_getline(p, p->sizecode - 2), 100);
+    for (int pc = 0; pc < p->sizecode; pc++)
+        CHECK_EQ(dbg_getline(p, pc), line_by_scan(p, pc));
+    CHECK_EQ(dbg_getline(p, p->sizecode), -1);
     L->top--;
     CHECK(close_state_empty());
 }
 
-/* ---- Running what was compiled -------------------------------------------
- */
+/* ---- Running what was compiled ------------------------------------------ */
 static void test_compiled_code_runs(void)
 {
     CHECK(open_state());
@@ -636,8 +656,7 @@ static void test_compiled_code_runs(void)
     CHECK(close_state_empty());
 }
 
-/* ---- lua_load --------------------------------------------------------------
- */
+/* ---- lua_load ----------------------------------------------------------- */
 struct pieces {
     const char *const *p;
     int i;
@@ -681,8 +700,7 @@ static void test_lua_load_gathers_pieces(void)
     CHECK(close_state_empty());
 }
 
-/* ---- Memory ----------------------------------------------------------------
- */
+/* ---- Memory ------------------------------------------------------------- */
 static const char medium[] =
     "local t = {1, 2, 3, x = 'a', y = {z = 'b'}}\n"
     "local function f(a, b, ...) local s = a + b for i = 1, select('#', ...) "
