@@ -8,6 +8,9 @@
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
+#   make fuzz-targets  only build them (FUZZ_MODE=check|campaign|cov)
+#   make -s boards   the boards; make -s [BOARD=x] board-dir / host-dir:
+#                    a build directory; make -s print-VAR: a variable
 #   make BOARD=x APP=dir   the firmware with the application dir in flash
 #   make repl|debug|size|flash|flash-image|clean
 #

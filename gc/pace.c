@@ -146,15 +146,6 @@ int pace_has_work(lua_State *L)
     return g->gcphase != GC_PAUSE || g->tobefnz != NULL || gc_cycle_due(g);
 }
 
-/* Would sleeping until the next interrupt be safe?  Only when the
- * deadline is more than a tick away, so that the tick surely wakes us
- * first; closer to it the caller polls instead of oversleeping. */
-static int may_sleep(uint32_t left)
-{
-    uint32_t hz = port_tick_hz();
-    return hz != 0 && left > port_cycle_hz() / hz;
-}
-
 uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
 {
     global_State *g = G(L);
@@ -171,7 +162,7 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
             gc_step(L, b);
             gc_finalize(L, GC_FINALIZE_MAX);
             spent += port_cycles() - t0;
-        } else if (may_sleep((uint32_t)left)) {
+        } else if (port_may_sleep((uint32_t)left)) {
             port_idle();
         }
     }

@@ -147,23 +147,13 @@ static lua_Number cycles_to_us(uint32_t c)
     return (lua_Number)((double)c * US_PER_S / (double)port_cycle_hz());
 }
 
-/* Can WFI be used now without sleeping past `deadline`?  Only when the
- * deadline is more than a tick away: the tick then surely wakes us
- * first.  Closer to it we poll.  (Nothing here masks interrupts: a poll
- * loop that did would starve them on QEMU, which takes an interrupt only
- * between translated blocks.) */
-static int may_sleep(uint32_t now, uint32_t deadline)
-{
-    uint32_t hz = port_tick_hz();
-    if (hz == 0)
-        return 0;
-    return deadline - now > port_cycle_hz() / hz;
-}
-
 /* Wait until `deadline`: deliver events, give the time to the collector
  * in steps of at most the step budget (rtlua_idlestep), sleep when
- * neither has work and an interrupt comes before the deadline, else
- * poll.  Every step ends before the deadline plus one work unit. */
+ * neither has work and an interrupt comes before the deadline
+ * (port_may_sleep), else poll.  Every step ends before the deadline plus
+ * one work unit.  (Nothing here masks interrupts: a poll loop that did
+ * would starve them on QEMU, which takes an interrupt only between
+ * translated blocks.) */
 static void idle_until(lua_State *L, uint32_t deadline)
 {
     for (;;) {
@@ -173,7 +163,7 @@ static void idle_until(lua_State *L, uint32_t deadline)
         int32_t left = (int32_t)(deadline - now);
         if (left <= 0)
             return;
-        if (!rtlua_idlestep(L, deadline) && may_sleep(now, deadline))
+        if (!rtlua_idlestep(L, deadline) && port_may_sleep((uint32_t)left))
             port_idle();
     }
 }

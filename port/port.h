@@ -83,6 +83,15 @@ void port_critical_exit(port_irqstate s);
 
 /* Sleep until the next interrupt (WFI); on the host, a short nap. */
 void port_idle(void);
+/* Is port_idle sure to return within `left` cycles?  Only when more than
+ * a tick period is left, so that the tick wakes it first; closer to a
+ * deadline the caller polls instead of oversleeping.  (The collector's
+ * idle steps and rt.loop's wait, gc/pace.c and lib/rtlib.c.) */
+static inline int port_may_sleep(uint32_t left)
+{
+    uint32_t hz = port_tick_hz();
+    return hz != 0 && left > port_cycle_hz() / hz;
+}
 
 /* Leave the program with a status: semihosting SYS_EXIT_EXTENDED under
  * QEMU, exit() on the host.  Checks the stack canary first. */
