@@ -4,6 +4,7 @@
 #include "gc/pace.h"
 #include "gc/gc.h"
 #include "port/port.h"
+#include "vm/do.h"
 
 static global_State *paced; /* the state the tick feeds */
 static uint32_t credit_per_tick;
@@ -136,8 +137,16 @@ void pace_safepoint_(lua_State *L)
     }
     if (g->fnzdue)
         g->stepflag = 1;
-    if (pace_safepoint_hook != NULL)
+    if (pace_safepoint_hook != NULL) {
+        /* The hook (rt.on's delivery) calls Lua through the C API, whose
+         * lua_checkstack raises the running frame's top; at a VM safe
+         * point that is a Lua frame's own top, and raising it at every
+         * delivery grew the frame by 4 slots an event (on microbit a
+         * handler call then ran out of memory growing the stack). */
+        ptrdiff_t citop = L->ci->top - L->stack;
         pace_safepoint_hook(L);
+        L->ci->top = L->stack + citop;
+    }
 }
 
 int pace_has_work(lua_State *L)
