@@ -336,17 +336,21 @@ static lclosure *push_proto(lua_State *L, const instr *code, int ncode,
                             const tvalue *k, int nk, int maxstack, int nparams,
                             int vararg)
 {
-    proto *p = fn_newproto(L);
-    lclosure *cl;
+    /* The closure first, on the stack, then what it holds, each stored
+     * with its barrier: an allocation may run a collector step (an
+     * assist), and an object reachable from nothing is freed by it. */
+    lclosure *cl = fn_newlclosure(L, 0);
+    proto *p;
     str *src;
-    if (p == NULL)
-        return NULL;
-    cl = fn_newlclosure(L, 0);
     if (cl == NULL)
         return NULL;
-    cl->p = p;
     set_gc(L->top, cl, V_LCL);
     L->top++;
+    p = fn_newproto(L);
+    if (p == NULL)
+        return NULL;
+    cl->p = p;
+    gc_objbarrier(L, cl, p);
     p->code = gc_alloc(L, sizeof(instr) * (size_t)ncode);
     if (p->code == NULL)
         return NULL;
@@ -358,12 +362,17 @@ static lclosure *push_proto(lua_State *L, const instr *code, int ncode,
             return NULL;
         memcpy(p->k, k, sizeof(tvalue) * (size_t)nk);
         p->sizek = nk;
+        for (int i = 0; i < nk; i++)
+            gc_barrier(L, p, &p->k[i]);
     }
     p->maxstacksize = (uint8_t)maxstack;
     p->numparams = (uint8_t)nparams;
     p->is_vararg = (uint8_t)vararg;
     src = str_newz(L, "=test");
+    if (src == NULL)
+        return NULL;
     p->source = src;
+    gc_objbarrier(L, p, src);
     return cl;
 }
 
