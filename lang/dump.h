@@ -104,13 +104,13 @@
 int dump_function(lua_State *L, const proto *f, lua_Writer writer, void *data,
                   int strip);
 
-/* The verifier's scratch array for a load (verify_proto's locals check):
- * one int32_t per register of the largest prototype with local names
- * seen so far, grown as a larger one comes (never a fixed OP_MAXREGS
- * array: a 1,020-byte block is a large one in a small arena). */
+/* The verifier's scratch block for a load (verify_scratchsize): as
+ * large as the largest any prototype seen so far needed, grown as a
+ * larger one comes (never a fixed OP_MAXREGS array: a 1,020-byte block
+ * is a large one in a small arena). */
 typedef struct undump_scratch {
-    int32_t *p; /* NULL until a prototype has local names */
-    size_t n;   /* int32_t's at p */
+    void *p;  /* NULL until a prototype needs it */
+    size_t n; /* bytes at p */
 } undump_scratch;
 
 /* Inside a protected call: read the binary chunk s[0..len-1] and push

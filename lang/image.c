@@ -588,20 +588,20 @@ static int check_header(check *C, const void *p, size_t len)
     return 1;
 }
 
-/* The verifier on every prototype, with a scratch array as large as the
- * largest frame that has local names. */
+/* The verifier on every prototype, with one scratch block as large as
+ * the largest any of them needs. */
 static int verify_all(lua_State *L, check *C)
 {
     const img_header *h = C->h;
     size_t need = 0;
     for (uint32_t f = 0; f < h->nprotos; f++) {
-        const proto *p = h->protos[f].p;
-        if (p->sizelocvars > 0 && p->maxstacksize > need)
-            need = p->maxstacksize;
+        size_t n = verify_scratchsize(h->protos[f].p);
+        if (n > need)
+            need = n;
     }
-    int32_t *scratch = NULL;
+    void *scratch = NULL;
     if (need > 0) {
-        scratch = gc_alloc(L, need * sizeof(int32_t));
+        scratch = gc_alloc(L, need);
         if (scratch == NULL)
             return refuse(C, "not enough memory to check it");
     }
@@ -620,7 +620,7 @@ static int verify_all(lua_State *L, check *C)
                                   (long)e->p->linedefined)
                          : refuse(C, "function %u: %s", (unsigned)f, why);
     }
-    gc_free(G(L), scratch, need * sizeof(int32_t));
+    gc_free(G(L), scratch, need);
     return ok;
 }
 

@@ -286,13 +286,19 @@ static void loaddebug(loadstate *S, proto *f)
         if (s != NULL)
             gc_objbarrier(L, f, s);
     }
+}
+
+/* The verifier's scratch, grown to what f needs. */
+static void growscratch(loadstate *S, const proto *f)
+{
+    lua_State *L = S->L;
     undump_scratch *sc = S->scratch;
-    size_t need = f->maxstacksize > 0 ? f->maxstacksize : 1;
-    if (f->sizelocvars > 0 && sc->n < need) {
-        /* The old array holds nothing to keep: free it first, so that
+    size_t need = verify_scratchsize(f);
+    if (sc->n < need) {
+        /* The old block holds nothing to keep: free it first, so that
          * the new one may take its place. */
         undump_freescratch(L, sc);
-        sc->p = gc_alloc(L, sizeof(int32_t) * need);
+        sc->p = gc_alloc(L, need);
         if (sc->p == NULL)
             do_memerror(L);
         sc->n = need;
@@ -301,7 +307,7 @@ static void loaddebug(loadstate *S, proto *f)
 
 void undump_freescratch(lua_State *L, undump_scratch *scratch)
 {
-    gc_free(G(L), scratch->p, sizeof(int32_t) * scratch->n);
+    gc_free(G(L), scratch->p, scratch->n);
     scratch->p = NULL;
     scratch->n = 0;
 }
@@ -336,6 +342,7 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
     loadprotos(S, f);
     if (flags & DUMP_F_DEBUG)
         loaddebug(S, f);
+    growscratch(S, f);
     int pc = -1;
     const char *why = verify_proto(f, parent, S->scratch->p, &pc);
     if (why != NULL) {

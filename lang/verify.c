@@ -16,6 +16,10 @@
 
 /* Smallest frame the compiler gives a function. */
 #define VERIFY_MINSTACK 2
+/* Most instructions the search for open upvalues visits in a round, per
+ * instruction of the function (each instruction's byte gains at most 8
+ * bits; the compiler's code takes about two visits an instruction). */
+#define VERIFY_OPEN_VISITS 32
 /* NEWTABLE's B is log2(hash size) + 1 for a 32-bit size. */
 #define VERIFY_MAXHASHB 32
 
@@ -162,7 +166,7 @@ static int needsclose(const proto *p)
     }
     for (int i = 0; i < p->sizep; i++) {
         const proto *c = p->p[i];
-        for (int j = 0; j < c->sizeupvalues; j++)
+        for (int j = 0; c != NULL && j < c->sizeupvalues; j++)
             if (c->upvalues[j].instack)
                 return 1;
     }
@@ -370,7 +374,193 @@ static int checkinstr(vstate *V, instr i, int *next)
     }
 }
 
-static int checkcode(vstate *V)
+/* ---- Open upvalues and to-be-closed variables --------------------------
+ *
+ * A register a nested function captures (CLOSURE) holds an open upvalue,
+ * and one marked to-be-closed (TBC, TFORPREP's fourth) is on the
+ * thread's list, until CLOSE closes it and those above or the function
+ * returns.  The compiler captures and marks only local variables, below
+ * every register it calls a function in.  A loaded prototype could
+ * capture a temporary that a later CALL makes a frame's function slot:
+ * the callee, or a closure it calls, would write its own function slot
+ * through the upvalue, and the interpreter, the hooks and the debug
+ * functions read the running function there (a frame whose function
+ * was the integer 100 was the fuzzer's case).  So the registers that may
+ * be open before each instruction are found over the control flow, to a
+ * fixed point, and no call's frame may start at or below one of them.
+ * A byte an instruction holds them, so the registers are taken 8 at a
+ * time: a round for each block of 8 registers that any instruction can
+ * open (bit j of a byte is register 8 * block + j). */
+
+/* The bits of block `blk` that instruction pc opens or leaves open from
+ * `in`. */
+static unsigned openafter(const proto *p, int pc, int blk, unsigned in)
+{
+    instr i = p->code[pc];
+    int a = GETARG_A(i) - 8 * blk;
+    switch (GET_OP(i)) {
+    case OP_CLOSURE: {
+        const proto *c = p->p[GETARG_Bx(i)];
+        for (int j = 0; j < c->sizeupvalues; j++) {
+            int r = c->upvalues[j].idx - 8 * blk;
+            if (c->upvalues[j].instack && r >= 0 && r < 8)
+                in |= 1u << r;
+        }
+        return in;
+    }
+    case OP_TBC:
+        return a >= 0 && a < 8 ? in | 1u << a : in;
+    case OP_TFORPREP:
+        return a + 3 >= 0 && a + 3 < 8 ? in | 1u << (a + 3) : in;
+    case OP_CLOSE: /* closes a and those above */
+        return a <= 0 ? 0 : a >= 8 ? in : in & ((1u << a) - 1u);
+    default:
+        return in;
+    }
+}
+
+/* The blocks of 8 registers that some instruction opens, one bit each. */
+static uint32_t openblocks(const proto *p)
+{
+    uint32_t blocks = 0;
+    for (int pc = 0; pc < p->sizecode; pc++) {
+        instr i = p->code[pc];
+        int a = GETARG_A(i);
+        switch (GET_OP(i)) {
+        case OP_CLOSURE: {
+            const proto *c = p->p[GETARG_Bx(i)];
+            for (int j = 0; j < c->sizeupvalues; j++)
+                if (c->upvalues[j].instack)
+                    blocks |= 1u << (c->upvalues[j].idx / 8);
+            break;
+        }
+        case OP_TBC:
+            blocks |= 1u << (a / 8);
+            break;
+        case OP_TFORPREP:
+            blocks |= 1u << ((a + 3) / 8);
+            break;
+        default:
+            break;
+        }
+    }
+    return blocks;
+}
+
+/* The instructions that can run after pc (checkinstr checked that they
+ * are in the code); returns their number. */
+static int successors(const proto *p, int pc, int to[2])
+{
+    instr i = p->code[pc];
+    switch (GET_OP(i)) {
+    case OP_JMP:
+        to[0] = pc + 1 + GETARG_sJ(i);
+        return 1;
+    case OP_EQ:
+    case OP_LT:
+    case OP_LE:
+    case OP_EQK:
+    case OP_EQI:
+    case OP_LTI:
+    case OP_LEI:
+    case OP_GTI:
+    case OP_GEI:
+    case OP_TEST:
+    case OP_TESTSET:
+        to[0] = pc + 1; /* its JMP */
+        to[1] = pc + 2;
+        return 2;
+    case OP_LOADKX:
+    case OP_LFALSESKIP:
+    case OP_NEWTABLE:
+    case OP_SETLIST:
+        to[0] = pc + 2;
+        return 1;
+    case OP_FORPREP:
+        to[0] = pc + 1;
+        to[1] = pc + 2 + GETARG_Bx(i); /* past its FORLOOP */
+        return 2;
+    case OP_FORLOOP:
+    case OP_TFORLOOP:
+        to[0] = pc + 1;
+        to[1] = pc + 1 - GETARG_Bx(i);
+        return 2;
+    case OP_TFORPREP:
+        to[0] = pc + 1 + GETARG_Bx(i); /* its TFORCALL */
+        return 1;
+    case OP_TAILCALL:
+    case OP_RETURN:
+    case OP_RETURN0:
+    case OP_RETURN1:
+    case OP_EXTRAARG:
+        return 0;
+    default:
+        to[0] = pc + 1;
+        return 1;
+    }
+}
+
+/* The first register of the frame instruction i calls in, or OP_MAXREGS
+ * when it calls nothing there (a TAILCALL that closes first is free). */
+static int framestart(instr i)
+{
+    switch (GET_OP(i)) {
+    case OP_CALL:
+        return GETARG_A(i);
+    case OP_TAILCALL:
+        return GETARG_k(i) ? OP_MAXREGS : GETARG_A(i);
+    case OP_TFORCALL:
+        return GETARG_A(i) + 4;
+    default:
+        return OP_MAXREGS;
+    }
+}
+
+/* One block's round: open[pc] for every instruction, by a forward sweep
+ * that goes back to a loop's head whenever a back edge adds to it, then
+ * the calls against it. */
+static int checkblock(vstate *V, uint8_t *open, int blk)
+{
+    const proto *p = V->p;
+    long budget = (long)VERIFY_OPEN_VISITS * p->sizecode;
+    for (int pc = 0; pc < p->sizecode; pc++)
+        open[pc] = 0;
+    for (int pc = 0; pc < p->sizecode;) {
+        CHECK(V, --budget >= 0, "control flow too complex to check");
+        unsigned out = openafter(p, pc, blk, open[pc]);
+        int to[2], back = -1;
+        for (int n = successors(p, pc, to); n-- > 0;) {
+            unsigned merged = open[to[n]] | out;
+            if (merged != open[to[n]]) {
+                open[to[n]] = (uint8_t)merged;
+                if (to[n] <= pc && (back < 0 || to[n] < back))
+                    back = to[n];
+            }
+        }
+        pc = back >= 0 ? back : pc + 1;
+    }
+    for (V->pc = 0; V->pc < p->sizecode; V->pc++) {
+        int f = framestart(p->code[V->pc]) - 8 * blk;
+        /* the bits of registers f and above */
+        unsigned above = f <= 0   ? 0xFFu
+                         : f >= 8 ? 0
+                                  : 0xFFu & ~((1u << f) - 1u);
+        CHECK(V, (open[V->pc] & above) == 0, "call over an open upvalue");
+    }
+    V->pc = -1;
+    return 1;
+}
+
+static int checkopen(vstate *V, uint8_t *open)
+{
+    uint32_t blocks = openblocks(V->p);
+    for (int blk = 0; blk < 32; blk++)
+        if (blocks & (1u << blk))
+            TRY(checkblock(V, open, blk));
+    return 1;
+}
+
+static int checkcode(vstate *V, void *scratch)
 {
     const proto *p = V->p;
     CHECK(V, p->sizecode >= 1, "function without code");
@@ -384,7 +574,8 @@ static int checkcode(vstate *V)
             TRY(edge(V, next));
     }
     V->pc = -1;
-    return 1;
+    /* nothing is ever open without a capture or a to-be-closed variable */
+    return !V->needclose || checkopen(V, scratch);
 }
 
 static int checkheader(vstate *V, const proto *parent)
@@ -466,7 +657,15 @@ static int checklocals(vstate *V, int32_t *active)
     return 1;
 }
 
-const char *verify_proto(const proto *p, const proto *parent, int32_t *scratch,
+size_t verify_scratchsize(const proto *p)
+{
+    size_t locals =
+        p->sizelocvars > 0 ? sizeof(int32_t) * (size_t)p->maxstacksize : 0;
+    size_t open = needsclose(p) ? (size_t)p->sizecode : 0;
+    return locals > open ? locals : open;
+}
+
+const char *verify_proto(const proto *p, const proto *parent, void *scratch,
                          int *pc)
 {
     vstate V;
@@ -474,9 +673,13 @@ const char *verify_proto(const proto *p, const proto *parent, int32_t *scratch,
     V.pc = -1;
     V.needclose = 0;
     V.why = NULL;
-    if (checkheader(&V, parent) && checkcode(&V) && checklines(&V) &&
-        (p->sizelocvars == 0 || (scratch != NULL && checklocals(&V, scratch))))
+    if (verify_scratchsize(p) > 0 && scratch == NULL) {
+        *pc = -1;
+        return "no room to check it";
+    }
+    if (checkheader(&V, parent) && checkcode(&V, scratch) && checklines(&V) &&
+        (p->sizelocvars == 0 || checklocals(&V, scratch)))
         return NULL;
     *pc = V.pc;
-    return V.why != NULL ? V.why : "no room to check locals";
+    return V.why;
 }

@@ -16,13 +16,16 @@
  * from the top (B == 0) reached only from the CALL or VARARG that set it;
  * VARARGPREP first exactly in a vararg function, never a jump target; a
  * function that opens upvalues or to-be-closed variables closing them on
- * every return (as the compiler's needclose); upvalue descriptors valid
+ * every return (as the compiler's needclose), and no call putting its
+ * frame over a register that may hold an open upvalue or a to-be-closed
+ * variable (found over the control flow); upvalue descriptors valid
  * in the enclosing function; line information in step with the code and
  * locals' ranges inside it, never more active locals than registers
  * (debug.getlocal indexes the frame by them).
  *
  * It reads the prototype only (no allocation): it can check code held
- * in flash.  What it cannot see (the values a register holds at run
+ * in flash.  Its time is linear in the code (at most VERIFY_OPEN_VISITS
+ * visits an instruction; past them a prototype is refused).  What it cannot see (the values a register holds at run
  * time, which debug.setlocal may change anyway) the interpreter checks
  * where a wrong type would be unsafe (SETLIST's table, SELF's key).
  */
@@ -31,12 +34,19 @@
 
 #include "vm/obj.h"
 
+/* The bytes of scratch verify_proto needs for p (0 for none): an int32_t
+ * per register when it has local names, a byte per instruction when it
+ * captures registers or has to-be-closed variables.  Its nested
+ * prototypes must be there (loaded, or checked as pointers). */
+size_t verify_scratchsize(const proto *p);
+
 /* NULL when p is acceptable; otherwise a static description of the
  * first problem, and *pc the instruction it is at (or -1).  `parent` is
  * the enclosing prototype (NULL for a main function; only its
- * maxstacksize and sizeupvalues are read).  `scratch` holds p->maxstacksize
- * int32_t's; it may be NULL when p has no local names. */
-const char *verify_proto(const proto *p, const proto *parent, int32_t *scratch,
+ * maxstacksize and sizeupvalues are read).  `scratch` holds
+ * verify_scratchsize(p) bytes, aligned for an int32_t (NULL when that
+ * is 0). */
+const char *verify_proto(const proto *p, const proto *parent, void *scratch,
                          int *pc);
 
 #endif

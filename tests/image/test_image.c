@@ -28,6 +28,7 @@
 #include "lang/image.h"
 #include "romstr.h"
 #include "tools/imgwrite.h"
+#include "vm/opcodes.h"
 #include "vm/state.h"
 
 #include <stdio.h>
@@ -494,6 +495,43 @@ static void test_a_function_at_a_negative_line_is_refused(void)
     done(L);
 }
 
+/* A function that captures a register its parent then calls in: the
+ * callee writes through the upvalue into its own frame's function slot
+ * (fuzz_image's find: the setter made to capture the numeric for's
+ * hidden index wrote 100 there, and a count hook read it as the running
+ * closure).  The verifier refuses it. */
+static const char *const open_names[] = {"main"};
+static const char *const open_srcs[] = {
+    "local t = {}\n"
+    "for i = 1, 2 do t[i] = function(v) i = v return v.x end end\n"
+    "t[1](100)\n"};
+
+static void test_a_call_over_an_open_upvalue_is_refused(void)
+{
+    CHECK(make_image(open_names, open_srcs, 1, 0));
+    lua_State *L = fresh();
+    char msg[IMG_MSG_MAX];
+    const img_header *h = (const img_header *)(const void *)region;
+    const proto *p = h->modules[0].main;
+    int a = -1;
+    for (int pc = 0; pc < p->sizecode && a < 0; pc++)
+        if (GET_OP(p->code[pc]) == OP_FORPREP)
+            a = GETARG_A(p->code[pc]);
+    CHECK(a >= 0 && p->sizep == 1);
+    upvaldesc *u = (upvaldesc *)(uintptr_t)&p->p[0]->upvalues[0];
+    CHECK(check_now(L, imgsize, msg) == NULL);
+    writable(1);
+    uint8_t idx = u->idx;
+    u->idx = (uint8_t)a; /* the loop's index, not i */
+    fix_crc();
+    const char *why = check_now(L, imgsize, msg);
+    CHECK(why != NULL && strstr(why, "call over an open upvalue") != NULL);
+    u->idx = idx;
+    fix_crc();
+    writable(0);
+    done(L);
+}
+
 static void test_an_image_attached_too_late_is_refused(void)
 {
     CHECK(make_image(app_names, app_srcs, 3, 0));
@@ -533,6 +571,7 @@ static const struct check_case cases[] = {
     CASE(test_a_negative_first_line_is_refused),
     CASE(test_the_header_says_why_an_image_is_refused),
     CASE(test_a_function_at_a_negative_line_is_refused),
+    CASE(test_a_call_over_an_open_upvalue_is_refused),
     CASE(test_an_image_attached_too_late_is_refused),
     CASE(test_a_stripped_image_runs_without_lines),
 };
