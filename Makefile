@@ -642,9 +642,12 @@ bench: setup host
 # campaign of the libFuzzer targets instead, RUNS inputs each, with
 # coverage figures (tests/fuzz/run --campaign).
 FUZZ_SECONDS ?= 300
+# libFuzzer's seed for make fuzz: 0 a random one (make test's smoke run
+# uses a fixed one, tests/fuzz/run's default).
+FUZZ_SEED ?= 0
 DIFFFUZZ_PROGRAMS ?= 1000000
 fuzz: setup host
-	$(if $(FUZZ_CAMPAIGN),tests/fuzz/run --campaign $(FUZZ_CAMPAIGN),tests/fuzz/run --seconds $(FUZZ_SECONDS))
+	$(if $(FUZZ_CAMPAIGN),tests/fuzz/run --campaign $(FUZZ_CAMPAIGN),tests/fuzz/run --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED))
 	tests/difffuzz/run --programs $(DIFFFUZZ_PROGRAMS)
 
 test: setup

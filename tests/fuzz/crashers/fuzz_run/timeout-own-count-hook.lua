@@ -1,0 +1,52 @@
+--! medium64
+-- (medium64: microbit's 64-bit test model has 4 KiB of C stack; inside
+-- a pattern's recursion there, less than the call reserve is left and
+-- the hook waits (rtlua_poll), so a deadline comes late or never.)
+-- Loops in C whose length the caller controls can be interrupted (issue
+-- 17): they run the count hook every few thousand iterations, so a count
+-- hook, rt.timeout's deadline (and the REPL's Ctrl-C, tests/repl/run)
+-- stop them; where the answer is known at once it comes at once.
+assert(string.rep("", math.maxinteger) == "")
+assert(string.rep("", math.maxinteger, "") == "")
+
+-- A count hook sees a C loop's iterations as instructions.
+local calls = 0
+debug.sethook(function()
+  calls = calls + 0
+  if calls == 10 then error("stopped by the hook") end
+end, "", 1000)
+local ok, e = pcall(table.move, {}, 1, math.maxinteger - 1, 1, {})
+debug.sethook()
+assert(not ok and e:find("stopped by the hook", 1, true) and calls == 10, e)
+
+-- rt.timeout: a deadline stops a C loop, a pattern's backtracking and a
+-- Lua loop alike; a quick function returns its results.
+local function stopped(...)
+  local ok2, e2 = pcall(rt.timeout, 20, ...)
+  return not ok2 and e2:find("deadline exceeded", 1, true) ~= nil
+end
+assert(stopped(table.move, {}, 1, math.maxinteger - 1, 1, {}))
+-- (Eight levels of backtracking over 100 characters: some 10^11 steps,
+-- in little C stack, which microbit's 64-bit test model has.)
+assert(stopped(string.find, ("a"):rep(100), ("a*"):rep(8) .. "b"))
+assert(stopped(function() while true do end end))
+local huge = setmetatable({}, {__len = function() return math.maxinteger end,
+                                __index = function() return "" end,
+                                __newindex = function() end})
+assert(stopped(table.concat, huge, ""))
+assert(stopped(table.remove, huge, 1))
+local a, b = rt.timeout(1000, function(x, y) return x + y, "done" end, 1, 2)
+assert(a == 3 and b == "done")
+-- Errors pass through; the thread's own hook comes back afterwards.
+local function h() end
+debug.sethook(h, "", 5000)
+ok, e = pcall(rt.timeout, 1000, error, "own error", 0)
+assert(not ok and e == "own error")
+local hook, mask, count = debug.gethook()
+assert(hook == h and mask == "" and count == 5000)
+debug.sethook()
+-- A nested timeout keeps the sooner deadline.
+assert(stopped(rt.timeout, 050000, function() while true do end end))
+ok, e = pcall(rt.timeout, -1, print)
+assert(not ok and e:find("timeout out of range", 1, true), e)
+print("interrupt ok")
