@@ -24,10 +24,12 @@
  * (debug.getlocal indexes the frame by them).
  *
  * It reads the prototype only (no allocation): it can check code held
- * in flash.  Its time is linear in the code (at most VERIFY_OPEN_VISITS
- * visits an instruction; past them a prototype is refused).  What it cannot see (the values a register holds at run
- * time, which debug.setlocal may change anyway) the interpreter checks
- * where a wrong type would be unsafe (SETLIST's table, SELF's key).
+ * in flash.  Its time is linear in the code (lang/verify.c bounds the
+ * search for open upvalues by VERIFY_OPEN_VISITS visits an instruction
+ * and refuses a prototype past them).  What it cannot see (the values a
+ * register holds at run time, which debug.setlocal may change anyway)
+ * the interpreter checks where a wrong type would be unsafe (SETLIST's
+ * table, SELF's key).
  */
 #ifndef RTLUA_VERIFY_H
 #define RTLUA_VERIFY_H
