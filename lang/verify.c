@@ -16,9 +16,9 @@
 
 /* Smallest frame the compiler gives a function. */
 #define VERIFY_MINSTACK 2
-/* Most instructions the search for open upvalues visits in a round, per
- * instruction of the function (each instruction's byte gains at most 8
- * bits; the compiler's code takes about two visits an instruction). */
+/* Most instructions the search for open upvalues visits in a register's
+ * round, per instruction of the function (the compiler's code takes
+ * about two). */
 #define VERIFY_OPEN_VISITS 32
 /* NEWTABLE's B is log2(hash size) + 1 for a 32-bit size. */
 #define VERIFY_MAXHASHB 32
@@ -385,44 +385,45 @@ static int checkinstr(vstate *V, instr i, int *next)
  * the callee, or a closure it calls, would write its own function slot
  * through the upvalue, and the interpreter, the hooks and the debug
  * functions read the running function there (a frame whose function
- * was the integer 100 was the fuzzer's case).  So the registers that may
- * be open before each instruction are found over the control flow, to a
- * fixed point, and no call's frame may start at or below one of them.
- * A byte an instruction holds them, so the registers are taken 8 at a
- * time: a round for each block of 8 registers that any instruction can
- * open (bit j of a byte is register 8 * block + j). */
+ * was the integer 100 was the fuzzer's case).  So for each register
+ * that some instruction can open, whether it may be open before each
+ * instruction is found over the control flow, to a fixed point, and no
+ * call's frame may start at or below it while it may.  One bit an
+ * instruction holds that (microbit's arena is small: a byte an
+ * instruction did not leave room to check lib_pattern.lua's image). */
 
-/* The bits of block `blk` that instruction pc opens or leaves open from
- * `in`. */
-static unsigned openafter(const proto *p, int pc, int blk, unsigned in)
+#define BIT(b, pc) (((b)[(pc) >> 3] >> ((pc)&7)) & 1u)
+#define SETBIT(b, pc) ((b)[(pc) >> 3] |= (uint8_t)(1u << ((pc)&7)))
+
+/* Does instruction pc leave register r open, from `in` before it? */
+static unsigned openafter(const proto *p, int pc, int r, unsigned in)
 {
     instr i = p->code[pc];
-    int a = GETARG_A(i) - 8 * blk;
+    int a = GETARG_A(i);
     switch (GET_OP(i)) {
     case OP_CLOSURE: {
         const proto *c = p->p[GETARG_Bx(i)];
-        for (int j = 0; j < c->sizeupvalues; j++) {
-            int r = c->upvalues[j].idx - 8 * blk;
-            if (c->upvalues[j].instack && r >= 0 && r < 8)
-                in |= 1u << r;
-        }
+        for (int j = 0; j < c->sizeupvalues; j++)
+            if (c->upvalues[j].instack && c->upvalues[j].idx == r)
+                return 1;
         return in;
     }
     case OP_TBC:
-        return a >= 0 && a < 8 ? in | 1u << a : in;
+        return a == r ? 1 : in;
     case OP_TFORPREP:
-        return a + 3 >= 0 && a + 3 < 8 ? in | 1u << (a + 3) : in;
+        return a + 3 == r ? 1 : in;
     case OP_CLOSE: /* closes a and those above */
-        return a <= 0 ? 0 : a >= 8 ? in : in & ((1u << a) - 1u);
+        return a <= r ? 0 : in;
     default:
         return in;
     }
 }
 
-/* The blocks of 8 registers that some instruction opens, one bit each. */
-static uint32_t openblocks(const proto *p)
+/* The registers that some instruction opens, a bit each. */
+static void openable(const proto *p, uint32_t regs[8])
 {
-    uint32_t blocks = 0;
+    for (int k = 0; k < 8; k++)
+        regs[k] = 0;
     for (int pc = 0; pc < p->sizecode; pc++) {
         instr i = p->code[pc];
         int a = GETARG_A(i);
@@ -431,20 +432,20 @@ static uint32_t openblocks(const proto *p)
             const proto *c = p->p[GETARG_Bx(i)];
             for (int j = 0; j < c->sizeupvalues; j++)
                 if (c->upvalues[j].instack)
-                    blocks |= 1u << (c->upvalues[j].idx / 8);
+                    regs[c->upvalues[j].idx / 32] |=
+                        1u << (c->upvalues[j].idx % 32);
             break;
         }
         case OP_TBC:
-            blocks |= 1u << (a / 8);
+            regs[a / 32] |= 1u << (a % 32);
             break;
         case OP_TFORPREP:
-            blocks |= 1u << ((a + 3) / 8);
+            regs[(a + 3) / 32] |= 1u << ((a + 3) % 32);
             break;
         default:
             break;
         }
     }
-    return blocks;
 }
 
 /* The instructions that can run after pc (checkinstr checked that they
@@ -516,47 +517,42 @@ static int framestart(instr i)
     }
 }
 
-/* One block's round: open[pc] for every instruction, by a forward sweep
- * that goes back to a loop's head whenever a back edge adds to it, then
- * the calls against it. */
-static int checkblock(vstate *V, uint8_t *open, int blk)
+/* Register r's round: its bit for every instruction, by a forward sweep
+ * that goes back to a loop's head whenever a back edge sets its bit,
+ * then the calls against them. */
+static int checkreg(vstate *V, uint8_t *open, int r)
 {
     const proto *p = V->p;
     long budget = (long)VERIFY_OPEN_VISITS * p->sizecode;
-    for (int pc = 0; pc < p->sizecode; pc++)
-        open[pc] = 0;
+    for (int k = 0; k < (p->sizecode + 7) / 8; k++)
+        open[k] = 0;
     for (int pc = 0; pc < p->sizecode;) {
         CHECK(V, --budget >= 0, "control flow too complex to check");
-        unsigned out = openafter(p, pc, blk, open[pc]);
+        unsigned out = openafter(p, pc, r, BIT(open, pc));
         int to[2], back = -1;
-        for (int n = successors(p, pc, to); n-- > 0;) {
-            unsigned merged = open[to[n]] | out;
-            if (merged != open[to[n]]) {
-                open[to[n]] = (uint8_t)merged;
+        for (int n = successors(p, pc, to); out && n-- > 0;) {
+            if (!BIT(open, to[n])) {
+                SETBIT(open, to[n]);
                 if (to[n] <= pc && (back < 0 || to[n] < back))
                     back = to[n];
             }
         }
         pc = back >= 0 ? back : pc + 1;
     }
-    for (V->pc = 0; V->pc < p->sizecode; V->pc++) {
-        int f = framestart(p->code[V->pc]) - 8 * blk;
-        /* the bits of registers f and above */
-        unsigned above = f <= 0   ? 0xFFu
-                         : f >= 8 ? 0
-                                  : 0xFFu & ~((1u << f) - 1u);
-        CHECK(V, (open[V->pc] & above) == 0, "call over an open upvalue");
-    }
+    for (V->pc = 0; V->pc < p->sizecode; V->pc++)
+        CHECK(V, !BIT(open, V->pc) || framestart(p->code[V->pc]) > r,
+              "call over an open upvalue");
     V->pc = -1;
     return 1;
 }
 
 static int checkopen(vstate *V, uint8_t *open)
 {
-    uint32_t blocks = openblocks(V->p);
-    for (int blk = 0; blk < 32; blk++)
-        if (blocks & (1u << blk))
-            TRY(checkblock(V, open, blk));
+    uint32_t regs[8];
+    openable(V->p, regs);
+    for (int r = 0; r < 256; r++)
+        if (regs[r / 32] & (1u << (r % 32)))
+            TRY(checkreg(V, open, r));
     return 1;
 }
 
@@ -661,7 +657,7 @@ size_t verify_scratchsize(const proto *p)
 {
     size_t locals =
         p->sizelocvars > 0 ? sizeof(int32_t) * (size_t)p->maxstacksize : 0;
-    size_t open = needsclose(p) ? (size_t)p->sizecode : 0;
+    size_t open = needsclose(p) ? ((size_t)p->sizecode + 7) / 8 : 0;
     return locals > open ? locals : open;
 }
 

@@ -37,7 +37,7 @@
 #include "vm/obj.h"
 
 /* The bytes of scratch verify_proto needs for p (0 for none): an int32_t
- * per register when it has local names, a byte per instruction when it
+ * per register when it has local names, a bit per instruction when it
  * captures registers or has to-be-closed variables.  Its nested
  * prototypes must be there (loaded, or checked as pointers). */
 size_t verify_scratchsize(const proto *p);
