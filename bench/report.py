@@ -1604,8 +1604,13 @@ set key right center
             ```""" % (self.p.get("soaksecs"), board))
         for x in r.of("soak", "soak"):
             for k, v in x.items():
-                if k not in ("runner", "kind", "units", "job"):
-                    L.append("%s: %s" % (k, SOAK_FORMAT.get(k, "%s") % v))
+                if k in ("runner", "kind", "units", "job"):
+                    continue
+                kv = "%s %s" % (k, SOAK_FORMAT.get(k, "%s") % v)
+                if k.startswith("largest_free_"):  # beside its arena_
+                    L[-1] += " " + kv
+                else:
+                    L.append("@soak " + kv)
         mhz = self.hz // 1000000
         block(L, """\
             ```
