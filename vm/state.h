@@ -232,6 +232,7 @@ typedef struct global_State {
     gcobj **sweepgc;   /* the sweep's position in the current list */
     uint8_t sweeplist; /* 0 allgc, 1 finobj, 2 tobefnz */
     uint32_t sweepstr; /* the string sweep's next bucket */
+    str **sweepstrpos; /* the link in it to go on from, NULL: its head */
     gcobj *gray;       /* gray objects to traverse */
     gcobj *grayagain;  /* threads: scanned again in atomic */
     gcobj *weak;       /* weak-value tables, for clearing */
@@ -276,6 +277,7 @@ typedef struct global_State {
                               over the steps (assist tolerance) */
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
+    size_t lastlargest;    /* the largest sure allocation when it ended */
     uint32_t atomiccycles; /* what the last atomic unit took */
     uint32_t atomicslots;  /* the stack slots it re-scanned and cleared */
     uint32_t atomiclslots; /* those of the thread running its step */

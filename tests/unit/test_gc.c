@@ -1764,6 +1764,51 @@ static void test_a_cycle_behind_its_room_is_caught_up(void)
     CHECK(close_state_empty());
 }
 
+/* A fragmented arena: free bytes are many, in holes, and the big block
+ * left is used up by big allocations long before use has grown by the
+ * pause's share.  A cycle is due once that block is under the reserve
+ * and has lost a GC_LARGEST_DIV-th of what it was when the last cycle
+ * ended (rt.loop making a 100 KiB string every 10 ms beside 2 KiB holes
+ * ran out of memory with 3.6 MiB free). */
+static void test_cycle_is_due_when_the_largest_block_runs_out(void)
+{
+    CHECK(open_small_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->gcrunning = 0; /* the test drives the collector */
+    rt_int k = 1;
+    /* live strings (not in a page, as small objects are), each followed
+     * by 2 KiB of garbage, until the big block at the top is under the
+     * reserve */
+    while (arena_largest_alloc(g->arena) >= g->reserve) {
+        CHECK(anchor_str(k++, str_newlong(L, 512)));
+        CHECK(str_newlong(L, 2048) != NULL);
+    }
+    gc_fullgc(L);
+    size_t big = arena_largest_alloc(g->arena);
+    CHECK(big < g->reserve && big > 8192);
+    CHECK(arena_free_bytes(g->arena) >= g->reserve);
+    CHECK_EQ(gc_cycle_due(g), 0);
+    /* two fifths of the big block, anchored (other free blocks may serve the
+     * first), until it has lost a quarter: use grows by far less than the
+     * pause's share of the estimate, or a 16th of the arena over it */
+    size_t before = arena_in_use(g->arena);
+    int n = 0;
+    while (arena_largest_alloc(g->arena) >= big - big / GC_LARGEST_DIV) {
+        CHECK_EQ(gc_cycle_due(g), 0);
+        CHECK(++n <= 8);
+        CHECK(anchor_str(++k, str_newlong(L, big / 5 * 2)));
+    }
+    size_t grown = arena_in_use(g->arena) - before;
+    CHECK(grown < g->gcestimate / 100 * g->pausepct);
+    CHECK(grown <
+          (arena_capacity(g->arena) - g->gcestimate) / GC_PAUSE_ARENA_DIV);
+    CHECK(arena_free_bytes(g->arena) >= g->reserve);
+    CHECK_EQ(gc_cycle_due(g), 1);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* Inside an rt.loop body (gchold) whose assist cap is spent, allocation
  * runs no assist: it is deferred and the work stays owed, to be paid by
  * the next assist outside the body. */
@@ -2126,6 +2171,47 @@ static void test_coroutine_is_marked_as_it_stops(void)
     CHECK(close_state_empty());
 }
 
+static int on_ranlist(lua_State *L1)
+{
+    for (lua_State *th = G(L)->ranlist; th != NULL; th = th->rannext)
+        if (th == L1)
+            return 1;
+    return 0;
+}
+
+/* A coroutine that stops while no cycle is marking leaves g->ranlist
+ * too, its dead part cleared: coroutines resumed during a sweep or the
+ * pause and then dropped were each looked at by atomic (the soak at
+ * shift=5: 85 threads on the list, a 2,635-cycle atomic unit). */
+static void test_coroutine_stopping_between_marks_leaves_the_ranlist(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    CHECK(L1 != NULL);
+    release_newest();
+    finish_the_cycle();
+    CHECK(g->gcphase == GC_PAUSE);
+    table *t = tagged_table(79);
+    CHECK(t != NULL);
+    uint32_t limit = L1->stacklimit;
+    CHECK(limit >= (uint32_t)(L1->top - L1->stack) + 2);
+    set_gc(L1->top + 1, t, V_TABLE); /* a dead value above its top */
+    gc_thread_ran(L1);
+    CHECK(on_ranlist(L1));
+    gc_suspended(L, L1);
+    CHECK(!on_ranlist(L1));
+    CHECK(!(L1->dirty & (GC_RAN_SCAN | GC_RAN_CLEAR | GC_RAN_LISTED)));
+    for (uint32_t i = (uint32_t)(L1->top - L1->stack); i < limit; i++)
+        CHECK(is_nil(&L1->stack[i]));
+    CHECK(checked());
+    finish_the_cycle();
+    finish_the_cycle();
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* White open upvalues on the stack of a thread: K of them. */
 #define UPVAL_SLOTS 64
 
@@ -2445,9 +2531,10 @@ static void test_dead_part_clear_goes_on_above_a_new_top(void)
     CHECK(L1 != NULL && state_growstack(L1, (uint32_t)(live + dead)) == 0);
     finish_the_cycle();
     L1->top = L1->stack + live; /* the rest popped: a dead part */
+    /* C code ran on it between cycles (no gc_suspended, which would clear
+     * it at once): its clear waits for its traversal */
     gc_thread_ran(L1);
-    gc_suspended(L, L1); /* between cycles: its clear waits */
-    g->gcestimate = 0;   /* a cycle is due */
+    g->gcestimate = 0; /* a cycle is due */
     int guard = 0;
     do
         gc_step(L, 1);
@@ -2751,6 +2838,7 @@ static const struct check_case cases[] = {
     CASE(test_assist_pays_work_owed_not_its_whole_budget),
     CASE(test_growth_assists_wait_for_the_paced_steps),
     CASE(test_a_cycle_behind_its_room_is_caught_up),
+    CASE(test_cycle_is_due_when_the_largest_block_runs_out),
     CASE(test_assists_in_a_body_stop_at_its_cap),
     CASE(test_emergency_in_a_body_is_bounded_then_fails),
 #endif
@@ -2758,6 +2846,7 @@ static const struct check_case cases[] = {
     CASE(test_fault_injection_at_every_allocation),
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
     CASE(test_coroutine_is_marked_as_it_stops),
+    CASE(test_coroutine_stopping_between_marks_leaves_the_ranlist),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),
     CASE(test_open_upvalues_are_marked_in_bounded_chunks),
     CASE(test_stack_rescans_cover_only_what_changed),
