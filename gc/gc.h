@@ -42,8 +42,8 @@
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit (up to
  *                 GC_SWEEP_STR_SCAN of them while they hold fewer
  *                 strings), but at most GC_SWEEP_SCAN strings examined
- *                 and GC_SWEEP_MAX freed: a long chain goes on in the
- *                 next unit
+ *                 and GC_SWEEP_STR_FREE freed: a long chain goes on in
+ *                 the next unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (a dead table with parts
  *                 counts two; a dead thread is taken apart first: its
  *                 open upvalues GC_TRAVERSE_CHUNK a unit, its call-record
@@ -196,6 +196,11 @@
  * buckets cost next to nothing; a unit of 2 of them paid a unit's fixed
  * cost, a third of the collector's time in a cycle of a small heap). */
 #define GC_SWEEP_STR_SCAN 16
+/* Strings freed at most per unit of the string sweep (and GC_SWEEP_SCAN
+ * examined): a bucket's chain has no bound, and a longer one goes on in
+ * the next unit.  Strings cost less to free than objects (GC_SWEEP_MAX):
+ * with 2, the units of a table of dead strings cost a quarter more. */
+#define GC_SWEEP_STR_FREE 4
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
 /* ---- Assists: allocation pays in work -------------------------------------

@@ -465,7 +465,7 @@ void str_sweep_start(global_State *g)
  * while they are empty or short (at most GC_SWEEP_STR_SCAN buckets,
  * stopping after the bucket that made GC_SWEEP_STR_MAX strings
  * examined), but a long chain only in part: at most GC_SWEEP_SCAN
- * strings examined and GC_SWEEP_MAX freed, the rest in the next units
+ * strings examined and GC_SWEEP_STR_FREE freed, the rest in the next units
  * (g->sweepstrpos: the link to go on from).  A chain's length has no
  * bound (the soak at shift=5: a unit of 1,460 instructions, 47 us).
  * The link stays valid between units: nothing moves a string from its
@@ -477,18 +477,19 @@ int str_sweep_unit(lua_State *L, size_t *freed)
     global_State *g = G(L);
     strtab *t = &g->strt;
     uint32_t end = t->oldsize + t->size;
-    uint32_t seen = 0, nfreed = 0;
-    for (uint32_t n = 0; g->sweepstr < end &&
-                         (n < GC_SWEEP_STR_MAX ||
-                          (n < GC_SWEEP_STR_SCAN && seen < GC_SWEEP_STR_MAX));
-         n++) {
-        uint32_t i = g->sweepstr;
-        str **pp = g->sweepstrpos;
+    uint32_t seen = 0, nfreed = 0, i = g->sweepstr;
+    str **pp = g->sweepstrpos;
+    g->sweepstrpos = NULL;
+    for (uint32_t n = 0;
+         i < end && (n < GC_SWEEP_STR_MAX ||
+                     (n < GC_SWEEP_STR_SCAN && seen < GC_SWEEP_STR_MAX));
+         n++, i++, pp = NULL) {
         if (pp == NULL)
             pp = i < t->oldsize ? &t->old[i] : &t->hash[i - t->oldsize];
         str *s;
         while ((s = *pp) != NULL) {
-            if (seen >= GC_SWEEP_SCAN || nfreed >= GC_SWEEP_MAX) {
+            if (seen >= GC_SWEEP_SCAN || nfreed >= GC_SWEEP_STR_FREE) {
+                g->sweepstr = i;
                 g->sweepstrpos = pp;
                 return 0;
             }
@@ -508,10 +509,9 @@ int str_sweep_unit(lua_State *L, size_t *freed)
                 pp = &s->u.hnext;
             }
         }
-        g->sweepstrpos = NULL;
-        g->sweepstr++;
     }
-    return g->sweepstr >= end;
+    g->sweepstr = i;
+    return i >= end;
 }
 
 static void free_buckets(global_State *g, str **b, uint32_t n)

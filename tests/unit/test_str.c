@@ -925,7 +925,7 @@ static void test_resize_during_the_sweep_keeps_its_place(void)
 }
 
 /* A bucket's chain has no bound on its length (collisions), so a unit
- * sweeps a long one in part: at most GC_SWEEP_MAX strings freed and
+ * sweeps a long one in part: at most GC_SWEEP_STR_FREE strings freed and
  * GC_SWEEP_SCAN examined, the next unit going on from where it stopped.
  * The chain is made by hand (every string moved into bucket 0): the
  * sweep does not look at hashes. */
@@ -977,7 +977,7 @@ static void test_long_chain_is_swept_a_few_strings_a_unit(void)
         CHECK(++units <= 10000);
     }
     g->gcphase = GC_PAUSE;
-    CHECK(most <= GC_SWEEP_MAX * biggest);
+    CHECK(most <= GC_SWEEP_STR_FREE * biggest);
     CHECK_EQ(freed, dead_bytes);
     CHECK_EQ(t->nuse, nuse - (CHAIN_KEYS - (CHAIN_KEYS + 2) / 3));
     uint32_t kept = 0;
