@@ -8,6 +8,9 @@
 #   make run         boot the default board in QEMU
 #   make bench       the benchmark report against lua5.4, in bench/results
 #   make fuzz        the libFuzzer targets, FUZZ_SECONDS each
+#   make fuzz-targets  only build them (FUZZ_MODE=check|campaign|cov)
+#   make -s boards   the boards; make -s [BOARD=x] board-dir / host-dir:
+#                    a build directory; make -s print-VAR: a variable
 #   make BOARD=x APP=dir   the firmware with the application dir in flash
 #   make repl|debug|size|flash|flash-image|clean
 #
@@ -19,12 +22,30 @@
 # build/<board>-name instead.  make install PREFIX=dir installs the host
 # build (rtlua, include/rtlua/, librtlua.a, lib/pkgconfig/rtlua.pc).
 
+# The boards: every folder of board/ with a board.mk, but the template
+# (docs/porting.md).  This is the one list: scripts ask for it with
+# `make -s boards`.
 BOARD ?= mps2-an385
-BOARDS := $(sort $(filter-out template drivers,$(notdir $(wildcard board/*))))
-ifeq ($(filter $(BOARD),$(BOARDS)),)
+BOARDS := $(sort $(filter-out template,$(patsubst board/%/board.mk,%,$(wildcard board/*/board.mk))))
+ifeq ($(filter $(BOARD),$(BOARDS) template),)
 $(error unknown board '$(BOARD)'; the boards are: $(BOARDS))
 endif
 include board/$(BOARD)/board.mk
+# What every board.mk must set (BOARD_QEMU may be empty: a board without a
+# QEMU machine is built and checked on the host only).  The template sets
+# none of them, so a copy of it fails here until it is filled in.
+BOARD_REQUIRED := BOARD_CPU BOARD_LD BOARD_UART BOARD_STACK BOARD_GUARD \
+                  BOARD_NULL_GUARD BOARD_APP_IMAGE BOARD_TEST_LUA BOARD_TEST_TAG
+$(foreach v,$(BOARD_REQUIRED),$(if $($(v)),,$(error board/$(BOARD)/board.mk sets no $(v) (docs/porting.md))))
+ifeq ($(wildcard drivers/uart_$(BOARD_UART).c),)
+$(error board/$(BOARD)/board.mk: BOARD_UART := $(BOARD_UART) names no drivers/uart_$(BOARD_UART).c)
+endif
+ifeq ($(filter smoke all,$(BOARD_TEST_LUA)),)
+$(error board/$(BOARD)/board.mk: BOARD_TEST_LUA is smoke or all, not '$(BOARD_TEST_LUA)')
+endif
+ifeq ($(filter board small tiny,$(BOARD_TEST_TAG)),)
+$(error board/$(BOARD)/board.mk: BOARD_TEST_TAG is board, small or tiny, not '$(BOARD_TEST_TAG)')
+endif
 
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
@@ -33,9 +54,16 @@ WARN := -Wall -Wextra -Wshadow -Wundef -Wmissing-prototypes \
         -Wstrict-prototypes -Werror
 COMMON := -std=c11 -g -ffunction-sections -fdata-sections -I. -Iinclude
 
+# ---- build directories -------------------------------------------------
+# The one rule for their names; scripts ask for them with `make -s
+# host-dir` and `make -s BOARD=x board-dir` (with RTLUA_NUM and the
+# variants).  build_dir BASE NUM DEFAULT_NUM VARIANT: BASE, -numNUM when
+# NUM is not the target's default, -VARIANT.
+build_dir = build/$(1)$(if $(filter-out $(3),$(2)),-num$(2))$(if $(4),-$(4))
+
 # ---- host --------------------------------------------------------------
 HOST_NUM := $(or $(RTLUA_NUM),64)
-HOST_DIR := build/host$(if $(filter 32,$(HOST_NUM)),-num32)$(if $(HOST_VARIANT),-$(HOST_VARIANT))
+HOST_DIR := $(call build_dir,host,$(HOST_NUM),64,$(HOST_VARIANT))
 HOST_CC ?= gcc
 HOST_OPT ?= -O2
 HOST_INC := $(HOST_DIR)/include
@@ -49,7 +77,7 @@ CC := $(CROSS)gcc
 OBJCOPY := $(CROSS)objcopy
 SIZE := $(CROSS)size
 BOARD_NUM := $(or $(RTLUA_NUM),32)
-BDIR := build/$(BOARD)$(if $(filter 64,$(BOARD_NUM)),-num64)$(if $(BOARD_VARIANT),-$(BOARD_VARIANT))
+BDIR := $(call build_dir,$(BOARD),$(BOARD_NUM),32,$(BOARD_VARIANT))
 # Flash is bytes and instructions are time: the firmware is built for
 # size (BOARD_OPT), but for the files where a program's time goes
 # (BOARD_HOT: the interpreter, calls, tables, strings, the allocator and
@@ -88,13 +116,16 @@ TARGET_LDFLAGS := $(BOARD_CPU) -nostartfiles -Wl,--gc-sections -Llinker \
 # ---- sources -----------------------------------------------------------
 CORE_SRCS := $(sort $(wildcard gc/*.c vm/*.c lang/*.c lib/*.c))
 CORE_SRCS := $(filter-out lib/main.c,$(CORE_SRCS))
-# The hw library's drivers (board/drivers/hw_*.c): those board.mk names
+# The hw library's drivers (drivers/hw_*.c): those board.mk names
 # in BOARD_HW, and the register-bit pins the host's simulated board uses.
 # BOARD_HW_SRCS: a board's other hw sources (a table shared in a family).
-HW_DRIVERS := $(sort $(patsubst %,board/drivers/hw_%.c,$(BOARD_HW)) \
+HW_DRIVERS := $(sort $(patsubst %,drivers/hw_%.c,$(BOARD_HW)) \
                      $(BOARD_HW_SRCS))
-PORT_HOST := port/fmt.c $(wildcard port/host/*.c) board/drivers/hw_reg.c
-PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) \
+PORT_HOST := port/fmt.c $(wildcard port/host/*.c) drivers/hw_reg.c
+# The console's UART driver is the one board.mk's BOARD_UART names
+# (drivers/uart_NAME.c); board/$(BOARD)/*.c are the board's own files
+# (clock bring-up, the hw library's table, a random number generator).
+PORT_CM := port/fmt.c $(wildcard port/cortex-m/*.c) drivers/uart_$(BOARD_UART).c \
            $(sort $(wildcard board/$(BOARD)/*.c) $(HW_DRIVERS))
 CHECK_SRCS := tests/unit/check.c
 # The flash-image compiler's own sources (host only; docs/images.md).
@@ -125,6 +156,7 @@ BOARD_ROM := $(call rom_generated,$(BDIR))
 # (vm/obj.h wants a configuration: the host's, whose number model the
 # generated files do not depend on.)
 $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
+           vm/num.h lang/reserved.h \
            $(HOST_INC)/rtlua_config.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. -I$(HOST_INC) tools/romgen.c \
@@ -213,8 +245,8 @@ BOARD_INCLUDE := $(BOARD_INC)/rtlua_config.h $(addprefix $(BOARD_INC)/,$(PUBLIC_
 host-include: $(HOST_INCLUDE)
 board-include: $(BOARD_INCLUDE)
 
-.PHONY: all host board run test repl debug size flash clean setup bench-gc bench fuzz \
-        host-tests board-tests install thirdparty
+.PHONY: all host board run test repl debug size flash clean setup bench fuzz \
+        board-tests install thirdparty
 .DEFAULT_GOAL := all
 # Objects are never intermediates to delete.
 .SECONDARY:
@@ -401,7 +433,6 @@ install: host
 	install -m 644 $(HOST_DIR)/librtlua.a $(PREFIX)/lib
 	$(call gen_pc,$(PREFIX),$${prefix}/include/rtlua,$${prefix}/lib) \
 	    > $(PREFIX)/lib/pkgconfig/rtlua.pc
-host-tests: host
 
 # ---- board rules -------------------------------------------------------
 BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM)) $(BDIR)/gen/romstr.o
@@ -526,7 +557,7 @@ size: board $(BDIR)/tests/test_romtab.elf
 # flash that ELF; make flash-image APP=dir flashes the image alone, into
 # the region, without rebuilding the firmware.
 APP ?=
-RTLUAC := build/host$(if $(filter 32,$(BOARD_NUM)),-num32)/rtluac
+RTLUAC := $(call build_dir,host,$(BOARD_NUM),64)/rtluac
 .PHONY: host-rtluac flash-image
 host-rtluac: $(HOST_DIR)/rtluac
 
@@ -599,11 +630,6 @@ flash-image: board
 	    0x$$($(CROSS)nm $(BDIR)/rtlua.elf | sed -n 's/ . _app_image_start$$//p') \
 	    verify reset exit"
 
-# The collector's latency on the board (deterministic virtual time).
-bench-gc: $(BDIR)/bench/gc_latency.elf
-	@mkdir -p bench/results
-	RTLUA_TIMEOUT=900 qemu/run $(BOARD) $< | grep -v '^@' | tee bench/results/gc_latency-$(BOARD).md
-
 # One report against the reference lua5.4: speed (host and boards), the
 # collector's latency, the control loop, footprint; bench/results/latest.md
 # and the plots beside it (bench/report).
@@ -624,6 +650,54 @@ fuzz: setup host
 test: setup
 	$(Q)tests/run
 
+# The libFuzzer targets tests/fuzz/run runs (make fuzz-targets): each
+# tests/fuzz/fuzz_NAME.c with the host's core (CORE_SRCS, PORT_HOST and
+# this host build's romstr.c), built by clang with an 8 MiB arena
+# (memory errors reachable, each input cheap) into FUZZ_DIR/fuzz_NAME;
+# fuzz_image also with the image writer, and without PIE (the ROM strings
+# its seeds point at stay where they were).  FUZZ_MODE picks the build:
+#   check     build/fuzz: address and undefined-behaviour sanitizers,
+#             no recovery (the runs of make test and make fuzz);
+#   campaign  build/fuzz-campaign: the fuzzer's instrumentation only, -O2
+#             (several times the inputs a second);
+#   cov       build/fuzz-cov: clang's source coverage, to replay a
+#             campaign's corpus for llvm-cov.
+FUZZ_MODE ?= check
+FUZZ_CC ?= clang
+FUZZ_TARGETS ?= fuzz_compile fuzz_run fuzz_undump fuzz_image
+FUZZ_CFLAGS := -std=c11 -g -I. -Iinclude -I$(HOST_DIR)/gen -I$(HOST_INC) \
+               -DRTLUA_HOST=1 -DRTLUA_HOST_ARENA=8388608u -DRTLUA_FUZZ=1
+ifeq ($(FUZZ_MODE),check)
+FUZZ_DIR := build/fuzz
+FUZZ_CFLAGS += -O1 -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+else ifeq ($(FUZZ_MODE),campaign)
+FUZZ_DIR := build/fuzz-campaign
+FUZZ_CFLAGS += -O2 -fsanitize=fuzzer-no-link
+FUZZ_LDFLAGS := -fsanitize=fuzzer
+else ifeq ($(FUZZ_MODE),cov)
+FUZZ_DIR := build/fuzz-cov
+FUZZ_CFLAGS += -O1 -fprofile-instr-generate -fcoverage-mapping -fsanitize=fuzzer-no-link
+FUZZ_LDFLAGS := -fprofile-instr-generate -fsanitize=fuzzer
+else
+$(error FUZZ_MODE is check, campaign or cov, not '$(FUZZ_MODE)')
+endif
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRCS) $(PORT_HOST) \
+                 $(HOST_DIR)/gen/romstr.c)
+
+$(FUZZ_DIR)/obj/%.o: %.c | $(HOST_INCLUDE) $(HOST_ROM)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_image: $(FUZZ_DIR)/obj/tools/imgwrite.o
+$(FUZZ_DIR)/fuzz_image: FUZZ_XLINK := -no-pie
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_OBJS)
+	$(Q)$(FUZZ_CC) $(filter %.o,$^) $(FUZZ_LDFLAGS) $(FUZZ_XLINK) -lm -o $@
+
+.PHONY: fuzz-targets
+fuzz-targets: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+
 # Third-party C modules, unchanged: lua-cjson, lua-lpeg and
 # lua-filesystem from Debian's source packages (fetched once into
 # build/thirdparty; needs Debian's registry), built as their authors
@@ -636,4 +710,22 @@ thirdparty: setup
 clean:
 	rm -rf build
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# ---- what scripts ask ------------------------------------------------------
+# make -s boards: the boards, one line.  make -s host-dir / board-dir: the
+# build directory of these settings.  make -s BOARD=x print-VAR: a
+# variable's value (tests/run reads board.mk's BOARD_TEST_LUA this way).
+.PHONY: boards host-dir board-dir
+boards:
+	@echo $(BOARDS)
+host-dir:
+	@echo $(HOST_DIR)
+board-dir:
+	@echo $(BDIR)
+print-%:
+	@printf '%s\n' '$(subst ','\'',$($*))'
+
+# The dependency files of the builds this make names (the host's and the
+# board's directories of its settings, and FUZZ_DIR when it builds the
+# fuzz targets), not those of every build.
+-include $(shell find $(HOST_DIR) $(BDIR) $(if $(filter $(FUZZ_DIR)/% fuzz-targets,\
+    $(MAKECMDGOALS)),$(FUZZ_DIR)) -name '*.d' 2>/dev/null)

@@ -100,7 +100,7 @@ static void build(lua_State *L, int workload, size_t arena)
             tvalue v;
             set_int(&v, (rt_int)i);
             tab_setint(L, big, (rt_int)i, &v);
-            gc_safepoint(L);
+            pace_safepoint(L);
         }
         for (uint32_t i = 0; i < nstr; i++) {
             char b[16];
@@ -111,7 +111,7 @@ static void build(lua_State *L, int workload, size_t arena)
             tvalue v;
             set_int(&v, (rt_int)i);
             tab_setstr(L, big, s, &v);
-            gc_safepoint(L);
+            pace_safepoint(L);
         }
     } else if (workload == 2) { /* one long list */
         uint32_t n = (uint32_t)(arena / 3 / 80);
@@ -128,7 +128,7 @@ static void build(lua_State *L, int workload, size_t arena)
             set_gc(&v, nd, V_TABLE);
             tab_setint(L, state_registry(L), 3, &v);
             head = nd;
-            gc_safepoint(L);
+            pace_safepoint(L);
         }
     }
 }
@@ -298,7 +298,7 @@ static void run(int workload, void *mem, size_t bytes, uint32_t run_ms)
     uint32_t span = (uint32_t)((uint64_t)hz * run_ms / 1000);
     while (port_cycles() - t0 < span) {
         mutate(L, workload);
-        gc_safepoint(L);
+        pace_safepoint(L);
     }
     uint32_t t1 = port_cycles();
     g->stephook = NULL;

@@ -87,9 +87,10 @@ struct arena {
     /* Per slot class c (1..ARENA_SMALL_CLASSES): the first page of the
      * class with a free slot, 0 for none ([0] unused). */
     uint32_t partial[ARENA_SMALL_CLASSES + 1];
-    uint32_t lists[]; /* sl_map[fl_count], head[fl_count][SL_COUNT], then
-                         the page map: a bit per page-sized stretch of
-                         the region, set where a page starts */
+    /* The second-level bitmaps, a word per first-level class; the free
+     * lists' heads, ARENA_SL_COUNT per class; then the page map, a bit per
+     * page-sized stretch of the region, set where a page starts. */
+    uint32_t lists[];
 };
 
 /* Low bit of block.size: the block is free. */

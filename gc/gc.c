@@ -38,8 +38,7 @@
 #define set2black(o)                                                          \
     ((o)->marked = (uint8_t)(((o)->marked & ~MARK_WHITES) | MARK_BLACK))
 
-/* ---- Allocation ----------------------------------------------------------
- */
+/* ---- Allocation --------------------------------------------------------- */
 
 static __attribute__((noinline)) void emergency(lua_State *L, size_t need);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
@@ -436,8 +435,7 @@ gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size)
     return o;
 }
 
-/* ---- Marking
- * ---------------------------------------------------------------- */
+/* ---- Marking ------------------------------------------------------------ */
 
 static gcobj **gclist_of(gcobj *o)
 {
@@ -545,7 +543,7 @@ static void markroots(global_State *g)
         linkgray(obj2gc(L), &g->gray);
     }
     markvalue(g, &g->registry);
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < LUA_NUMTYPES; i++)
         markobj(g, g->mt[i]);
     /* The RAM sides of written ROM tables; a slot may gain a new part at
      * any time, and atomic marks the roots again. */
@@ -627,7 +625,7 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
         /* (The allocation may collect: the caller's stack holds o.) */
         finref *r = gc_alloc(L, sizeof(finref));
         if (r == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         r->tt = V_FINREF;
         r->marked = (uint8_t)(MARK_FIXED | g->currentwhite);
         r->target = o;
@@ -647,8 +645,7 @@ void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
         reallymark(g, o);
 }
 
-/* ---- Traversal
- * ------------------------------------------------------------------ */
+/* ---- Traversal ---------------------------------------------------------- */
 
 /* Read a table's __mode into TAB_WEAK_* bits. */
 static uint8_t weakmode(global_State *g, table *t)
@@ -1063,7 +1060,7 @@ static uint32_t mark_changed(global_State *g, lua_State *th)
 }
 
 /* Nil-fill th's dead part, from top up to slot `end`, and lower its limit
- * when it was cleared up to it (vm_trimlimit; not inside an allocation).
+ * when it was cleared up to it (do_trimlimit; not inside an allocation).
  * Returns the slots cleared.  (th->stack is not NULL.) */
 static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
 {
@@ -1072,7 +1069,7 @@ static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
         end = th->stacksize;
     nil_slots(th, top, end);
     if (end == th->stacklimit && !g->gcemergency && !g->gcinassist)
-        vm_trimlimit(th);
+        do_trimlimit(th);
     th->dirty &= (uint8_t)~GC_RAN_CLEAR;
     th->deadfrom = top;
     return end > top ? end - top : 0;
@@ -1100,7 +1097,7 @@ void gc_suspended(lua_State *L, lua_State *co)
 }
 
 /* Finish an object whose scan is complete.  A thread gives back the
- * stack and records it no longer uses (vm_shrinkthread, bounded), except
+ * stack and records it no longer uses (do_shrinkthread, bounded), except
  * inside an allocation (an assist or emergency step), whose caller may
  * have checked for room that no frame records yet. */
 static void finish(global_State *g, gcobj *o)
@@ -1108,7 +1105,7 @@ static void finish(global_State *g, gcobj *o)
     if (o->tt == V_THREAD) {
         lua_State *th = gco2th(o);
         if (!g->gcemergency && !g->gcinassist)
-            vm_shrinkthread(th);
+            do_shrinkthread(th);
         ranlist_clean(th);
         if (g->remarking) { /* a re-mark: it is on grayagain already */
             g->remarking = 0;
@@ -1229,7 +1226,7 @@ static int clear_dead_chunk(global_State *g, lua_State *th)
         return 1;
     th->deadfrom = (uint32_t)(th->top - th->stack);
     if (!g->gcemergency && !g->gcinassist)
-        vm_trimlimit(th);
+        do_trimlimit(th);
     ranlist_clean(th);
     return 0;
 }
@@ -1355,8 +1352,7 @@ static void remarkupvals(global_State *g, lua_State *th)
     }
 }
 
-/* ---- Atomic
- * ------------------------------------------------------------------------ */
+/* ---- Atomic ------------------------------------------------------------- */
 
 /* Does th need a scan again: it ran since its last scan began (the main
  * thread always counts as having run: the host's C code may change it)? */
@@ -1423,8 +1419,7 @@ static void clear_dead_stacks(global_State *g)
     }
 }
 
-/* ---- Clearing the weak tables
- * ------------------------------------------------------------------
+/* ---- Clearing the weak tables ----------------------------------------------
  * The weak tables of the cycle (on g->weak, g->allweak, g->ephemeron,
  * flagged MARK_CLEARING when their traversal started) are cleared a
  * chunk at a time while the program runs: their weak values found dead
@@ -1715,8 +1710,7 @@ static void atomic(global_State *g)
     g->currentwhite = gc_otherwhite(g);
 }
 
-/* ---- Sweeping
- * --------------------------------------------------------------------------
+/* ---- Sweeping --------------------------------------------------------------
  */
 
 size_t gc_objsize(gcobj *o)
@@ -1754,41 +1748,27 @@ void gc_freeobj(lua_State *L, gcobj *o)
     switch (o->tt) {
     case V_SHRSTR:
         str_remove(g, gco2str(o));
-        gc_free(g, o, str_objsize(gco2str(o)));
         break;
-    case V_LNGSTR:
-        gc_free(g, o, str_objsize(gco2str(o)));
-        break;
-    case V_TABLE:
+    case V_TABLE: /* with its parts */
         tab_free(g, gco2tab(o));
-        break;
-    case V_LCL:
-        gc_free(g, o, fn_lclsize(gco2lcl(o)->nupvalues));
-        break;
-    case V_CCL:
-        gc_free(g, o, fn_cclsize(gco2ccl(o)->nupvalues));
-        break;
-    case V_UDATA:
-        gc_free(g, o, fn_udatasize(gco2ud(o)->len, gco2ud(o)->nuvalue));
-        break;
+        return;
     case V_UPVAL:
         fn_freeupval(g, gco2uv(o));
-        break;
-    case V_PROTO:
+        return;
+    case V_PROTO: /* with its arrays */
         fn_freeproto(g, gco2proto(o));
-        break;
+        return;
     case V_THREAD: {
         lua_State *th = gco2th(o);
         ranlist_remove(th); /* atomic emptied it: only lua_close's frees */
         state_freethread(L, th);
-        break;
+        return;
     }
-    case V_FINREF:
-        gc_free(g, o, sizeof(finref));
-        break;
     default:
         break;
     }
+    /* One block of the size the object says. */
+    gc_free(g, o, gc_objsize(o));
 }
 
 /* Sweep the list g->sweepgc points into: at most GC_SWEEP_MAX frees, of
@@ -1806,9 +1786,9 @@ static int dismantle(lua_State *L, lua_State *th, int work)
     if (th->openupval != NULL) {
         if (!work)
             return 1;
-        return fn_closesome(th, GC_TRAVERSE_CHUNK) || vm_freesomeci(L, th, 0);
+        return fn_closesome(th, GC_TRAVERSE_CHUNK) || do_freesomeci(L, th, 0);
     }
-    return vm_freesomeci(L, th, work ? GC_SWEEP_MAX : 0);
+    return do_freesomeci(L, th, work ? GC_SWEEP_MAX : 0);
 }
 
 static int sweep_unit(lua_State *L)
@@ -1838,8 +1818,7 @@ static int sweep_unit(lua_State *L)
     return *pp == NULL;
 }
 
-/* ---- Finalizers
- * ----------------------------------------------------------------------------
+/* ---- Finalizers ------------------------------------------------------------
  */
 
 /* Put the first object of tobefnz back on allgc (a stand-in's object is
@@ -1881,8 +1860,7 @@ static void call_one_finalizer(lua_State *L)
     }
 }
 
-/* ---- The state machine
- * ------------------------------------------------------------------------ */
+/* ---- The state machine -------------------------------------------------- */
 
 static void start_cycle(global_State *g)
 {
@@ -2069,7 +2047,7 @@ static int atomic_next(const global_State *g, const lua_State *L)
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
- * due (or the cycle just ended and `stop_at_pause` is set). */
+ * due, or when the unit ended the cycle. */
 static int unit(lua_State *L, int force)
 {
     global_State *g = G(L);
@@ -2439,8 +2417,7 @@ void gc_freeall(lua_State *L)
     g->gcphase = GC_PAUSE;
 }
 
-/* ---- gc_check
- * ------------------------------------------------------------------ */
+/* ---- gc_check ----------------------------------------------------------- */
 
 struct checker {
     global_State *g;

@@ -21,7 +21,7 @@
  *                 GC_REMARK_STACK slots within one step, so that atomic
  *                 finds little left (GC_REMARK_STALE and GC_REMARK_MAX are
  *                 fuses); a traversed thread gives back stack it no
- *                 longer uses (vm_shrinkthread).  With finalizable
+ *                 longer uses (do_shrinkthread).  With finalizable
  *                 objects (finobj or tobefnz not empty), a first atomic
  *                 point (the marking half of ATOMIC) is followed, still
  *                 in PROPAGATE, by three stages while the program runs:
@@ -164,8 +164,7 @@
 #include "port/port.h"
 #include "vm/state.h"
 
-/* ---- Bounds of the work units --------------------------------------------
- */
+/* ---- Bounds of the work units ------------------------------------------- */
 /* A step checks the clock between units, so a unit's cost is what a step
  * may overrun its budget by.  On a real 25 MHz Cortex-M3 (QEMU at
  * -icount shift=5, 32 ns an instruction) units of 32 slots / 16 objects /
@@ -282,8 +281,7 @@
  * (roots, the re-mark of what barriers queued, the flip). */
 #define GC_ATOMIC_BASE_SLOTS 128
 
-/* ---- Colours
- * ---------------------------------------------------------------- */
+/* ---- Colours ------------------------------------------------------------ */
 #define gc_otherwhite(g) ((uint8_t)((g)->currentwhite ^ MARK_WHITES))
 /* Dead: of the other white, in the sweep of this cycle, and not fixed. */
 #define gc_isdead(g, o)                                                       \
@@ -291,12 +289,11 @@
      ((o)->marked & gc_otherwhite(g) & MARK_WHITES) != 0)
 #define gc_keepinvariant(g) ((g)->gcphase <= GC_ATOMIC)
 
-/* ---- Allocation
- * -------------------------------------------------------------- Every byte of
- * the runtime passes through these, so the debt is exact.  On failure they
- * run the emergency and retry once; if that fails too they return NULL and
- * nothing has changed (the caller raises "not enough memory", which pcall
- * catches).  The emergency:
+/* ---- Allocation ------------------------------------------------------------
+ * Every byte of the runtime passes through these, so the debt is exact.
+ * On failure they run the emergency and retry once; if that fails too
+ * they return NULL and nothing has changed (the caller raises "not enough
+ * memory", which pcall catches).  The emergency:
  *   - inside an rt.loop body (g->gchold): a bounded catch-up of at most
  *     what is left of the body's assist cap (cycles, default one step
  *     budget; 0 left: no work at all), in steps of at most a step budget
@@ -329,8 +326,7 @@ void *gc_rawalloc(global_State *g, size_t n);
 /* A new collectable object of `size` bytes, current-white, on allgc. */
 gcobj *gc_newobj(lua_State *L, uint8_t tt, size_t size);
 
-/* ---- Barriers
- * ---------------------------------------------------------------- */
+/* ---- Barriers ----------------------------------------------------------- */
 void gc_barrier_(lua_State *L, gcobj *o, gcobj *v);
 /* After storing value `v` (a tvalue *) into object `o`. */
 #define gc_barrier(L, o, v)                                                   \
@@ -407,7 +403,7 @@ void gc_clear_popped(lua_State *L);
  * stacks at every resume.  Whichever state co's scan is in (not begun,
  * under way, done), what it would miss is above lowmark.  Its dead part
  * (above top, up to stacklimit) is nil-filled too and its limit lowered
- * to what its frames use (vm_trimlimit), so atomic has no dead part to
+ * to what its frames use (do_trimlimit), so atomic has no dead part to
  * clear for it: at most what the resume's frames reached, once the limit
  * has come down after a deep excursion.  Only while marking: in the
  * other phases a resume costs nothing more (a coroutine that ran then is
@@ -425,8 +421,7 @@ void gc_suspended(lua_State *L, lua_State *co);
             (L)->lowmark = (p);                                               \
     } while (0)
 
-/* ---- Driving the collector
- * ------------------------------------------------------ */
+/* ---- Driving the collector ---------------------------------------------- */
 /* One step of at most `budget` cycles (port_cycles); returns cycles used. */
 uint32_t gc_step(lua_State *L, uint32_t budget);
 /* Finish the current cycle and run a whole one, then every pending
@@ -468,8 +463,7 @@ static inline void gc_pause_end(global_State *g, gc_pausemark m,
         *worst = used;
 }
 
-/* ---- Checking
- * ------------------------------------------------------------------------
+/* ---- Checking --------------------------------------------------------------
  * Walks every object: colour invariant, list membership, accounting equal
  * to the arena's bytes in use, no reference to a freed block, and after
  * atomic (until the sweep ends) no weak table keeping a dead object in a

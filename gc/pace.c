@@ -4,6 +4,7 @@
 #include "gc/pace.h"
 #include "gc/gc.h"
 #include "port/port.h"
+#include "vm/do.h"
 
 static global_State *paced; /* the state the tick feeds */
 static uint32_t credit_per_tick;
@@ -98,7 +99,7 @@ int pace_held(global_State *g)
     return g->bodyperiod == 0 || port_cycles() - g->bodystart <= g->bodyperiod;
 }
 
-void gc_safepoint_(lua_State *L)
+void pace_safepoint_(lua_State *L)
 {
     /* Short of C stack (vm/do.h), the step, the __gc calls and the hook
      * wait for a safe point higher up: the flag stays raised. */
@@ -136,8 +137,16 @@ void gc_safepoint_(lua_State *L)
     }
     if (g->fnzdue)
         g->stepflag = 1;
-    if (pace_safepoint_hook != NULL)
+    if (pace_safepoint_hook != NULL) {
+        /* The hook (rt.on's delivery) calls Lua through the C API, whose
+         * lua_checkstack raises the running frame's top; at a VM safe
+         * point that is a Lua frame's own top, and raising it at every
+         * delivery grew the frame by 4 slots an event (on microbit a
+         * handler call then ran out of memory growing the stack). */
+        ptrdiff_t citop = L->ci->top - L->stack;
         pace_safepoint_hook(L);
+        L->ci->top = L->stack + citop;
+    }
 }
 
 int pace_has_work(lua_State *L)
@@ -146,16 +155,7 @@ int pace_has_work(lua_State *L)
     return g->gcphase != GC_PAUSE || g->tobefnz != NULL || gc_cycle_due(g);
 }
 
-/* Would sleeping until the next interrupt be safe?  Only when the
- * deadline is more than a tick away, so that the tick surely wakes us
- * first; closer to it the caller polls instead of oversleeping. */
-static int may_sleep(uint32_t left)
-{
-    uint32_t hz = port_tick_hz();
-    return hz != 0 && left > port_cycle_hz() / hz;
-}
-
-uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
+uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
 {
     global_State *g = G(L);
     uint32_t spent = 0;
@@ -171,7 +171,7 @@ uint32_t rt_idle_until(lua_State *L, uint32_t deadline)
             gc_step(L, b);
             gc_finalize(L, GC_FINALIZE_MAX);
             spent += port_cycles() - t0;
-        } else if (may_sleep((uint32_t)left)) {
+        } else if (port_may_sleep((uint32_t)left)) {
             port_idle();
         }
     }

@@ -14,7 +14,7 @@
  * utilisation was set low; they are sized in work units, not time (gc.h),
  * and inside an rt.loop body capped by g->assistcap cycles in all (what
  * they leave owed is paid by the next steps, in the loop's slack).
- * rt_idle_until() gives a control loop's slack to the collector.  After a
+ * pace_idle_until() gives a control loop's slack to the collector.  After a
  * paced or idle step, at most GC_FINALIZE_MAX pending __gc run on the same
  * credit (gc_finalize); and an allocation's assist that left finalizers
  * owed (g->fnzdue) has the next safe point run one batch of
@@ -55,22 +55,22 @@ void pace_set_assistcap(lua_State *L, uint32_t cycles);
  * starve the collector until memory ran short. */
 int pace_held(global_State *g);
 
-void gc_safepoint_(lua_State *L);
-/* When set, gc_safepoint_ calls it last, after clearing the flag (so a
+void pace_safepoint_(lua_State *L);
+/* When set, pace_safepoint_ calls it last, after clearing the flag (so a
  * flag raised meanwhile is not lost): lib/rtpost.c delivers posted
  * interrupt events from it. */
 extern void (*pace_safepoint_hook)(lua_State *L);
-#define gc_safepoint(L)                                                       \
+#define pace_safepoint(L)                                                     \
     do {                                                                      \
         if (G(L)->stepflag)                                                   \
-            gc_safepoint_(L);                                                 \
+            pace_safepoint_(L);                                               \
     } while (0)
 
 /* Give the time until `deadline` (port_cycles) to the collector, then
  * wait out the rest: asleep while the tick surely wakes us before the
  * deadline, polling in the last tick; returns the cycles spent
  * collecting. */
-uint32_t rt_idle_until(lua_State *L, uint32_t deadline);
+uint32_t pace_idle_until(lua_State *L, uint32_t deadline);
 
 /* Does the collector have work it could do now? */
 int pace_has_work(lua_State *L);

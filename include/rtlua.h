@@ -113,6 +113,68 @@ char *rtlua_pushbuffer(lua_State *L, size_t size);
  * string.  Returns the string's bytes. */
 const char *rtlua_finishbuffer(lua_State *L, int idx, size_t len);
 
+/* ---- The collector's controls, for the libraries (gc/gcapi.c) -----------
+ * What the rt library (lib/rtlib.c, lib/rtpost.c), the auxiliary library
+ * and the boards' malloc (lib/cmalloc.c) need of the runtime, so that
+ * lib/ includes no header of the core (docs/architecture.md, "The
+ * layers").  Times are port cycles (port_cycles, port/port.h). */
+
+/* The pacing settings (docs/architecture.md, "Settings"). */
+typedef struct rtlua_Budget {
+    uint32_t utilisation_pct; /* share of each tick given to the collector */
+    uint32_t step_cycles;     /* cycles per paced step */
+    size_t reserve;           /* free bytes under which allocation assists */
+    uint32_t assist_cycles;   /* assist cycles an rt.loop body may spend */
+} rtlua_Budget;
+void rtlua_getbudget(lua_State *L, rtlua_Budget *out);
+/* Percent of each tick, 0..100. */
+void rtlua_setutilisation(lua_State *L, uint32_t pct);
+/* Cycles per step and the reserve; 0 leaves a value unchanged. */
+void rtlua_setbudget(lua_State *L, uint32_t step_cycles, size_t reserve);
+/* Assist cycles per rt.loop body; 0: one step's cycles, whatever it is. */
+void rtlua_setassistcap(lua_State *L, uint32_t cycles);
+
+/* An rt.loop body runs between these two: paced steps and finalizer
+ * batches wait while it is within `period` cycles of its start (assists
+ * still run, within the assist cap).  rtlua_bodybegin returns what
+ * rtlua_bodyend must be given back (bodies nest); rtlua_bodyend gives the
+ * body's assist steps and their cycles.  An error unwinding the body
+ * ends it by itself (the protected call that catches it). */
+int rtlua_bodybegin(lua_State *L, uint32_t period);
+void rtlua_bodyend(lua_State *L, int saved, uint32_t *assists,
+                   uint32_t *assist_cycles);
+
+/* Idle time for the collector: when it has work, one step of at most the
+ * step budget that ends by `deadline` and its finalizer batch, returning
+ * 1; 0 at once when it has none now (or is stopped): the caller may
+ * sleep. */
+int rtlua_idlestep(lua_State *L, uint32_t deadline);
+
+/* Have the VM's next safe point call fn(L), after its collector work;
+ * fn stays installed, and later safe points call it whenever the flag is
+ * up again (each tick raises it).  One hook per program (the rt
+ * library's event delivery).  Two stores: callable from an interrupt. */
+void rtlua_atsafepoint(lua_State *L, void (*fn)(lua_State *L));
+/* Is a __gc metamethod running? */
+int rtlua_infinalizer(lua_State *L);
+
+/* The open state's main thread (a program has one state at a time), or
+ * NULL when none is open. */
+lua_State *rtlua_current(void);
+/* A block of L's arena for C code, as the runtime's own blocks are got:
+ * a full arena runs an emergency collection first.  nsize 0 frees p
+ * (returns NULL); otherwise returns the block (p's bytes moved into it),
+ * or NULL with p as it was.  osize is what p was asked with.  Blocks are
+ * RTLUA_ALLOC_ALIGN-aligned and counted as C code's (gc_check). */
+#define RTLUA_ALLOC_ALIGN 8
+void *rtlua_alloc(lua_State *L, void *p, size_t osize, size_t nsize);
+
+/* Load a chunk held in memory, as luaL_loadbufferx (mode NULL: "bt"), but
+ * a binary chunk is read where it lies, where lua_load copies the
+ * reader's pieces into one block first (lang/capi.c). */
+int rtlua_loadbuffer(lua_State *L, const char *s, size_t len,
+                     const char *chunkname, const char *mode);
+
 /* ---- Flash images (docs/images.md) ----------------------------------------
  * Precompiled applications in flash, made on the host by rtluac for one
  * firmware and run where they lie.  The firmware's image region is where

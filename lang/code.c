@@ -5,14 +5,33 @@
 #include "lang/code.h"
 
 #include "gc/gc.h"
+#include "vm/arith.h"
 #include "vm/do.h"
 #include "vm/func.h"
 #include "vm/str.h"
 #include "vm/tab.h"
-#include "vm/vm.h"
 
 #include <math.h>
 #include <string.h>
+
+/* An arithmetic binopr is its LUA_OP* (constfolding), OP_ADD + opr its
+ * instruction and, up to OPR_BXOR, OP_ADDK + opr its constant form
+ * (codearith). */
+#define OPR_ORDER_(x) (OPR_##x == LUA_OP##x && OP_##x - OP_ADD == (int)OPR_##x)
+#define OPRK_ORDER_(x) (OP_##x##K - OP_ADDK == (int)OPR_##x)
+_Static_assert(OPR_ORDER_(ADD) && OPR_ORDER_(SUB) && OPR_ORDER_(MUL) &&
+                   OPR_ORDER_(MOD) && OPR_ORDER_(POW) && OPR_ORDER_(DIV) &&
+                   OPR_ORDER_(IDIV) && OPR_ORDER_(BAND) && OPR_ORDER_(BOR) &&
+                   OPR_ORDER_(BXOR) && OPR_ORDER_(SHL) && OPR_ORDER_(SHR),
+               "OPR_ADD .. OPR_SHR are LUA_OPADD .. LUA_OPSHR, in OP_ADD's "
+               "order");
+_Static_assert(OPRK_ORDER_(ADD) && OPRK_ORDER_(SUB) && OPRK_ORDER_(MUL) &&
+                   OPRK_ORDER_(MOD) && OPRK_ORDER_(POW) && OPRK_ORDER_(DIV) &&
+                   OPRK_ORDER_(IDIV) && OPRK_ORDER_(BAND) &&
+                   OPRK_ORDER_(BOR) && OPRK_ORDER_(BXOR),
+               "OPR_ADD .. OPR_BXOR in OP_ADDK's order");
+#undef OPR_ORDER_
+#undef OPRK_ORDER_
 
 /* Largest immediate of LOADI/LOADF (sBx). */
 #define MAX_SBX (OP_MAXARG_BX - OP_OFFSET_SBX)
@@ -28,7 +47,7 @@
 
 static table *ktable(FuncState *fs)
 {
-    return gco2tab(gc_of(vm_restorestack(fs->ps->L, fs->h)));
+    return gco2tab(gc_of(do_restorestack(fs->ps->L, fs->h)));
 }
 
 /* The prototype's arrays moved: a chunked traversal must restart. */
@@ -53,15 +72,14 @@ static void *growarray(FuncState *fs, void *block, int32_t *size, int n,
         newn = (size_t)limit;
     nb = gc_realloc(L, block, oldn * esize, newn * esize);
     if (nb == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     memset((char *)nb + oldn * esize, 0, (newn - oldn) * esize);
     *size = (int32_t)newn;
     protomoved(fs);
     return nb;
 }
 
-/* ---- Line information ---------------------------------------------------
- */
+/* ---- Line information --------------------------------------------------- */
 static void savelineinfo(FuncState *fs, int line)
 {
     proto *f = fs->f;
@@ -380,7 +398,7 @@ static void setindex(FuncState *fs, const tvalue *key, int idx)
     tvalue iv;
     set_int(&iv, idx);
     if (tab_set(fs->ps->L, ktable(fs), key, &iv) != TAB_OK)
-        vm_memerror(fs->ps->L);
+        do_memerror(fs->ps->L);
 }
 
 static int hasintvalue(rt_num n)
@@ -435,7 +453,7 @@ static int numberK(FuncState *fs, rt_num n)
     return idx;
 }
 
-void parse_anchor(FuncState *fs, str *s)
+void code_anchor(FuncState *fs, str *s)
 {
     tvalue key, f;
     table *h = ktable(fs);
@@ -444,7 +462,7 @@ void parse_anchor(FuncState *fs, str *s)
     set_gc(&key, s, s->tt);
     set_bool(&f, 0);
     if (tab_set(fs->ps->L, h, &key, &f) != TAB_OK)
-        vm_memerror(fs->ps->L);
+        do_memerror(fs->ps->L);
 }
 
 static void emit_loadk(FuncState *fs, int reg, int k)
@@ -862,8 +880,7 @@ void code_indexed(FuncState *fs, expdesc *t, expdesc *k)
     }
 }
 
-/* ---- Conditions ----------------------------------------------------------
- */
+/* ---- Conditions --------------------------------------------------------- */
 static void negatecondition(FuncState *fs, expdesc *e)
 {
     instr *pc = getjumpcontrol(fs, e->u.info);
@@ -968,8 +985,7 @@ static void codenot(FuncState *fs, expdesc *e)
     removevalues(fs, e->t);
 }
 
-/* ---- Operators ------------------------------------------------------------
- */
+/* ---- Operators ---------------------------------------------------------- */
 static int tonumeral(const expdesc *e, tvalue *v)
 {
     if (e->t != e->f)
@@ -999,7 +1015,7 @@ static int constfolding(FuncState *fs, int op, expdesc *e1, const expdesc *e2)
     if ((op == LUA_OPDIV || op == LUA_OPIDIV || op == LUA_OPMOD) &&
         (is_int(&v2) ? v2.v.i == 0 : v2.v.n == 0))
         return 0;
-    if (!vm_rawarith(fs->ps->L, op, &v1, &v2, &res))
+    if (!arith_rawarith(fs->ps->L, op, &v1, &v2, &res))
         return 0;
     if (is_int(&res)) {
         e1->k = EK_KINT;
@@ -1221,8 +1237,7 @@ void code_posfix(FuncState *fs, binopr opr, expdesc *e1, expdesc *e2, int line)
     }
 }
 
-/* ---- Tables ---------------------------------------------------------------
- */
+/* ---- Tables ------------------------------------------------------------- */
 void code_settablesize(FuncState *fs, int pc, int ra, int asize, int hsize)
 {
     instr *inst = &fs->f->code[pc];
@@ -1248,8 +1263,7 @@ void code_setlist(FuncState *fs, int base, int nelems, int tostore)
     fs->freereg = (uint8_t)(base + 1);
 }
 
-/* ---- Finishing ------------------------------------------------------------
- */
+/* ---- Finishing ---------------------------------------------------------- */
 void code_finish(FuncState *fs)
 {
     proto *p = fs->f;

@@ -57,6 +57,9 @@ typedef enum unopr {
     OPR_NOUNOPR
 } unopr;
 
+/* Anchor s in fs's table (so it survives allocations). */
+void code_anchor(FuncState *fs, str *s);
+
 /* Register number meaning "no register" in a TESTSET waiting for one. */
 #define CODE_NOREG OP_MAXARG_A
 

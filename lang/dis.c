@@ -4,6 +4,7 @@
 #include "lang/dis.h"
 #include "port/port.h"
 
+#include "vm/debug.h"
 #include "vm/opcodes.h"
 
 #include <string.h>
@@ -31,23 +32,7 @@ static void out_int(outbuf *o, long v)
     out_str(o, r);
 }
 
-int code_getline(const proto *p, int pc)
-{
-    int base = p->linedefined, start = -1;
-    if (p->lineinfo == NULL || pc < 0 || pc >= p->sizelineinfo)
-        return -1;
-    /* the last absolute entry at or before pc */
-    for (int i = 0; i < p->sizeabslineinfo && p->abslineinfo[i].pc <= pc;
-         i++) {
-        base = p->abslineinfo[i].line;
-        start = p->abslineinfo[i].pc;
-    }
-    for (int i = start + 1; i <= pc; i++)
-        base += p->lineinfo[i];
-    return base;
-}
-
-size_t code_disasm(const proto *p, char *buf, size_t cap)
+size_t dis_proto(const proto *p, char *buf, size_t cap)
 {
     outbuf o = {buf, cap, 0};
     if (cap > 0)
@@ -57,7 +42,7 @@ size_t code_disasm(const proto *p, char *buf, size_t cap)
         int op = GET_OP(i);
         out_int(&o, pc);
         out_str(&o, " [");
-        out_int(&o, code_getline(p, pc));
+        out_int(&o, dbg_getline(p, pc));
         out_str(&o, "] ");
         if (op >= OP_NUM) {
             out_str(&o, "?\n");

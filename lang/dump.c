@@ -1,6 +1,6 @@
 /*
- * dump.c — the binary-chunk writer: dump_function and lua_dump (the
- * format is in lang/dump.h).
+ * dump.c — the binary-chunk writer, dump_function (the format is in
+ * lang/dump.h); lua_dump calls it (lang/capi.c).
  *
  * Small items are gathered in a staging buffer and handed to the writer
  * DUMP_STAGE bytes at a time; the code array and string bytes go to the
@@ -170,7 +170,7 @@ static void putfunction(dumpstate *D, const proto *f, const str *psource)
 {
     unsigned flags = f->is_vararg ? DUMP_F_VARARG : 0u;
     int withsource = !D->strip && f->source != NULL && f->source != psource;
-    if (vm_cstackshort(dump)) { /* nesting deeper than the compiler allows */
+    if (do_cstackshort(dump)) { /* nesting deeper than the compiler allows */
         D->status = 1;
         return;
     }
@@ -215,12 +215,4 @@ int dump_function(lua_State *L, const proto *f, lua_Writer writer, void *data,
     putfunction(&D, f, NULL);
     flush(&D);
     return D.status;
-}
-
-int lua_dump(lua_State *L, lua_Writer writer, void *data, int strip)
-{
-    const tvalue *o = L->top - 1;
-    if (tt_of(o) != V_LCL)
-        return 1;
-    return dump_function(L, gco2lcl(gc_of(o))->p, writer, data, strip);
 }

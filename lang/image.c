@@ -195,8 +195,7 @@ const img_abi rtlua_image_abi = {
     .romptrs = romstr_ptrs,
 };
 
-/* ---- Signatures -----------------------------------------------------------
- */
+/* ---- Signatures --------------------------------------------------------- */
 
 /* CRC-32 four bits at a time: a 64-byte table (flash is scarce on the
  * small boards; an image is checked once per boot). */
@@ -245,8 +244,7 @@ uint32_t img_romsig(void)
     return sig;
 }
 
-/* ---- Checking -------------------------------------------------------------
- */
+/* ---- Checking ----------------------------------------------------------- */
 
 typedef struct check {
     const img_header *h;
@@ -678,8 +676,7 @@ const char *img_attach(lua_State *L, const void *p, size_t len, char *msg)
     return NULL;
 }
 
-/* ---- Modules -------------------------------------------------------------
- */
+/* ---- Modules ------------------------------------------------------------ */
 
 const img_module *img_findmodule(lua_State *L, const char *name, size_t len)
 {
@@ -704,10 +701,10 @@ void img_pushmodule(lua_State *L, const img_module *m)
 {
     const proto *p = m->main;
     int n = p->sizeupvalues;
-    vm_checkstack(L, 1);
+    do_checkstack(L, 1);
     lclosure *cl = fn_newlclosure(L, n);
     if (cl == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     /* A ROM object: no barrier is needed to point at it. */
     cl->p = (proto *)(uintptr_t)p;
     set_gc(L->top, cl, V_LCL);
@@ -715,7 +712,7 @@ void img_pushmodule(lua_State *L, const img_module *m)
     for (int i = 0; i < n; i++) {
         upval *uv = fn_newupval(L);
         if (uv == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         cl = gco2lcl(gc_of(L->top - 1));
         cl->upvals[i] = uv;
         gc_objbarrier(L, cl, uv);
@@ -726,8 +723,7 @@ void img_pushmodule(lua_State *L, const img_module *m)
     }
 }
 
-/* ---- The C API (rtlua.h) -------------------------------------------------
- */
+/* ---- The C API (rtlua.h) ------------------------------------------------ */
 
 void rtlua_image_region(const void **start, size_t *size)
 {

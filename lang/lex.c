@@ -22,14 +22,18 @@
 /* Returned by the scanners once err is set. */
 #define FAIL (-1)
 
+/* The spelling of each token from TK_AND on. */
+#define LEX_WORD_(name, word) word,
+/* clang-format off */
 static const char *const words[] = {
-    "and",     "break", "do",       "else",     "elseif",    "end",
-    "false",   "for",   "function", "goto",     "if",        "in",
-    "local",   "nil",   "not",      "or",       "repeat",    "return",
-    "then",    "true",  "until",    "while",    "//",        "..",
-    "...",     "==",    ">=",       "<=",       "~=",        "<<",
-    ">>",      "::",    "<eof>",    "<number>", "<integer>", "<name>",
-    "<string>"};
+    LEX_RESERVED(LEX_WORD_)
+    /* TK_IDIV .. TK_STRING */
+    "//", "..", "...", "==", ">=", "<=", "~=", "<<", ">>", "::", "<eof>",
+    "<number>", "<integer>", "<name>", "<string>"};
+/* clang-format on */
+#undef LEX_WORD_
+_Static_assert(sizeof words / sizeof words[0] == TK_STRING - TK_AND + 1,
+               "a spelling for each token from TK_AND on");
 
 static int is_digit(int c)
 {

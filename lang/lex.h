@@ -4,9 +4,9 @@
  * The lexer reads a source held whole in memory (p .. end) one byte at a
  * time, with one token of lookahead.  Words and operators of one character
  * are their own character value; the rest have TK_ codes above 255.  The 22
- * reserved words are TK_AND .. TK_WHILE in the order of the ROM reserved
- * words, so a name whose interned str has extra != 0 is the token
- * TK_AND + extra - 1.
+ * reserved words are TK_AND .. TK_WHILE in the order of lang/reserved.h,
+ * which the ROM strings' first entries follow too, so a name whose
+ * interned str has extra != 0 is the token TK_AND + extra - 1.
  *
  * Invariants:
  *   - `current` is the byte at p[-1], or LEX_EOZ once the source is used
@@ -28,6 +28,7 @@
 #define RTLUA_LEX_H
 
 #include "include/lua.h"
+#include "lang/reserved.h"
 #include "vm/state.h"
 
 #include <stddef.h>
@@ -50,29 +51,13 @@
 #define LEX_EMEM 2    /* no memory for a string or the buffer */
 
 enum lex_token {
-    /* single-character tokens are their byte value (< 256) */
-    TK_AND = 257,
-    TK_BREAK,
-    TK_DO,
-    TK_ELSE,
-    TK_ELSEIF,
-    TK_END,
-    TK_FALSE,
-    TK_FOR,
-    TK_FUNCTION,
-    TK_GOTO,
-    TK_IF,
-    TK_IN,
-    TK_LOCAL,
-    TK_NIL,
-    TK_NOT,
-    TK_OR,
-    TK_REPEAT,
-    TK_RETURN,
-    TK_THEN,
-    TK_TRUE,
-    TK_UNTIL,
-    TK_WHILE,
+    /* single-character tokens are their byte value (< 256); then the
+     * reserved words, TK_AND = 257 .. TK_WHILE, as lang/reserved.h lists
+     * them: TK_AND, TK_BREAK, TK_DO, ..., TK_UNTIL, TK_WHILE */
+    TK_RESERVED_BASE_ = 256,
+#define LEX_TOKEN_(name, word) TK_##name,
+    LEX_RESERVED(LEX_TOKEN_)
+#undef LEX_TOKEN_
     /* other multi-character tokens */
     TK_IDIV,    /* // */
     TK_CONCAT,  /* .. */
@@ -91,8 +76,9 @@ enum lex_token {
     TK_STRING
 };
 
-/* Reserved words: TK_AND .. TK_WHILE. */
-#define LEX_NRESERVED (TK_WHILE - TK_AND + 1)
+/* Reserved words: TK_AND .. TK_WHILE, LEX_NRESERVED of them. */
+_Static_assert(TK_AND == 257 && TK_WHILE - TK_AND + 1 == LEX_NRESERVED,
+               "the reserved words' tokens follow lang/reserved.h");
 
 typedef struct token {
     int tok;

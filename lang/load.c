@@ -1,6 +1,6 @@
 /*
- * load.c — lang_loadbuffer and lua_load (see load.h); lua_dump is in
- * lang/dump.c.
+ * load.c — load_chunk, the compiler's entry (see load.h); the C API's
+ * lua_load and rtlua_loadbuffer call it (lang/capi.c).
  */
 #include "lang/load.h"
 
@@ -38,10 +38,10 @@ _Noreturn static void throwstr(lua_State *L, const char *msg)
 {
     str *s = str_newz(L, msg);
     if (s == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, s, s->tt);
     L->top++;
-    vm_throw(L, LUA_ERRSYNTAX);
+    do_throw(L, LUA_ERRSYNTAX);
 }
 
 static void checkmode(lua_State *L, const char *mode, const char *x)
@@ -74,7 +74,7 @@ static void gather(lua_State *L, loadctx *c)
         cap *= 2;
     udata *u = fn_newudata(L, cap, 0);
     if (u == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     memcpy(udata_mem(u), c->s, len);
     set_gc(L->top, u, V_UDATA);
     L->top++;
@@ -90,7 +90,7 @@ static void gather(lua_State *L, loadctx *c)
                 ncap *= 2;
             udata *nu = fn_newudata(L, ncap, 0);
             if (nu == NULL)
-                vm_memerror(L);
+                do_memerror(L);
             memcpy(udata_mem(nu), udata_mem(u), len);
             set_gc(L->top - 1, nu, V_UDATA);
             u = nu;
@@ -111,7 +111,7 @@ static void f_parser(lua_State *L, void *ud)
     str *source;
     upval *uv;
     tvalue *base, *slots;
-    vm_checkstack(L, LOAD_ANCHOR_SLOTS + 2);
+    do_checkstack(L, LOAD_ANCHOR_SLOTS + 2);
     if (c->reader != NULL) { /* its first piece says which kind */
         c->s = c->reader(L, c->data, &c->len);
         if (c->s == NULL)
@@ -138,36 +138,36 @@ static void f_parser(lua_State *L, void *ud)
     checkmode(L, c->mode, "text");
     cl = fn_newlclosure(L, 1);
     if (cl == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     base = L->top;
     set_gc(base, cl, V_LCL);
     slots = base + 1;
     for (int i = 0; i < LOAD_ANCHOR_SLOTS; i++)
         set_nil(&slots[i]);
     L->top = slots + LOAD_ANCHOR_SLOTS;
-    c->ps.tokslot = vm_savestack(L, slots);
+    c->ps.tokslot = do_savestack(L, slots);
     source = str_newz(L, c->name);
     if (source == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(&slots[2], source, source->tt);
     f = fn_newproto(L);
     if (f == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     cl->p = f;
     gc_objbarrier(L, cl, f);
     f->source = source;
     gc_objbarrier(L, f, source);
-    set_nil(vm_restorestack(L, c->ps.tokslot) + 2);
+    set_nil(do_restorestack(L, c->ps.tokslot) + 2);
     /* A text chunk is compiled as the reader delivers it. */
     lex_init_reader(&c->ps.ls, L, c->len > 0 ? c->s : "", c->len, c->reader,
                     c->data, source);
     parse_chunk(&c->ps, f);
-    base = vm_restorestack(L, c->ps.tokslot) - 1;
+    base = do_restorestack(L, c->ps.tokslot) - 1;
     L->top = base + 1;
     /* _ENV: a closed upvalue holding the globals table */
     uv = fn_newupval(L);
     if (uv == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     cl = gco2lcl(gc_of(base));
     cl->upvals[0] = uv;
     gc_objbarrier(L, cl, uv);
@@ -179,22 +179,21 @@ static void f_parser(lua_State *L, void *ud)
  * kind load): short of it, the load fails with "C stack overflow". */
 static __attribute__((noinline)) int loadshort(lua_State *L)
 {
-    vm_checkstack(L, 1);
+    do_checkstack(L, 1);
     set_gc(L->top, G(L)->cstackmsg, V_SHRSTR);
     L->top++;
     return LUA_ERRRUN;
 }
 
-/* lang_loadbuffer and lua_load: a buffer, or a reader. */
-static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
-                void *data, const char *chunkname, const char *mode)
+int load_chunk(lua_State *L, const char *s, size_t len, lua_Reader reader,
+               void *data, const char *chunkname, const char *mode)
 {
-    if (vm_cstackshort(load))
+    if (do_cstackshort(load))
         return loadshort(L);
     uint32_t ncalls = L->nCcalls;
     loadctx *c = gc_alloc(L, sizeof(loadctx));
     if (c == NULL) {
-        vm_checkstack(L, 1);
+        do_checkstack(L, 1);
         set_gc(L->top, G(L)->memerrmsg, V_SHRSTR);
         L->top++;
         return LUA_ERRMEM;
@@ -209,7 +208,7 @@ static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
     c->mode = mode;
     c->ps.ls.L = L;
     G(L)->nloading++;
-    int status = vm_pcall(L, f_parser, c, vm_savestack(L, L->top), L->errfunc);
+    int status = do_pcall(L, f_parser, c, do_savestack(L, L->top), L->errfunc);
     G(L)->nloading--;
     L->nCcalls = ncalls;
     parse_freeframes(&c->ps);
@@ -222,20 +221,4 @@ static int load(lua_State *L, const char *s, size_t len, lua_Reader reader,
             sizeof(labeldesc) * (size_t)c->ps.dyd.labelcap);
     gc_free(G(L), c, sizeof(loadctx));
     return status;
-}
-
-int lang_loadbuffer(lua_State *L, const char *s, size_t len,
-                    const char *chunkname, const char *mode)
-{
-    return load(L, s, len, NULL, NULL, chunkname, mode);
-}
-
-/* ---- lua_load: compiled as the reader delivers --------------------------
- * A text chunk goes to the lexer piece by piece (lex_init_reader); only a
- * binary chunk is gathered first (its loader reads one buffer). */
-int lua_load(lua_State *L, lua_Reader reader, void *data,
-             const char *chunkname, const char *mode)
-{
-    return load(L, NULL, 0, reader, data, chunkname != NULL ? chunkname : "?",
-                mode);
 }

@@ -83,17 +83,17 @@ _Noreturn static void throwmsg(parser *ps, const char *msg, int status)
 {
     lua_State *L = ps->L;
     str *s;
-    /* A slot without raising another error (vm_checkstack would format
+    /* A slot without raising another error (do_checkstack would format
      * "stack overflow"): no room is a memory error. */
-    if (L->stack + L->stacklimit - L->top <= 1 + VM_EXTRA_STACK &&
-        !vm_trygrowstack(L, 1))
-        vm_memerror(L);
+    if (L->stack + L->stacklimit - L->top <= 1 + DO_EXTRA_STACK &&
+        !do_trygrowstack(L, 1))
+        do_memerror(L);
     s = str_newz(L, msg);
     if (s == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, s, s->tt);
     L->top++;
-    vm_throw(L, status);
+    do_throw(L, status);
 }
 
 /* How a message shows the current token: names, strings and numerals as
@@ -162,7 +162,7 @@ PARSE_COLD _Noreturn static void raise_error(parser *ps, int near,
 PARSE_COLD _Noreturn void parse_errorf(parser *ps, const char *fmt, ...)
 {
     if (port_cstack_short(error))
-        vm_cstackerror(ps->L);
+        do_cstackerror(ps->L);
     va_list ap;
     va_start(ap, fmt);
     raise_error(ps, 1, fmt, ap);
@@ -172,7 +172,7 @@ PARSE_COLD _Noreturn void parse_errorf(parser *ps, const char *fmt, ...)
 PARSE_COLD _Noreturn void parse_semerrorf(parser *ps, const char *fmt, ...)
 {
     if (port_cstack_short(error))
-        vm_cstackerror(ps->L);
+        do_cstackerror(ps->L);
     va_list ap;
     va_start(ap, fmt);
     raise_error(ps, 0, fmt, ap);
@@ -203,12 +203,11 @@ static void error_expected(parser *ps, int tok)
     parse_errorf(ps, "%t expected", tok);
 }
 
-/* ---- Tokens ---------------------------------------------------------------
- */
+/* ---- Tokens ------------------------------------------------------------- */
 static void lexcheck(parser *ps, int r)
 {
     if (r == LEX_EMEM)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     if (r != LEX_OK)
         throwmsg(ps, ps->ls.err, LUA_ERRSYNTAX);
 }
@@ -216,7 +215,7 @@ static void lexcheck(parser *ps, int r)
 /* Keep the strings of the current and lookahead tokens reachable. */
 static void anchortokens(parser *ps)
 {
-    tvalue *slot = vm_restorestack(ps->L, ps->tokslot);
+    tvalue *slot = do_restorestack(ps->L, ps->tokslot);
     const token *tk[2] = {&ps->ls.t, &ps->ls.ahead};
     for (int i = 0; i < 2; i++) {
         if (tk[i]->tok == TK_NAME || tk[i]->tok == TK_STRING)
@@ -237,12 +236,12 @@ static void sharelong(parser *ps, token *tk)
     if ((tk->tok != TK_NAME && tk->tok != TK_STRING) ||
         tk->sem.s->tt != V_LNGSTR)
         return;
-    slot = vm_restorestack(L, ps->longs);
+    slot = do_restorestack(L, ps->longs);
     if (is_nil(slot)) {
         h = tab_new(L);
         if (h == NULL)
-            vm_memerror(L);
-        set_gc(vm_restorestack(L, ps->longs), h, V_TABLE);
+            do_memerror(L);
+        set_gc(do_restorestack(L, ps->longs), h, V_TABLE);
     } else {
         h = gco2tab(gc_of(slot));
     }
@@ -253,7 +252,7 @@ static void sharelong(parser *ps, token *tk)
     }
     set_gc(&key, tk->sem.s, V_LNGSTR);
     if (tab_set(L, h, &key, &key) != TAB_OK)
-        vm_memerror(L);
+        do_memerror(L);
 }
 
 static void tokensread(parser *ps)
@@ -322,7 +321,7 @@ static str *str_checkname(parser *ps)
     str *s;
     check(ps, TK_NAME);
     s = ps->ls.t.sem.s;
-    parse_anchor(ps->fs, s);
+    code_anchor(ps->fs, s);
     next(ps);
     return s;
 }
@@ -330,12 +329,12 @@ static str *str_checkname(parser *ps)
 /* A string made by the parser itself, anchored in the current function. */
 str *parse_newliteral(parser *ps, const char *z)
 {
-    tvalue *slot = vm_restorestack(ps->L, ps->tokslot) + 2;
+    tvalue *slot = do_restorestack(ps->L, ps->tokslot) + 2;
     str *s = str_newz(ps->L, z);
     if (s == NULL)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     set_gc(slot, s, s->tt);
-    parse_anchor(ps->fs, s);
+    code_anchor(ps->fs, s);
     set_nil(slot);
     return s;
 }
@@ -366,9 +365,9 @@ static inline __attribute__((always_inline)) void enterlevel(parser *ps)
     lua_State *L = ps->L;
     L->nCcalls++;
     int isshort = 0;
-    if (vm_getCcalls(L) >= vm_maxccalls(L) ||
-        (isshort = vm_cstackshort(parse)) != 0)
-        vm_cstackfail(L, isshort || vm_cstackshort(parse));
+    if (do_getCcalls(L) >= do_maxccalls(L) ||
+        (isshort = do_cstackshort(parse)) != 0)
+        do_cstackfail(L, isshort || do_cstackshort(parse));
 }
 
 static void leavelevel(parser *ps)
@@ -376,8 +375,7 @@ static void leavelevel(parser *ps)
     ps->L->nCcalls--;
 }
 
-/* ---- Functions ------------------------------------------------------------
- */
+/* ---- Functions ---------------------------------------------------------- */
 static void singlevar(parser *ps, expdesc *var)
 {
     FuncState *fs = ps->fs;
@@ -462,7 +460,7 @@ static FuncState *openframe(parser *ps)
 {
     funcframe *fr = gc_alloc(ps->L, sizeof(funcframe));
     if (fr == NULL)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     fr->next = ps->frames;
     ps->frames = fr;
     return &fr->fs;
@@ -502,8 +500,7 @@ static void body(parser *ps, expdesc *e, int ismethod, int line)
     closeframe(ps);
 }
 
-/* ---- Expressions
- * ------------------------------------------------------------
+/* ---- Expressions -----------------------------------------------------------
  */
 static int explist(parser *ps, expdesc *v)
 {
@@ -541,7 +538,7 @@ static void funcargs(parser *ps, expdesc *f)
         constructor(ps, &args);
         break;
     case TK_STRING:
-        parse_anchor(fs, ps->ls.t.sem.s);
+        code_anchor(fs, ps->ls.t.sem.s);
         codestring(&args, ps->ls.t.sem.s);
         next(ps);
         break;
@@ -644,8 +641,7 @@ static void suffixedexp(parser *ps, expdesc *v)
     }
 }
 
-/* ---- Table constructors ---------------------------------------------------
- */
+/* ---- Table constructors ------------------------------------------------- */
 typedef struct conscontrol {
     expdesc v;   /* last list item read */
     expdesc *t;  /* the table */
@@ -761,7 +757,7 @@ static void simpleexp(parser *ps, expdesc *v)
         v->u.ival = ps->ls.t.sem.i;
         break;
     case TK_STRING:
-        parse_anchor(fs, ps->ls.t.sem.s);
+        code_anchor(fs, ps->ls.t.sem.s);
         codestring(v, ps->ls.t.sem.s);
         break;
     case TK_NIL:
@@ -917,8 +913,7 @@ static void expr(parser *ps, expdesc *v)
     subexpr(ps, v, 0);
 }
 
-/* ---- Statements ------------------------------------------------------------
- */
+/* ---- Statements --------------------------------------------------------- */
 static int block_follow(parser *ps, int withuntil)
 {
     switch (tok(ps)) {
@@ -1004,8 +999,8 @@ static void restassign(parser *ps, struct lhs_assign *lh, int nvars)
     expdesc e;
     /* The stack first (the level is counted below, as the reference
      * counts it). */
-    if (vm_cstackshort(parse))
-        vm_cstackfail(ps->L, 1);
+    if (do_cstackshort(parse))
+        do_cstackfail(ps->L, 1);
     check_condition(ps, ek_isvar(lh->v.k), "syntax error");
     scope_checkreadonly(ps, &lh->v);
     if (testnext(ps, ',')) {
@@ -1454,9 +1449,9 @@ static void statement(parser *ps)
 void parse_chunk(parser *ps, proto *f)
 {
     lua_State *L = ps->L;
-    vm_checkstack(L, 1);
+    do_checkstack(L, 1);
     set_nil(L->top);
-    ps->longs = vm_savestack(L, L->top);
+    ps->longs = do_savestack(L, L->top);
     L->top++;
     FuncState *fs = openframe(ps);
     fs->f = f;

@@ -184,7 +184,7 @@ typedef struct parser {
 
 /* Compile the chunk read by ps->ls into the main prototype f of the
  * closure at the top of the stack (which already holds ps's anchors).
- * Raises errors (vm_throw). */
+ * Raises errors (do_throw). */
 void parse_chunk(parser *ps, proto *f);
 /* Free the function states an error left open (ps->frames). */
 void parse_freeframes(parser *ps);
@@ -200,7 +200,5 @@ _Noreturn void parse_errorf(parser *ps, const char *fmt, ...);
 _Noreturn void parse_semerrorf(parser *ps, const char *fmt, ...);
 /* A string made by the parser itself, anchored in the current function. */
 str *parse_newliteral(parser *ps, const char *z);
-/* Anchor s in fs's table (so it survives allocations). */
-void parse_anchor(FuncState *fs, str *s);
 
 #endif

@@ -27,8 +27,7 @@ static void init_exp(expdesc *e, expkind k, int i)
     e->u.info = i;
 }
 
-/* ---- Growing arrays -------------------------------------------------------
- */
+/* ---- Growing arrays ----------------------------------------------------- */
 static void *growvec(parser *ps, void *block, int *cap, int n, size_t esize)
 {
     size_t oldn = (size_t)*cap, newn;
@@ -38,7 +37,7 @@ static void *growvec(parser *ps, void *block, int *cap, int n, size_t esize)
     newn = oldn < 4 ? 8 : oldn * 2;
     nb = gc_realloc(ps->L, block, oldn * esize, newn * esize);
     if (nb == NULL)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     memset((char *)nb + oldn * esize, 0, (newn - oldn) * esize);
     *cap = (int)newn;
     return nb;
@@ -73,8 +72,7 @@ static void *shrinkproto(FuncState *fs, void *block, int32_t *size, int n,
     return nb;
 }
 
-/* ---- Variables -----------------------------------------------------------
- */
+/* ---- Variables ---------------------------------------------------------- */
 vardesc *scope_localvardesc(FuncState *fs, int vidx)
 {
     return &fs->ps->dyd.actvar[fs->firstlocal + vidx];
@@ -235,8 +233,7 @@ void scope_singlevaraux(FuncState *fs, str *n, expdesc *var, int base)
     }
 }
 
-/* ---- Blocks, labels and gotos ----------------------------------------------
- */
+/* ---- Blocks, labels and gotos ------------------------------------------- */
 static int newlabelentry(parser *ps, labeldesc **arr, int *n, int *cap,
                          str *name, int line, int pc)
 {
@@ -371,18 +368,17 @@ void scope_leaveblock(FuncState *fs)
         undefgoto(ps, &ps->dyd.gt[bl->firstgoto]);
 }
 
-/* ---- Function scopes -------------------------------------------------------
- */
+/* ---- Function scopes ---------------------------------------------------- */
 static void pushtable(parser *ps, ptrdiff_t *where)
 {
     lua_State *L = ps->L;
     table *t;
-    vm_checkstack(L, 1);
+    do_checkstack(L, 1);
     t = tab_new(L);
     if (t == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, t, V_TABLE);
-    *where = vm_savestack(L, L->top);
+    *where = do_savestack(L, L->top);
     L->top++;
 }
 
@@ -446,7 +442,7 @@ proto *scope_addproto(parser *ps)
                      OP_MAXARG_BX + 1, "functions");
     clp = fn_newproto(ps->L);
     if (clp == NULL)
-        vm_memerror(ps->L);
+        do_memerror(ps->L);
     f->p[fs->np++] = clp;
     gc_objbarrier(ps->L, f, clp);
     return clp;

@@ -46,16 +46,16 @@ typedef struct loadstate {
 
 _Noreturn static void bad(loadstate *S, const char *why)
 {
-    vm_checkstack(S->L, UNDUMP_STACK);
-    vm_pushfstring(S->L, "%s: bad binary format (%s)", S->name, why);
-    vm_throw(S->L, LUA_ERRSYNTAX);
+    do_checkstack(S->L, UNDUMP_STACK);
+    do_pushfstring(S->L, "%s: bad binary format (%s)", S->name, why);
+    do_throw(S->L, LUA_ERRSYNTAX);
 }
 
 _Noreturn static __attribute__((noinline)) void corrupted(loadstate *S,
                                                           const char *why)
 {
-    vm_checkstack(S->L, UNDUMP_STACK);
-    vm_pushfstring(S->L, "corrupted chunk: %s", why);
+    do_checkstack(S->L, UNDUMP_STACK);
+    do_pushfstring(S->L, "corrupted chunk: %s", why);
     bad(S, str_data(gco2str(gc_of(S->L->top - 1))));
 }
 
@@ -117,7 +117,7 @@ static void *newarray(loadstate *S, int n, size_t esize)
         return NULL;
     void *b = gc_alloc(S->L, (size_t)n * esize);
     if (b == NULL)
-        vm_memerror(S->L);
+        do_memerror(S->L);
     return b;
 }
 
@@ -131,7 +131,7 @@ static str *getstring(loadstate *S)
     const uint8_t *b = take(S, len);
     str *s = str_new(S->L, (const char *)b, len);
     if (s == NULL)
-        vm_memerror(S->L);
+        do_memerror(S->L);
     return s;
 }
 
@@ -231,7 +231,7 @@ static void loadprotos(loadstate *S, proto *f)
     for (int i = 0; i < n; i++) {
         proto *c = fn_newproto(L);
         if (c == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         f->p[i] = c;
         gc_objbarrier(L, f, c);
         loadfunction(S, c, f->source, f);
@@ -294,7 +294,7 @@ static void loaddebug(loadstate *S, proto *f)
         undump_freescratch(L, sc);
         sc->p = gc_alloc(L, sizeof(int32_t) * need);
         if (sc->p == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         sc->n = need;
     }
 }
@@ -311,7 +311,7 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
 {
     lua_State *L = S->L;
     L->nCcalls++; /* nesting is bounded as the parser bounds it */
-    if (vm_getCcalls(L) >= vm_maxccalls(L) || vm_cstackshort(undump))
+    if (do_getCcalls(L) >= do_maxccalls(L) || do_cstackshort(undump))
         corrupted(S, "functions nested too deeply");
     unsigned flags = getbyte(S);
     if (flags & ~DUMP_F_ALL)
@@ -339,13 +339,13 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
     int pc = -1;
     const char *why = verify_proto(f, parent, S->scratch->p, &pc);
     if (why != NULL) {
-        vm_checkstack(L, UNDUMP_STACK);
+        do_checkstack(L, UNDUMP_STACK);
         if (pc >= 0)
-            vm_pushfstring(L,
+            do_pushfstring(L,
                            "%s at instruction %d of the function at line %d",
                            why, pc + 1, (int)f->linedefined);
         else
-            vm_pushfstring(L, "%s in the function at line %d", why,
+            do_pushfstring(L, "%s in the function at line %d", why,
                            (int)f->linedefined);
         corrupted(S, str_data(gco2str(gc_of(L->top - 1))));
     }
@@ -366,16 +366,16 @@ static int checkheader(loadstate *S)
     take(S, DUMP_SIGNATURE_LEN);
     const uint8_t *h = take(S, UNDUMP_HEADER_BYTES);
     if (h[0] != DUMP_VERSION) {
-        vm_checkstack(S->L, UNDUMP_STACK);
-        vm_pushfstring(S->L,
+        do_checkstack(S->L, UNDUMP_STACK);
+        do_pushfstring(S->L,
                        "version mismatch: the chunk has format %d, this "
                        "rtlua reads %d",
                        (int)h[0], DUMP_VERSION);
         bad(S, str_data(gco2str(gc_of(S->L->top - 1))));
     }
     if (h[1] != sizeof(rt_int) || h[2] != sizeof(rt_num)) {
-        vm_checkstack(S->L, UNDUMP_STACK);
-        vm_pushfstring(S->L,
+        do_checkstack(S->L, UNDUMP_STACK);
+        do_pushfstring(S->L,
                        "number model mismatch: the chunk has %d-bit integers "
                        "and %d-bit floats, this rtlua %d-bit ones",
                        (int)h[1] * 8, (int)h[2] * 8, (int)sizeof(rt_int) * 8);
@@ -410,16 +410,16 @@ void undump_chunk(lua_State *L, const char *s, size_t len,
         S.name = "binary string";
     else
         S.name = chunkname;
-    vm_checkstack(L, UNDUMP_STACK);
+    do_checkstack(L, UNDUMP_STACK);
     int nup = checkheader(&S);
     lclosure *cl = fn_newlclosure(L, nup);
     if (cl == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, cl, V_LCL);
     L->top++;
     proto *f = fn_newproto(L);
     if (f == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     cl->p = f;
     gc_objbarrier(L, cl, f);
     loadfunction(&S, f, NULL, NULL);
@@ -430,7 +430,7 @@ void undump_chunk(lua_State *L, const char *s, size_t len,
     for (int i = 0; i < nup; i++) {
         upval *uv = fn_newupval(L);
         if (uv == NULL)
-            vm_memerror(L);
+            do_memerror(L);
         cl = gco2lcl(gc_of(L->top - 1));
         cl->upvals[i] = uv;
         gc_objbarrier(L, cl, uv);

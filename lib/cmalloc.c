@@ -6,9 +6,9 @@
  * port/cortex-m/syscalls.c's _sbrk fails).  Third-party modules written
  * for lua5.4 call malloc for their own buffers (lua-cjson's string
  * buffers), so these take arena blocks as the runtime's allocations do:
- * through gc_alloc, hence through a lua_setallocf wrapper, with the
- * emergency collection when the arena is full (gc/gc.h), counted by the
- * pacer and, as C code's blocks, by gc_check (g->cblockbytes).  They
+ * through rtlua_alloc (include/rtlua.h), hence through a lua_setallocf
+ * wrapper, with the emergency collection when the arena is full, counted
+ * by the pacer and, as C code's blocks, by gc_check.  They
  * fail with NULL and ENOMEM when the arena cannot hold the block, or
  * when no state is open.
  *
@@ -22,32 +22,23 @@
  */
 #ifndef RTLUA_HOST
 
-#include "gc/gc.h"
-#include "vm/state.h"
+#include "rtlua.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Each block begins with the size that was asked for, so realloc and
- * the lua_setallocf wrapper get exact sizes; a whole alignment unit,
- * so the caller's part stays aligned as malloc's must (8 bytes). */
-#define CMALLOC_HEAD ARENA_ALIGN
+/* Each block begins with the size that was asked for, so realloc gets
+ * exact sizes; a whole alignment unit, so the caller's part stays
+ * aligned as malloc's must (8 bytes). */
+#define CMALLOC_HEAD RTLUA_ALLOC_ALIGN
 
 _Static_assert(CMALLOC_HEAD >= sizeof(size_t), "the size fits the head");
 
-static size_t block_cost(global_State *g, const void *p)
-{
-    return arena_cost(g->arena, p);
-}
-
-/* The bytes asked of the arena for n of the caller's: whole alignment
- * units, since a page's slot of another size is only 4-aligned (an
- * arena with pages, gc/arena.h). */
-static size_t block_bytes(size_t n)
-{
-    return (n + CMALLOC_HEAD + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-}
+/* The largest size asked for that the head and the rounding cannot
+ * overflow. */
+#define CMALLOC_MAX (SIZE_MAX - CMALLOC_HEAD - RTLUA_ALLOC_ALIGN)
 
 static size_t *head_of(void *p)
 {
@@ -56,29 +47,27 @@ static size_t *head_of(void *p)
 
 void *malloc(size_t n)
 {
-    lua_State *L = state_current();
-    if (L == NULL || n > SIZE_MAX - CMALLOC_HEAD - ARENA_ALIGN) {
+    lua_State *L = rtlua_current();
+    if (L == NULL || n > CMALLOC_MAX) {
         errno = ENOMEM;
         return NULL;
     }
-    size_t *b = gc_alloc(L, block_bytes(n));
+    size_t *b = rtlua_alloc(L, NULL, 0, n + CMALLOC_HEAD);
     if (b == NULL) {
         errno = ENOMEM;
         return NULL;
     }
-    G(L)->cblockbytes += block_cost(G(L), b);
     *b = n;
     return (char *)b + CMALLOC_HEAD;
 }
 
 void free(void *p)
 {
-    lua_State *L = state_current();
+    lua_State *L = rtlua_current();
     if (p == NULL || L == NULL)
         return;
     size_t *b = head_of(p);
-    G(L)->cblockbytes -= block_cost(G(L), b);
-    gc_free(G(L), b, block_bytes(*b));
+    rtlua_alloc(L, b, *b + CMALLOC_HEAD, 0);
 }
 
 void *calloc(size_t count, size_t size)
@@ -95,21 +84,19 @@ void *calloc(size_t count, size_t size)
 
 void *realloc(void *p, size_t n)
 {
-    lua_State *L = state_current();
+    lua_State *L = rtlua_current();
     if (p == NULL)
         return malloc(n);
-    if (L == NULL || n > SIZE_MAX - CMALLOC_HEAD - ARENA_ALIGN) {
+    if (L == NULL || n > CMALLOC_MAX) {
         errno = ENOMEM;
         return NULL;
     }
-    global_State *g = G(L);
-    size_t *b = head_of(p), was = block_cost(g, b);
-    size_t *nb = gc_realloc(L, b, block_bytes(*b), block_bytes(n));
+    size_t *b = head_of(p);
+    size_t *nb = rtlua_alloc(L, b, *b + CMALLOC_HEAD, n + CMALLOC_HEAD);
     if (nb == NULL) {
         errno = ENOMEM;
         return NULL; /* p is as it was */
     }
-    g->cblockbytes += block_cost(g, nb) - was;
     *nb = n;
     return (char *)nb + CMALLOC_HEAD;
 }

@@ -16,7 +16,6 @@
  */
 #include "include/lauxlib.h"
 #include "include/rtlua.h"
-#include "lang/load.h"
 #include "port/port.h"
 
 #include <errno.h>
@@ -33,8 +32,7 @@
 /* Bytes read from a file per port_file_read call. */
 #define LOADF_CHUNK 512
 
-/* ---- Errors ---------------------------------------------------------------
- */
+/* ---- Errors ------------------------------------------------------------- */
 
 /* Find the value at objidx among the string keys of the table on top:
  * on success the key is pushed (the table stays below it) and 1 is
@@ -188,8 +186,7 @@ __attribute__((noinline)) int luaL_error(lua_State *L, const char *fmt, ...)
     return lua_error(L);
 }
 
-/* ---- Tracebacks ----------------------------------------------------------
- */
+/* ---- Tracebacks --------------------------------------------------------- */
 
 /* The number of levels of L's stack (a binary search on lua_getstack). */
 static int last_level(lua_State *L)
@@ -267,8 +264,7 @@ void luaL_traceback(lua_State *L, lua_State *L1, const char *msg, int level)
     lua_concat(L, lua_gettop(L) - base);
 }
 
-/* ---- Arguments ------------------------------------------------------------
- */
+/* ---- Arguments ---------------------------------------------------------- */
 
 static void int_error(lua_State *L, int arg)
 {
@@ -359,8 +355,7 @@ int luaL_checkoption(lua_State *L, int arg, const char *def,
                          lua_pushfstring(L, "invalid option '%s'", name));
 }
 
-/* ---- Metatables ------------------------------------------------------------
- */
+/* ---- Metatables --------------------------------------------------------- */
 
 int luaL_newmetatable(lua_State *L, const char *tname)
 {
@@ -456,8 +451,7 @@ const char *luaL_tolstring(lua_State *L, int idx, size_t *len)
     return lua_tolstring(L, -1, len);
 }
 
-/* ---- Buffers ---------------------------------------------------------------
- */
+/* ---- Buffers ------------------------------------------------------------ */
 
 /* Make room for sz more bytes; the buffer's slot is at boxidx. */
 static char *prep_buffer(luaL_Buffer *B, size_t sz, int boxidx)
@@ -613,13 +607,12 @@ void luaL_unref(lua_State *L, int t, int ref)
     lua_rawseti(L, t, REF_FREELIST); /* t[0] = ref */
 }
 
-/* ---- Loading
- * ------------------------------------------------------------------ */
+/* ---- Loading ------------------------------------------------------------ */
 
 int luaL_loadbufferx(lua_State *L, const char *buff, size_t size,
                      const char *name, const char *mode)
 {
-    return lang_loadbuffer(L, buff, size, name ? name : "?", mode);
+    return rtlua_loadbuffer(L, buff, size, name, mode);
 }
 
 int luaL_loadstring(lua_State *L, const char *s)
@@ -760,8 +753,7 @@ int luaL_loadfilex(lua_State *L, const char *filename, const char *mode)
     return status;
 }
 
-/* ---- Results of os/io functions
- * ---------------------------------------------- */
+/* ---- Results of os/io functions ----------------------------------------- */
 
 int luaL_fileresult(lua_State *L, int stat, const char *fname)
 {
@@ -806,8 +798,7 @@ int luaL_execresult(lua_State *L, int stat)
     return 3;
 }
 
-/* ---- Tables of functions, modules
- * ---------------------------------------------- */
+/* ---- Tables of functions, modules --------------------------------------- */
 
 lua_Integer luaL_len(lua_State *L, int idx)
 {
@@ -895,8 +886,7 @@ void rtlua_checkversion_(lua_State *L, int ver, size_t sz, const char *config)
                    ver, LUA_VERSION_NUM);
 }
 
-/* ---- The state: panic and warnings
- * ---------------------------------------------- */
+/* ---- The state: panic and warnings -------------------------------------- */
 
 void lua_writestring_(const char *s, size_t l)
 {

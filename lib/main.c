@@ -130,17 +130,11 @@ static void banner(void)
 }
 #endif
 
-/* Error output: stderr on the host (after what print buffered on
- * stdout), the console on a board. */
+/* Error output: the port's error console (port_write_err: stderr on the
+ * host, after what print buffered on stdout; the console on a board). */
 static void err_write(const char *s)
 {
-#ifdef RTLUA_HOST
-    fflush(stdout);
-    fputs(s, stderr);
-    fflush(stderr);
-#else
-    port_puts(s);
-#endif
+    port_write_err(s, strlen(s));
 }
 
 /* The message, after "PROG: " outside the REPL. */

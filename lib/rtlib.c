@@ -40,10 +40,10 @@
  * rt.loop keeps absolute release times: iteration k is released at
  * r_k = t0 + k * period (t0: the call), so lateness never accumulates
  * into drift.  Between iterations the slack goes to the collector
- * (rt_idle_until, gc/pace.h) and to event delivery.  The loop never
+ * (rtlua_idlestep, include/rtlua.h) and to event delivery.  The loop never
  * skips a release: after an overrun the late iterations run back to back
  * until the schedule is caught up.  fn returning false ends the loop.
- * fn itself runs without paced collector steps (g->gchold): a control
+ * fn itself runs without paced collector steps (rtlua_bodybegin): a control
  * loop's own work is not interrupted, but by the assist steps that
  * allocation runs when free memory is under the reserve, and those are
  * capped per body: at most rt.budget's `assist` cycles in all (default
@@ -69,14 +69,12 @@
  */
 #include <string.h>
 
-#include "gc/pace.h"
 #include "lauxlib.h"
 #include "lib/lib.h"
 #include "lua.h"
 #include "port/port.h"
 #include "romtab.h"
 #include "rtlua.h"
-#include "vm/state.h"
 
 #define US_PER_S 1000000.0
 #define MS_PER_S 1000.0
@@ -149,26 +147,15 @@ static lua_Number cycles_to_us(uint32_t c)
     return (lua_Number)((double)c * US_PER_S / (double)port_cycle_hz());
 }
 
-/* Can WFI be used now without sleeping past `deadline`?  Only when the
- * deadline is more than a tick away: the tick then surely wakes us
- * first.  Closer to it we poll.  (Nothing here masks interrupts: a poll
- * loop that did would starve them on QEMU, which takes an interrupt only
- * between translated blocks.) */
-static int may_sleep(uint32_t now, uint32_t deadline)
-{
-    uint32_t hz = port_tick_hz();
-    if (hz == 0)
-        return 0;
-    return deadline - now > port_cycle_hz() / hz;
-}
-
 /* Wait until `deadline`: deliver events, give the time to the collector
- * in steps of at most the step budget (rt_idle_until), sleep when
- * neither has work and an interrupt comes before the deadline, else
- * poll.  Every step ends before the deadline plus one work unit. */
+ * in steps of at most the step budget (rtlua_idlestep), sleep when
+ * neither has work and an interrupt comes before the deadline
+ * (port_may_sleep), else poll.  Every step ends before the deadline plus
+ * one work unit.  (Nothing here masks interrupts: a poll loop that did
+ * would starve them on QEMU, which takes an interrupt only between
+ * translated blocks.) */
 static void idle_until(lua_State *L, uint32_t deadline)
 {
-    global_State *g = G(L);
     for (;;) {
         if (rt_post_pending())
             rt_post_dispatch(L);
@@ -176,14 +163,8 @@ static void idle_until(lua_State *L, uint32_t deadline)
         int32_t left = (int32_t)(deadline - now);
         if (left <= 0)
             return;
-        if (g->gcrunning && pace_has_work(L)) {
-            uint32_t slice = (uint32_t)left;
-            if (slice > g->stepbudget)
-                slice = g->stepbudget;
-            rt_idle_until(L, now + slice);
-        } else if (may_sleep(now, deadline)) {
+        if (!rtlua_idlestep(L, deadline) && port_may_sleep((uint32_t)left))
             port_idle();
-        }
     }
 }
 
@@ -207,7 +188,6 @@ static int rt_loop(lua_State *L)
     uint32_t release = port_cycles();
     uint32_t worst = 0, worst_assist_cycles = 0, worst_assists = 0;
     lua_Integer iterations = 0, misses = 0, assists = 0;
-    global_State *g = G(L);
     while (count < 0 || iterations < count) {
         LOOP_STEP(L);
         idle_until(L, release);
@@ -223,23 +203,16 @@ static int rt_loop(lua_State *L)
         lua_pushnumber(L, late > 0 ? cycles_to_us((uint32_t)late) : 0);
         /* The body runs without paced steps (assists still run when
          * memory is short); its slack goes to the collector instead.  An
-         * error unwinding it restores the hold (vm_pcall). */
-        uint8_t hold = g->gchold;
-        g->gchold = 1;
-        g->bodyassists = g->bodyassistcycles = 0;
-        g->bodystart = port_cycles();
-        g->bodyperiod = period;
+         * error unwinding it ends it (rtlua_bodybegin). */
+        int hold = rtlua_bodybegin(L, period);
         lua_call(L, 1, 1);
-        g->gchold = hold;
-        assists += g->bodyassists;
-        if (g->bodyassists > worst_assists)
-            worst_assists = g->bodyassists;
-        if (g->bodyassistcycles > worst_assist_cycles)
-            worst_assist_cycles = g->bodyassistcycles;
-        if (g->bodyassists > g->stats.worst_body_assists)
-            g->stats.worst_body_assists = g->bodyassists;
-        if (g->bodyassistcycles > g->stats.worst_body_assist_cycles)
-            g->stats.worst_body_assist_cycles = g->bodyassistcycles;
+        uint32_t body_assists, body_assist_cycles;
+        rtlua_bodyend(L, hold, &body_assists, &body_assist_cycles);
+        assists += body_assists;
+        if (body_assists > worst_assists)
+            worst_assists = body_assists;
+        if (body_assist_cycles > worst_assist_cycles)
+            worst_assist_cycles = body_assist_cycles;
         int stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
         lua_pop(L, 1);
         iterations++;
@@ -286,23 +259,24 @@ static lua_Integer opt_field(lua_State *L, const char *name)
  * settings. */
 static int rt_budget(lua_State *L)
 {
-    global_State *g = G(L);
     if (lua_istable(L, 1)) {
         lua_Integer cycles = opt_field(L, "cycles");
         lua_Integer reserve = opt_field(L, "reserve");
         if (lua_getfield(L, 1, "assist") != LUA_TNIL)
-            pace_set_assistcap(L, (uint32_t)opt_field(L, "assist"));
+            rtlua_setassistcap(L, (uint32_t)opt_field(L, "assist"));
         lua_pop(L, 1);
-        pace_set_budget(L, (uint32_t)cycles, (size_t)reserve);
+        rtlua_setbudget(L, (uint32_t)cycles, (size_t)reserve);
     } else if (!lua_isnoneornil(L, 1)) {
         lua_Number f = luaL_checknumber(L, 1);
         luaL_argcheck(L, f >= 0 && f <= 1, 1, "fraction out of [0, 1]");
-        pace_set_utilisation(L, (uint32_t)(f * 100 + (lua_Number)0.5));
+        rtlua_setutilisation(L, (uint32_t)(f * 100 + (lua_Number)0.5));
     }
-    lua_pushnumber(L, (lua_Number)g->utilisation_pct / 100);
-    lua_pushinteger(L, (lua_Integer)g->stepbudget);
-    lua_pushinteger(L, (lua_Integer)g->reserve);
-    lua_pushinteger(L, (lua_Integer)g->assistcap);
+    rtlua_Budget b;
+    rtlua_getbudget(L, &b);
+    lua_pushnumber(L, (lua_Number)b.utilisation_pct / 100);
+    lua_pushinteger(L, (lua_Integer)b.step_cycles);
+    lua_pushinteger(L, (lua_Integer)b.reserve);
+    lua_pushinteger(L, (lua_Integer)b.assist_cycles);
     return 4;
 }
 

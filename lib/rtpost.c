@@ -10,9 +10,9 @@
  * VM.  Indices run freely modulo 2^32 and are reduced by the mask, which
  * needs RT_POST_RING to be a power of two; head - tail is the fill.
  *
- * Delivery: rt_post raises g->stepflag, the flag the tick raises, so the
- * next safe point calls gc_safepoint_ (gc/pace.c), which ends by calling
- * pace_safepoint_hook: our on_safepoint, installed by the first rt_post.
+ * Delivery: rt_post installs on_safepoint with rtlua_atsafepoint, which
+ * raises the flag the tick raises, so the next safe point runs its
+ * collector work (gc/pace.c) and ends by calling on_safepoint.
  * Handlers therefore run where a finalizer could run, never in the
  * interrupt.  While handlers run, or while a finalizer runs, delivery is
  * not re-entered: the events wait for the next safe point after it.  A
@@ -25,12 +25,10 @@
  * Only atomic loads and stores are used (no read-modify-write), which
  * ARMv6-M and ARMv7-M do without a library.
  */
-#include "gc/pace.h"
 #include "lauxlib.h"
 #include "lua.h"
 #include "port/port.h"
 #include "rtlua.h"
-#include "vm/state.h"
 
 #include <stdatomic.h>
 
@@ -70,8 +68,7 @@ int rt_post(lua_State *L, int irq, lua_Integer v)
     ring[h & RING_MASK].value = v;
     atomic_store_explicit(&head, h + 1u, memory_order_release);
     n_posted = n_posted + 1;
-    pace_safepoint_hook = on_safepoint;
-    G(L)->stepflag = 1;
+    rtlua_atsafepoint(L, on_safepoint);
     return 1;
 }
 
@@ -105,7 +102,7 @@ static void report(lua_State *L, int irq)
 int rt_post_dispatch(lua_State *L)
 {
     int n = 0;
-    if (dispatching || G(L)->gcfinalizing)
+    if (dispatching || rtlua_infinalizer(L))
         return 0;
     dispatching = 1;
     unsigned end = atomic_load_explicit(&head, memory_order_acquire);

@@ -12,7 +12,6 @@
  * lua5.4), so one source serves both.
  */
 #include "rtlua.h"
-#include "vm/state.h"
 
 #include <string.h>
 

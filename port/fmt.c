@@ -144,11 +144,6 @@ static void console_sink(void *ctx, char c)
     port_putc(c);
 }
 
-void port_vprintf(const char *fmt, va_list ap)
-{
-    format(console_sink, NULL, fmt, ap);
-}
-
 void port_printf(const char *fmt, ...)
 {
     va_list ap;

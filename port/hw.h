@@ -6,7 +6,7 @@
  * GPIO ports and pin names, ADCs, UARTs other than the console, periodic
  * timers, a watchdog, the address ranges of its peripherals and where its
  * unique id is.  Each entry names a driver, a table of functions over the
- * peripheral's base address (board/drivers/), and carries the numbers the
+ * peripheral's base address (drivers/), and carries the numbers the
  * driver needs (base, clock gate, clock rate, interrupt line).  So the
  * library has no #ifdef for a board: what a board offers is data, and a
  * new board is a new table over existing drivers.

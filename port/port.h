@@ -26,8 +26,8 @@
 #include <stdint.h>
 
 /* Bring-up: console, cycle counter, tick at PORT_TICK_HZ_DEFAULT.  The
- * Cortex-M reset handler calls it before main; the host calls it from
- * main's start-up (port_host_init is implied by the first port call). */
+ * Cortex-M reset handler calls it before main; on the host, main (and the
+ * unit tests' harness) calls it first; a second call does nothing. */
 void port_init(void);
 
 /* Console.  port_getc blocks; it returns -1 at end of input (host). */
@@ -44,7 +44,6 @@ int port_pollc(void);
 /* Minimal printf: %d %i %u %x %X %s %c %p %% with l/ll/z and width/zero
  * flags.  No floating point (newlib's float printf allocates). */
 void port_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void port_vprintf(const char *fmt, va_list ap);
 /* Same formatter into a buffer; returns the length it wanted. */
 int port_snprintf(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -84,10 +83,26 @@ void port_critical_exit(port_irqstate s);
 
 /* Sleep until the next interrupt (WFI); on the host, a short nap. */
 void port_idle(void);
+/* Is port_idle sure to return within `left` cycles?  Only when more than
+ * a tick period is left, so that the tick wakes it first; closer to a
+ * deadline the caller polls instead of oversleeping.  (The collector's
+ * idle steps and rt.loop's wait, gc/pace.c and lib/rtlib.c.) */
+static inline int port_may_sleep(uint32_t left)
+{
+    uint32_t hz = port_tick_hz();
+    return hz != 0 && left > port_cycle_hz() / hz;
+}
 
 /* Leave the program with a status: semihosting SYS_EXIT_EXTENDED under
  * QEMU, exit() on the host.  Checks the stack canary first. */
 _Noreturn void port_exit(int status);
+/* The status a Cortex-M firmware leaves QEMU with after a failure it
+ * reports and cannot go on from: a fault (port/cortex-m/fault.c), a stack
+ * canary found clobbered, an exception with no handler, a vector table
+ * that is not rtlua's, an MPU that board.h promises and the core lacks.
+ * qemu/run passes it on; tests/board/platform.sh expects it of its fault
+ * cases. */
+#define PORT_EXIT_FAULT 2
 
 /* The command line (semihosting SYS_GET_CMDLINE; argv on the host),
  * split into words; returns argc, at most max, pointers into storage
@@ -136,9 +151,6 @@ const char *port_file_strerror(int en);
 int port_stdin_piped(void);
 long port_stdin_read(void *buf, size_t n);
 
-/* Free bytes between the deepest stack use seen and the stack's bottom
- * (filled-pattern scan; 0 when the port cannot tell). */
-size_t port_stack_unused(void);
 /* Bytes of C stack left below the current stack pointer before the guard
  * (SIZE_MAX on the host, whose stack is not ours to bound).  The runtime
  * turns a shortage into a "C stack overflow" error instead of a fault. */

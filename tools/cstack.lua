@@ -29,7 +29,7 @@
 --     -fdump-tree-optimized) gives the function pointer's type at each;
 --     the targets are the functions of that type whose address is taken
 --     anywhere (a relocation other than a call).  A call through a
---     parameter (vm_rawrunprotected's f) goes where the callers' arguments
+--     parameter (do_rawrunprotected's f) goes where the callers' arguments
 --     say; a call through a value only one API function sets (the panic
 --     function, lua_atpanic) goes to what is passed to that function;
 --   - newlib and libgcc, which come without .ci: the image's disassembly
@@ -41,28 +41,28 @@
 -- error, or let the call go on after a check of their own).  Raising calls
 -- the message handler through ccall, whose check fails too; the runtime
 -- then throws LUA_ERRERR without calling anything (g->cstackerr, see
--- vm_cstackfail in vm/do.c).  The walk follows up to FAIL_LEVELS nested
+-- do_cstackfail in vm/do.c).  The walk follows up to FAIL_LEVELS nested
 -- failures, then only the throw.  Each checkpoint's GIMPLE is checked: no
 -- call may come before its check on any path.
 
 -- What a checkpoint calls when its check fails.
 local FAIL_FUNCS = {
-    vm_cstackfail = true, luaL_error = true, resumeshort = true, corrupted = true,
-    vm_throw = true, cstack_error = true, vm_cstackerror = true, loadshort = true,
+    do_cstackfail = true, luaL_error = true, resumeshort = true, corrupted = true,
+    do_throw = true, cstack_error = true, do_cstackerror = true, loadshort = true,
 }
 -- Indirect calls through a value only one API function sets: the
 -- function making them -> the setter and the argument that is the value.
-local SETTERS = { vm_throw = { fn = "lua_atpanic", arg = 2 } }
+local SETTERS = { do_throw = { fn = "lua_atpanic", arg = 2 } }
 -- Functions a guard keeps from being entered again while they run: a
 -- second entry returns at once (costs its frame).  rt_post_dispatch
 -- (lib/rtpost.c, `dispatching`), gc_finalize (gc/gc.c, g->gcfinalizing);
--- and vm_throw's call of the panic function, which it clears first.
+-- and do_throw's call of the panic function, which it clears first.
 local ONCE = { rt_post_dispatch = true, gc_finalize = true }
-local ONCE_INDIRECT = { vm_throw = true }
+local ONCE_INDIRECT = { do_throw = true }
 -- Checkpoints whose failure calls nothing: a status returned (dump), the
 -- work left for later (a safe point).
 local NOFAIL_OK = {
-    ["lang/dump.c:putfunction"] = true, gc_safepoint_ = true,
+    ["lang/dump.c:putfunction"] = true, pace_safepoint_ = true,
     ["gc/gc.c:assist"] = true, ["gc/gc.c:emergency"] = true, rtlua_poll = true,
 }
 -- Exception handlers that move to a stack of their own before anything

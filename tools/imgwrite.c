@@ -90,8 +90,7 @@ static void *grow(writer *W, void *p, uint32_t *cap, uint32_t n, size_t esize)
     return q;
 }
 
-/* ---- Gathering -----------------------------------------------------------
- */
+/* ---- Gathering ---------------------------------------------------------- */
 
 static uint32_t content_hash(const char *s, size_t len)
 {
@@ -190,8 +189,7 @@ static const wstr *find(const writer *W, const str *s)
     return NULL; /* not reached: every string was gathered */
 }
 
-/* ---- Lookup slots --------------------------------------------------------
- */
+/* ---- Lookup slots ------------------------------------------------------- */
 
 /* The slots of the image's short strings at this size; 0 when some
  * string needs more than IMG_MAX_PROBE probes. */
@@ -576,8 +574,7 @@ uint8_t *imgw_write(const imgw_target *t, const imgw_module *mods, int n,
     return W.buf;
 }
 
-/* ---- Targets -------------------------------------------------------------
- */
+/* ---- Targets ------------------------------------------------------------ */
 
 const char *imgw_target_from(imgw_target *t, const void *abip, size_t len)
 {

@@ -20,7 +20,8 @@
  * hnext NULL, hash computed here by vm/strhash.h's strhash_probe (no
  * key: the target's RAM strings use their own), the same code the
  * target runs; tables place ROM keys by it (tools/romtab.c).  The first
- * ROMGEN_NRESERVED strings must be Lua's reserved words in the lexer's order;
+ * ROMGEN_NRESERVED strings are Lua's reserved words, which romgen takes
+ * from lang/reserved.h (the lexer's list and order), not from the input;
  * their extra is index + 1.
  *
  * Lookup: an open-addressing table of ROMSTR_SLOTS uint16_t entries (a
@@ -34,10 +35,12 @@
  * constant, usable in static initialisers of other ROM objects.
  *
  * Errors (exit status 1, nothing trustworthy written): a duplicate string
- * or C name, a string longer than STR_SHORT_MAX, reserved words missing
- * or out of order, a malformed quoted line.
+ * or C name (a reserved word in the input is one), a string longer than
+ * STR_SHORT_MAX, a malformed quoted line.
  */
 #include "tools/romgen.h"
+#include "lang/reserved.h"
+#include "vm/num.h"
 #include "vm/strhash.h"
 
 #include <stdlib.h>
@@ -45,12 +48,13 @@
 
 /* Strings the generator accepts; the slot entries are uint16_t. */
 #define ROMGEN_MAX_STRINGS 4096
-#define ROMGEN_NRESERVED 22
 
-static const char *const reserved[ROMGEN_NRESERVED] = {
-    "and",      "break",  "do",   "else", "elseif", "end",  "false", "for",
-    "function", "goto",   "if",   "in",   "local",  "nil",  "not",   "or",
-    "repeat",   "return", "then", "true", "until",  "while"};
+#define ROMGEN_WORD_(name, word) word,
+static const char *const reserved[] = {LEX_RESERVED(ROMGEN_WORD_)};
+#undef ROMGEN_WORD_
+#define ROMGEN_NRESERVED ((int)(sizeof reserved / sizeof reserved[0]))
+_Static_assert(sizeof reserved / sizeof reserved[0] == LEX_NRESERVED,
+               "the lexer's reserved words are the first ROM strings");
 
 static struct entry entries[ROMGEN_MAX_STRINGS];
 static int nentries;
@@ -85,17 +89,6 @@ int romgen_is_ident(const char *s, size_t len)
         if (!is_ident_char((unsigned char)s[i]))
             return 0;
     return 1;
-}
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 static void add_byte(struct entry *e, int c, int line)
@@ -135,8 +128,8 @@ const char *romgen_unquote(struct entry *e, const char *p, int line)
                 c = '\0';
                 break;
             case 'x': {
-                int hi = hexval((unsigned char)p[0]);
-                int lo = hi < 0 ? -1 : hexval((unsigned char)p[1]);
+                int hi = num_hexvalue((unsigned char)p[0]);
+                int lo = hi < 0 ? -1 : num_hexvalue((unsigned char)p[1]);
                 if (lo < 0)
                     romgen_die(line, "bad \\x escape (two hex digits)", NULL);
                 c = hi * 16 + lo;
@@ -212,6 +205,19 @@ static uint32_t rom_hash(const struct entry *e)
     return strhash_probe(e->data, e->len);
 }
 
+/* The reserved words, the first ROMGEN_NRESERVED entries. */
+static void add_reserved(void)
+{
+    for (int i = 0; i < ROMGEN_NRESERVED; i++) {
+        struct entry *e = &entries[nentries++];
+        memset(e, 0, sizeof *e);
+        e->len = strlen(reserved[i]);
+        memcpy(e->data, reserved[i], e->len + 1);
+        memcpy(e->name, reserved[i], e->len + 1);
+        e->hash = rom_hash(e);
+    }
+}
+
 static void read_input(const char *path)
 {
     FILE *f = romgen_open(path, "r");
@@ -249,14 +255,6 @@ static void validate(void)
             if (a->name[0] && strcmp(a->name, b->name) == 0)
                 romgen_die(a->line, "duplicate C name", a->name);
         }
-    if (nentries < ROMGEN_NRESERVED)
-        romgen_die(0, "the reserved words must come first", NULL);
-    for (int i = 0; i < ROMGEN_NRESERVED; i++) {
-        const struct entry *e = &entries[i];
-        if (e->len != strlen(reserved[i]) ||
-            memcmp(e->data, reserved[i], e->len) != 0)
-            romgen_die(e->line, "expected the reserved word", reserved[i]);
-    }
 }
 
 int romgen_intern(const struct entry *e, int line)
@@ -473,6 +471,7 @@ int main(int argc, char **argv)
         return 2;
     }
     romgen_input = argv[1];
+    add_reserved();
     read_input(argv[1]);
     validate();
     romtab_read(argv[2], 0); /* adds the strings its tables need */

@@ -4,10 +4,12 @@
  *
  * Input, one table at a time:
  *
- *     table NAME FILE            (at column 0) the table romtab_NAME, emitted
- * in the block of romtab.inc that FILE's library source includes (it defines
- * ROMTAB_FILE_<FILE>) KEY KIND [VALUE] [if host|if board]      (indented)
+ *     table NAME FILE                        (at column 0)
+ *       KEY KIND [VALUE] [if host|if board]  (indented), one line an entry
  *
+ * "table" starts the table romtab_NAME, emitted in the block of
+ * romtab.inc that FILE's library source includes (it defines
+ * ROMTAB_FILE_<FILE>); the indented lines after it are its entries.
  * KEY is a name, a "quoted string" or [N] (an integer 0 <= N < 2^31).
  * KIND and VALUE:
  *     fn CFUNC        a light C function (static in FILE is fine: the block
@@ -307,8 +309,7 @@ void romtab_resolve(void)
         }
 }
 
-/* ---- Layout --------------------------------------------------------------
- */
+/* ---- Layout ------------------------------------------------------------- */
 
 static uint32_t key_hash(const struct tentry *e)
 {
@@ -377,8 +378,7 @@ static int layout(const struct rtable *t, enum cond variant, int *slot,
     return lsize;
 }
 
-/* ---- Output --------------------------------------------------------------
- */
+/* ---- Output ------------------------------------------------------------- */
 
 static void put_value(FILE *f, const struct tentry *e)
 {

@@ -1,7 +1,13 @@
 /*
  * api.c — the C API of include/lua.h over the VM's objects: stack
  * indexes, pushes and conversions, tables, metatables, userdata, calls,
- * the collector's controls and upvalues.
+ * the collector's controls and upvalues.  The rest of lua.h is defined
+ * with what it works on: the debug interface in vm/debug.c, coroutines
+ * (lua_resume, lua_yieldk, lua_status, ...) in vm/do.c, lua_load and
+ * lua_dump in lang/capi.c, above the compiler they call.  Of
+ * include/rtlua.h: the statistics and buffers here, the collector's
+ * controls in gc/gcapi.c, rtlua_poll in vm/debug.c, images in
+ * lang/image.c, rtlua_loadbuffer in lang/capi.c.
  *
  * Indexes follow the reference manual: positive ones count from the
  * running function's first argument, negative ones from the top,
@@ -14,9 +20,9 @@
  *     (the collector scans stack .. L->top, and g->newest keeps the one
  *     object being made);
  *   - every store into an object has its barrier (tables through
- *     vm_rawset/vm_settable, C-closure upvalues, user values and
+ *     tm_rawset/tm_settable, C-closure upvalues, user values and
  *     metatables here);
- *   - an allocation failure is a LUA_ERRMEM error (vm_memerror), never a
+ *   - an allocation failure is a LUA_ERRMEM error (do_memerror), never a
  *     NULL seen by the caller.
  * API misuse is checked only when RTLUA_APICHECK is defined (cheap tests
  * that stop the program with a message).
@@ -26,6 +32,7 @@
 #include "include/lua.h"
 #include "include/rtlua.h"
 #include "port/port.h"
+#include "vm/arith.h"
 #include "vm/debug.h"
 #include "vm/do.h"
 #include "vm/func.h"
@@ -33,7 +40,6 @@
 #include "vm/str.h"
 #include "vm/tab.h"
 #include "vm/tm.h"
-#include "vm/vm.h"
 
 #include <string.h>
 
@@ -176,7 +182,7 @@ static str *new_string(lua_State *L, const char *s, size_t len)
 {
     str *ts = str_new(L, s, len);
     if (ts == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     return ts;
 }
 
@@ -207,9 +213,9 @@ void lua_settop(lua_State *L, int idx)
     }
     /* Popping a to-be-closed slot closes it (5.4.3 and later). */
     if (L->tbclist != NULL && L->tbclist >= newtop) {
-        ptrdiff_t off = vm_savestack(L, newtop);
-        vm_close(L, newtop, LUA_OK);
-        newtop = vm_restorestack(L, off);
+        ptrdiff_t off = do_savestack(L, newtop);
+        do_close(L, newtop, LUA_OK);
+        newtop = do_restorestack(L, off);
     }
     L->top = newtop;
 }
@@ -254,12 +260,12 @@ int lua_checkstack(lua_State *L, int n)
     CallInfo *ci = L->ci;
     int ok = 1;
     api_check(L, n >= 0, "negative 'n'");
-    if (L->stack + L->stacklimit - L->top <= (ptrdiff_t)n + VM_EXTRA_STACK) {
-        ptrdiff_t inuse = L->top - L->stack + VM_EXTRA_STACK;
+    if (L->stack + L->stacklimit - L->top <= (ptrdiff_t)n + DO_EXTRA_STACK) {
+        ptrdiff_t inuse = L->top - L->stack + DO_EXTRA_STACK;
         if (inuse > LUAI_MAXSTACK - n)
             ok = 0;
         else
-            ok = vm_trygrowstack(L, n);
+            ok = do_trygrowstack(L, n);
     }
     if (ok && ci->top < L->top + n)
         ci->top = L->top + n;
@@ -298,7 +304,7 @@ const char *lua_typename(lua_State *L, int t)
 int lua_isnumber(lua_State *L, int idx)
 {
     rt_num n;
-    return vm_tonumber(index2value_fast(L, idx), &n);
+    return arith_tonumber(index2value_fast(L, idx), &n);
 }
 
 int lua_isstring(lua_State *L, int idx)
@@ -327,7 +333,7 @@ int lua_isuserdata(lua_State *L, int idx)
 lua_Number lua_tonumberx(lua_State *L, int idx, int *isnum)
 {
     rt_num n = 0;
-    int ok = vm_tonumber(index2value_fast(L, idx), &n);
+    int ok = arith_tonumber(index2value_fast(L, idx), &n);
     if (isnum)
         *isnum = ok;
     return ok ? n : 0;
@@ -336,7 +342,7 @@ lua_Number lua_tonumberx(lua_State *L, int idx, int *isnum)
 lua_Integer lua_tointegerx(lua_State *L, int idx, int *isnum)
 {
     rt_int i = 0;
-    int ok = vm_tointeger(index2value_fast(L, idx), &i, 0);
+    int ok = arith_tointeger(index2value_fast(L, idx), &i, 0);
     if (isnum)
         *isnum = ok;
     return ok ? i : 0;
@@ -358,10 +364,10 @@ const char *lua_tolstring(lua_State *L, int idx, size_t *len)
         }
         /* Converted in place: the slot may move if the stack grows, so
          * find it again by its index afterwards. */
-        vm_tostring(L, o);
+        arith_tostring(L, o);
         if (idx < LUA_REGISTRYINDEX) /* an upvalue: the closure may be black */
             gc_barrier(L, gc_of(L->ci->func), o);
-        gc_safepoint(L);
+        pace_safepoint(L);
         o = index2value_fast(L, idx);
     }
     str *s = gco2str(gc_of(o));
@@ -441,7 +447,7 @@ void lua_arith(lua_State *L, int op)
     } else {
         api_checknelems(L, 2);
     }
-    vm_arith(L, op, L->top - 2, L->top - 1, L->top - 2);
+    arith_arith(L, op, L->top - 2, L->top - 1, L->top - 2);
     L->top--;
 }
 
@@ -449,7 +455,7 @@ int lua_rawequal(lua_State *L, int idx1, int idx2)
 {
     const tvalue *a = index2value_fast(L, idx1),
                  *b = index2value_fast(L, idx2);
-    return is_valid(a) && is_valid(b) && vm_rawequalobj(a, b);
+    return is_valid(a) && is_valid(b) && arith_rawequalobj(a, b);
 }
 
 int lua_compare(lua_State *L, int idx1, int idx2, int op)
@@ -460,11 +466,11 @@ int lua_compare(lua_State *L, int idx1, int idx2, int op)
         return 0;
     switch (op) {
     case LUA_OPEQ:
-        return vm_equalobj(L, a, b);
+        return arith_equalobj(L, a, b);
     case LUA_OPLT:
-        return vm_lessthan(L, a, b);
+        return arith_lessthan(L, a, b);
     case LUA_OPLE:
-        return vm_lessequal(L, a, b);
+        return arith_lessequal(L, a, b);
     default:
         api_check(L, 0, "invalid option");
         return 0;
@@ -480,8 +486,7 @@ size_t lua_stringtonumber(lua_State *L, const char *s)
     return n;
 }
 
-/* ---- Push (C -> stack) ---------------------------------------------------
- */
+/* ---- Push (C -> stack) -------------------------------------------------- */
 
 void lua_pushnil(lua_State *L)
 {
@@ -505,7 +510,7 @@ const char *lua_pushlstring(lua_State *L, const char *s, size_t len)
 {
     str *ts = new_string(L, len == 0 ? "" : s, len);
     push_gc(L, ts, ts->tt);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return str_data(ts);
 }
 
@@ -513,9 +518,9 @@ char *rtlua_pushbuffer(lua_State *L, size_t size)
 {
     str *ts = str_newlong(L, size);
     if (ts == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     push_gc(L, ts, V_LNGSTR);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return ts->data;
 }
 
@@ -546,8 +551,8 @@ const char *lua_pushstring(lua_State *L, const char *s)
 
 const char *lua_pushvfstring(lua_State *L, const char *fmt, va_list argp)
 {
-    const char *r = vm_pushvfstring(L, fmt, argp);
-    gc_safepoint(L);
+    const char *r = do_pushvfstring(L, fmt, argp);
+    pace_safepoint(L);
     return r;
 }
 
@@ -555,9 +560,9 @@ const char *lua_pushfstring(lua_State *L, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    const char *r = vm_pushvfstring(L, fmt, ap);
+    const char *r = do_pushvfstring(L, fmt, ap);
     va_end(ap);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return r;
 }
 
@@ -572,7 +577,7 @@ void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
     api_check(L, n <= UINT8_MAX, "upvalue index too large");
     cclosure *cl = fn_newcclosure(L, fn, n);
     if (cl == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     /* The closure may be born black (while marking): barriers. */
     L->top -= n;
     for (int i = 0; i < n; i++) {
@@ -580,7 +585,7 @@ void lua_pushcclosure(lua_State *L, lua_CFunction fn, int n)
         gc_barrier(L, cl, &cl->upvalue[i]);
     }
     push_gc(L, cl, V_CCL);
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_pushboolean(lua_State *L, int b)
@@ -610,8 +615,7 @@ int lua_pushthread(lua_State *L)
     return L == &G(L)->mainthread;
 }
 
-/* ---- Get (Lua -> stack) --------------------------------------------------
- */
+/* ---- Get (Lua -> stack) ------------------------------------------------- */
 
 static void globals_value(lua_State *L, tvalue *gt)
 {
@@ -624,7 +628,7 @@ static int get_str(lua_State *L, const tvalue *t, const char *k)
 {
     str *ks = new_string(L, k, strlen(k));
     push_gc(L, ks, ks->tt);
-    vm_gettable(L, t, L->top - 1, L->top - 1);
+    tm_gettable(L, t, L->top - 1, L->top - 1);
     return ttype(tt_of(L->top - 1));
 }
 
@@ -638,7 +642,7 @@ int lua_getglobal(lua_State *L, const char *name)
 int lua_gettable(lua_State *L, int idx)
 {
     tvalue *t = index2value_fast(L, idx);
-    vm_gettable(L, t, L->top - 1, L->top - 1);
+    tm_gettable(L, t, L->top - 1, L->top - 1);
     return ttype(tt_of(L->top - 1));
 }
 
@@ -652,7 +656,7 @@ int lua_getfield(lua_State *L, int idx, const char *k)
 
 /* The array slot of t[n] when t is a table and that slot holds a value,
  * else NULL: the fast path of lua_geti and lua_seti (the table library's
- * loops), as the interpreter's own (vm_gettable). */
+ * loops), as the interpreter's own (tm_gettable). */
 static inline tvalue *array_slot(const tvalue *t, lua_Integer n)
 {
     if (!is_table(t))
@@ -675,7 +679,7 @@ int lua_geti(lua_State *L, int idx, lua_Integer n)
     tvalue t = *o;
     set_int(L->top, n);
     api_incr_top(L);
-    vm_gettable(L, &t, L->top - 1, L->top - 1);
+    tm_gettable(L, &t, L->top - 1, L->top - 1);
     return ttype(tt_of(L->top - 1));
 }
 
@@ -711,9 +715,9 @@ void lua_createtable(lua_State *L, int narr, int nrec)
     table *t = tab_new_sized(L, narr > 0 ? (uint32_t)narr : 0,
                              nrec > 0 ? (uint32_t)nrec : 0);
     if (t == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     push_gc(L, t, V_TABLE);
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 int lua_getmetatable(lua_State *L, int objindex)
@@ -743,21 +747,20 @@ void *lua_newuserdatauv(lua_State *L, size_t size, int nuvalue)
     api_check(L, 0 <= nuvalue && nuvalue < UINT16_MAX, "invalid value");
     udata *u = fn_newudata(L, size, nuvalue);
     if (u == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     push_gc(L, u, V_UDATA);
-    gc_safepoint(L);
+    pace_safepoint(L);
     return udata_mem(u);
 }
 
-/* ---- Set (stack -> Lua) --------------------------------------------------
- */
+/* ---- Set (stack -> Lua) ------------------------------------------------- */
 
 /* t[k] = top - 1 (popped), with __newindex. */
 static void set_str(lua_State *L, const tvalue *t, const char *k)
 {
     str *ks = new_string(L, k, strlen(k));
     push_gc(L, ks, ks->tt);
-    vm_settable(L, t, L->top - 1, L->top - 2);
+    tm_settable(L, t, L->top - 1, L->top - 2);
     L->top -= 2;
 }
 
@@ -773,7 +776,7 @@ void lua_settable(lua_State *L, int idx)
 {
     api_checknelems(L, 2);
     tvalue t = *index2value_fast(L, idx);
-    vm_settable(L, &t, L->top - 2, L->top - 1);
+    tm_settable(L, &t, L->top - 2, L->top - 1);
     L->top -= 2;
 }
 
@@ -798,7 +801,7 @@ void lua_seti(lua_State *L, int idx, lua_Integer n)
     tvalue t = *o;
     set_int(L->top, n);
     api_incr_top(L);
-    vm_settable(L, &t, L->top - 1, L->top - 2);
+    tm_settable(L, &t, L->top - 1, L->top - 2);
     L->top -= 2;
 }
 
@@ -806,18 +809,18 @@ void lua_rawset(lua_State *L, int idx)
 {
     api_checknelems(L, 2);
     table *t = index2table(L, idx);
-    vm_rawset(L, t, L->top - 2, L->top - 1);
+    tm_rawset(L, t, L->top - 2, L->top - 1);
     L->top -= 2;
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_rawseti(lua_State *L, int idx, lua_Integer n)
 {
     api_checknelems(L, 1);
     table *t = index2table(L, idx);
-    vm_rawsetint(L, t, n, L->top - 1);
+    tm_rawsetint(L, t, n, L->top - 1);
     L->top--;
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_rawsetp(lua_State *L, int idx, const void *p)
@@ -826,9 +829,9 @@ void lua_rawsetp(lua_State *L, int idx, const void *p)
     table *t = index2table(L, idx);
     tvalue k;
     set_lightud(&k, (void *)(uintptr_t)p);
-    vm_rawset(L, t, &k, L->top - 1);
+    tm_rawset(L, t, &k, L->top - 1);
     L->top--;
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 int lua_setmetatable(lua_State *L, int objindex)
@@ -853,7 +856,7 @@ int lua_setmetatable(lua_State *L, int objindex)
     case V_UDATA: {
         udata *u = gco2ud(gc_of(obj));
         if (is_rom(u)) /* its header is in flash */
-            vm_runerror(L, "cannot change the metatable of a ROM userdata");
+            do_runerror(L, "cannot change the metatable of a ROM userdata");
         u->metatable = mt;
         if (mt) {
             gc_objbarrier(L, u, mt);
@@ -886,8 +889,7 @@ int lua_setiuservalue(lua_State *L, int idx, int n)
     return ok;
 }
 
-/* ---- Calls ----------------------------------------------------------------
- */
+/* ---- Calls -------------------------------------------------------------- */
 
 /* After a call with LUA_MULTRET the frame's top must cover the results. */
 static void adjust_results(lua_State *L, int nres)
@@ -905,12 +907,12 @@ void lua_callk(lua_State *L, int nargs, int nresults, lua_KContext ctx,
     api_check(L, L->status == LUA_OK, "cannot do calls on non-normal thread");
     gc_thread_enter(L);
     tvalue *func = L->top - (nargs + 1);
-    if (k != NULL && vm_isyieldable(L)) {
+    if (k != NULL && do_isyieldable(L)) {
         L->ci->u.c.k = k;
         L->ci->u.c.ctx = ctx;
-        vm_call(L, func, nresults);
+        do_call(L, func, nresults);
     } else {
-        vm_callnoyield(L, func, nresults);
+        do_callnoyield(L, func, nresults);
     }
     adjust_results(L, nresults);
 }
@@ -923,7 +925,7 @@ struct call_args {
 static void f_call(lua_State *L, void *ud)
 {
     struct call_args *c = ud;
-    vm_callnoyield(L, c->func, c->nresults);
+    do_callnoyield(L, c->func, c->nresults);
 }
 
 int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc,
@@ -936,24 +938,24 @@ int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc,
     gc_thread_enter(L);
     ptrdiff_t ef = 0;
     if (errfunc != 0)
-        ef = vm_savestack(L, index2stack(L, errfunc));
+        ef = do_savestack(L, index2stack(L, errfunc));
     struct call_args c;
     c.func = L->top - (nargs + 1);
     int status;
-    if (k == NULL || !vm_isyieldable(L)) {
+    if (k == NULL || !do_isyieldable(L)) {
         c.nresults = nresults;
-        status = vm_pcall(L, f_call, &c, vm_savestack(L, c.func), ef);
+        status = do_pcall(L, f_call, &c, do_savestack(L, c.func), ef);
     } else {
         /* Yieldable: no setjmp here; do.c recovers at this frame
          * (CIST_YPCALL) when an error unwinds a resumed coroutine. */
         CallInfo *ci = L->ci;
         ci->u.c.k = k;
         ci->u.c.ctx = ctx;
-        ci->u2.funcidx = (int)vm_savestack(L, c.func);
+        ci->u2.funcidx = (int)do_savestack(L, c.func);
         ci->u.c.old_errfunc = L->errfunc;
         L->errfunc = ef;
         ci->callstatus |= CIST_YPCALL;
-        vm_call(L, c.func, nresults);
+        do_call(L, c.func, nresults);
         ci->callstatus &= (uint16_t)~CIST_YPCALL;
         L->errfunc = ci->u.c.old_errfunc;
         status = LUA_OK;
@@ -962,8 +964,7 @@ int lua_pcallk(lua_State *L, int nargs, int nresults, int errfunc,
     return status;
 }
 
-/* ---- Miscellaneous --------------------------------------------------------
- */
+/* ---- Miscellaneous ------------------------------------------------------ */
 
 int lua_error(lua_State *L)
 {
@@ -971,7 +972,7 @@ int lua_error(lua_State *L)
     const tvalue *e = L->top - 1;
     /* The pre-made memory message keeps its status (no handler runs). */
     if (is_str(e) && gco2str(gc_of(e)) == G(L)->memerrmsg)
-        vm_throw(L, LUA_ERRMEM);
+        do_throw(L, LUA_ERRMEM);
     dbg_errormsg(L);
 }
 
@@ -981,7 +982,7 @@ int lua_next(lua_State *L, int idx)
     table *t = index2table(L, idx);
     int more = tab_next(t, L->top - 1, L->top);
     if (more < 0)
-        vm_runerror(L, "invalid key to 'next'");
+        do_runerror(L, "invalid key to 'next'");
     if (more) {
         api_incr_top(L);
         return 1;
@@ -993,33 +994,33 @@ int lua_next(lua_State *L, int idx)
 void lua_toclose(lua_State *L, int idx)
 {
     tvalue *o = index2stack(L, idx);
-    vm_newtbcupval(L, o);
+    do_newtbcupval(L, o);
 }
 
 void lua_closeslot(lua_State *L, int idx)
 {
     tvalue *level = index2stack(L, idx);
-    ptrdiff_t off = vm_savestack(L, level);
-    vm_close(L, level, LUA_OK);
-    set_nil(vm_restorestack(L, off));
+    ptrdiff_t off = do_savestack(L, level);
+    do_close(L, level, LUA_OK);
+    set_nil(do_restorestack(L, off));
 }
 
 void lua_concat(lua_State *L, int n)
 {
     api_checknelems(L, n);
     if (n > 0) {
-        vm_concat(L, n);
+        tm_concat(L, n);
     } else {
         str *e = new_string(L, "", 0);
         push_gc(L, e, e->tt);
     }
-    gc_safepoint(L);
+    pace_safepoint(L);
 }
 
 void lua_len(lua_State *L, int idx)
 {
     tvalue t = *index2value_fast(L, idx);
-    vm_objlen(L, L->top, &t);
+    tm_objlen(L, L->top, &t);
     api_incr_top(L);
 }
 
@@ -1088,8 +1089,7 @@ void lua_warning(lua_State *L, const char *msg, int tocont)
         g->warnf(g->warnud, msg, tocont);
 }
 
-/* ---- State
- * ------------------------------------------------------------------ */
+/* ---- State -------------------------------------------------------------- */
 
 lua_State *lua_newstate(lua_Alloc f, void *ud)
 {
@@ -1108,7 +1108,7 @@ lua_State *lua_newstate(lua_Alloc f, void *ud)
 static void close_all(lua_State *L, void *ud)
 {
     (void)ud;
-    vm_close(L, L->stack, LUA_OK);
+    do_close(L, L->stack, LUA_OK);
 }
 
 void lua_close(lua_State *L)
@@ -1117,7 +1117,7 @@ void lua_close(lua_State *L)
     if (L->base_ci != NULL) {
         L->ci = L->base_ci;
         /* Pending __close handlers run; their errors are dropped. */
-        (void)vm_rawrunprotected(L, close_all, NULL);
+        (void)do_rawrunprotected(L, close_all, NULL);
     }
     pace_stop(L);
     state_close(L);
@@ -1127,9 +1127,9 @@ lua_State *lua_newthread(lua_State *L)
 {
     lua_State *L1 = state_newthread(L);
     if (L1 == NULL)
-        vm_memerror(L);
-    push_gc(L, L1, V_THREAD); /* hooks are inherited by vm_initthread */
-    gc_safepoint(L);
+        do_memerror(L);
+    push_gc(L, L1, V_THREAD); /* hooks are inherited by do_initthread */
+    pace_safepoint(L);
     return L1;
 }
 
@@ -1154,8 +1154,7 @@ lua_Number lua_version(lua_State *L)
     return LUA_VERSION_NUM;
 }
 
-/* ---- The collector
- * ------------------------------------------------------------ */
+/* ---- The collector ------------------------------------------------------ */
 
 static uint32_t step_budget(global_State *g)
 {
@@ -1271,8 +1270,7 @@ int lua_gc(lua_State *L, int what, ...)
     return res;
 }
 
-/* ---- Upvalues
- * ---------------------------------------------------------------- */
+/* ---- Upvalues ----------------------------------------------------------- */
 
 /* Upvalue n of the function at fi: its value, name and owner (for the
  * barrier), or NULL when there is none. */
@@ -1368,8 +1366,7 @@ void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
     gc_objbarrier(L, gc_of(index2value(L, fidx1)), *up1);
 }
 
-/* ---- rtlua extensions (include/rtlua.h) -----------------------------------
- */
+/* ---- rtlua extensions (include/rtlua.h) --------------------------------- */
 
 /* The k-th smallest (from 0) of v[0..n), k < n, by selection with a
  * three-way partition (equal samples are common): v is reordered,

@@ -1,6 +1,6 @@
 /*
  * arith.c — Lua 5.4 numbers: conversions, arithmetic, comparisons and
- * raw equality (vm/vm.h).
+ * raw equality (vm/arith.h).
  *
  * Integer arithmetic wraps around (it is done on rt_uint), `/` and `^`
  * always give floats, `//` and `%` floor, bitwise operations need
@@ -9,6 +9,8 @@
  * number models are handled by the same code through rt_int/rt_num and
  * the RT_* float helpers below.
  */
+#include "vm/arith.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -17,7 +19,17 @@
 #include "vm/str.h"
 #include "vm/tab.h"
 #include "vm/tm.h"
-#include "vm/vm.h"
+
+/* arith_arith passes LUA_OPADD .. LUA_OPBNOT on to their metamethods as
+ * TM_ADD + (op - LUA_OPADD). */
+#define TM_ORDER_(x) (TM_##x - TM_ADD == LUA_OP##x - LUA_OPADD)
+_Static_assert(TM_ORDER_(SUB) && TM_ORDER_(MUL) && TM_ORDER_(MOD) &&
+                   TM_ORDER_(POW) && TM_ORDER_(DIV) && TM_ORDER_(IDIV) &&
+                   TM_ORDER_(BAND) && TM_ORDER_(BOR) && TM_ORDER_(BXOR) &&
+                   TM_ORDER_(SHL) && TM_ORDER_(SHR) && TM_ORDER_(UNM) &&
+                   TM_ORDER_(BNOT),
+               "TM_ADD .. TM_BNOT follow LUA_OPADD .. LUA_OPBNOT");
+#undef TM_ORDER_
 
 /* Bits of an integer: shifts by this many or more give 0. */
 #define INT_BITS ((rt_int)(sizeof(rt_int) * 8))
@@ -56,7 +68,7 @@ static int tonumval(const tvalue *o, tvalue *out)
     return is_str(o) && str2num(o, out);
 }
 
-int vm_flttointeger(rt_num n, rt_int *i, int mode)
+int arith_flttointeger(rt_num n, rt_int *i, int mode)
 {
     rt_num f = RT_FLOOR(n);
     if (n != f) {
@@ -72,18 +84,18 @@ int vm_flttointeger(rt_num n, rt_int *i, int mode)
     return 1;
 }
 
-int vm_tointegerns(const tvalue *o, rt_int *i)
+int arith_tointegerns(const tvalue *o, rt_int *i)
 {
     if (is_int(o)) {
         *i = o->v.i;
         return 1;
     }
     if (is_flt(o))
-        return vm_flttointeger(o->v.n, i, 0);
+        return arith_flttointeger(o->v.n, i, 0);
     return 0;
 }
 
-int vm_tointeger(const tvalue *o, rt_int *i, int mode)
+int arith_tointeger(const tvalue *o, rt_int *i, int mode)
 {
     tvalue v;
     if (is_str(o) && str2num(o, &v))
@@ -93,11 +105,11 @@ int vm_tointeger(const tvalue *o, rt_int *i, int mode)
         return 1;
     }
     if (is_flt(o))
-        return vm_flttointeger(o->v.n, i, mode);
+        return arith_flttointeger(o->v.n, i, mode);
     return 0;
 }
 
-int vm_tonumber(const tvalue *o, rt_num *n)
+int arith_tonumber(const tvalue *o, rt_num *n)
 {
     tvalue v;
     if (is_flt(o)) {
@@ -115,7 +127,7 @@ int vm_tonumber(const tvalue *o, rt_num *n)
     return 0;
 }
 
-int vm_tostring(lua_State *L, tvalue *o)
+int arith_tostring(lua_State *L, tvalue *o)
 {
     char buf[NUM_TOSTRING_MAX];
     str *s;
@@ -125,18 +137,18 @@ int vm_tostring(lua_State *L, tvalue *o)
     len = num_tostring(o, buf, sizeof buf);
     s = str_new(L, buf, (size_t)len);
     if (s == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(o, s, s->tt);
     return 1;
 }
 
 /* ---- Integer and float operations --------------------------------------- */
 
-rt_int vm_idiv(lua_State *L, rt_int a, rt_int b)
+rt_int arith_idiv(lua_State *L, rt_int a, rt_int b)
 {
     rt_int q;
     if (b == 0)
-        vm_runerror(L, "attempt to divide by zero");
+        do_runerror(L, "attempt to divide by zero");
     if (b == -1) /* avoids the overflow trap of RT_INT_MIN / -1 */
         return (rt_int)(0u - (rt_uint)a);
     q = a / b;
@@ -146,11 +158,11 @@ rt_int vm_idiv(lua_State *L, rt_int a, rt_int b)
     return q;
 }
 
-rt_int vm_mod(lua_State *L, rt_int a, rt_int b)
+rt_int arith_mod(lua_State *L, rt_int a, rt_int b)
 {
     rt_int r;
     if (b == 0)
-        vm_runerror(L, "attempt to perform 'n%%0'");
+        do_runerror(L, "attempt to perform 'n%%0'");
     if (b == -1)
         return 0;
     r = a % b;
@@ -160,7 +172,7 @@ rt_int vm_mod(lua_State *L, rt_int a, rt_int b)
     return r;
 }
 
-rt_num vm_modf(rt_num a, rt_num b)
+rt_num arith_modf(rt_num a, rt_num b)
 {
     rt_num m = RT_FMOD(a, b);
     /* fmod keeps the dividend's sign; the result takes the divisor's */
@@ -169,7 +181,7 @@ rt_num vm_modf(rt_num a, rt_num b)
     return m;
 }
 
-rt_int vm_shiftl(rt_int a, rt_int b)
+rt_int arith_shiftl(rt_int a, rt_int b)
 {
     if (b < 0) {
         if (b <= -INT_BITS)
@@ -198,12 +210,12 @@ static int intarith(int op, rt_int a, rt_int b, rt_int *r)
     case LUA_OPMOD:
         if (b == 0)
             return 0;
-        *r = vm_mod(NULL, a, b);
+        *r = arith_mod(NULL, a, b);
         return 1;
     case LUA_OPIDIV:
         if (b == 0)
             return 0;
-        *r = vm_idiv(NULL, a, b);
+        *r = arith_idiv(NULL, a, b);
         return 1;
     case LUA_OPBAND:
         *r = (rt_int)(ua & ub);
@@ -215,10 +227,10 @@ static int intarith(int op, rt_int a, rt_int b, rt_int *r)
         *r = (rt_int)(ua ^ ub);
         return 1;
     case LUA_OPSHL:
-        *r = vm_shiftl(a, b);
+        *r = arith_shiftl(a, b);
         return 1;
     case LUA_OPSHR:
-        *r = vm_shiftl(a, (rt_int)(0u - ub));
+        *r = arith_shiftl(a, (rt_int)(0u - ub));
         return 1;
     case LUA_OPUNM:
         *r = (rt_int)(0u - ua);
@@ -249,7 +261,7 @@ static rt_num fltarith(int op, rt_num a, rt_num b)
     case LUA_OPUNM:
         return -a;
     case LUA_OPMOD:
-        return vm_modf(a, b);
+        return arith_modf(a, b);
     default:
         return 0;
     }
@@ -260,13 +272,13 @@ static int is_bitwise(int op)
     return (op >= LUA_OPBAND && op <= LUA_OPSHR) || op == LUA_OPBNOT;
 }
 
-int vm_rawarith(lua_State *L, int op, const tvalue *a, const tvalue *b,
-                tvalue *res)
+int arith_rawarith(lua_State *L, int op, const tvalue *a, const tvalue *b,
+                   tvalue *res)
 {
     (void)L;
     if (is_bitwise(op)) {
         rt_int i1, i2, r;
-        if (!vm_tointegerns(a, &i1) || !vm_tointegerns(b, &i2))
+        if (!arith_tointegerns(a, &i1) || !arith_tointegerns(b, &i2))
             return 0;
         intarith(op, i1, i2, &r);
         set_int(res, r);
@@ -288,11 +300,11 @@ int vm_rawarith(lua_State *L, int op, const tvalue *a, const tvalue *b,
     }
 }
 
-void vm_arith(lua_State *L, int op, const tvalue *a, const tvalue *b,
-              tvalue *res)
+void arith_arith(lua_State *L, int op, const tvalue *a, const tvalue *b,
+                 tvalue *res)
 {
     tvalue r, x, y;
-    if (vm_rawarith(L, op, a, b, &r)) {
+    if (arith_rawarith(L, op, a, b, &r)) {
         set_obj(res, &r);
         return;
     }
@@ -301,15 +313,15 @@ void vm_arith(lua_State *L, int op, const tvalue *a, const tvalue *b,
         if (is_int(&x) && is_int(&y) && y.v.i == 0 &&
             (op == LUA_OPIDIV || op == LUA_OPMOD)) {
             if (!is_str(a) && !is_str(b)) /* numbers: with the position */
-                vm_runerror(L, op == LUA_OPMOD ? "attempt to perform 'n%%0'"
+                do_runerror(L, op == LUA_OPMOD ? "attempt to perform 'n%%0'"
                                                : "attempt to divide by zero");
             /* lua5.4 coerces strings inside the string library's
              * metamethods, a C function: its message has no position */
-            vm_pushfstring(L, op == LUA_OPMOD ? "attempt to perform 'n%%0'"
+            do_pushfstring(L, op == LUA_OPMOD ? "attempt to perform 'n%%0'"
                                               : "attempt to divide by zero");
             dbg_errormsg(L);
         }
-        vm_rawarith(L, op, &x, &y, &r);
+        arith_rawarith(L, op, &x, &y, &r);
         set_obj(res, &r);
         return;
     }
@@ -382,7 +394,7 @@ static int le_num(const tvalue *a, const tvalue *b)
     return is_flt(b) ? a->v.n <= b->v.n : le_fltint(a->v.n, b->v.i);
 }
 
-int vm_lessthan(lua_State *L, const tvalue *a, const tvalue *b)
+int arith_lessthan(lua_State *L, const tvalue *a, const tvalue *b)
 {
     if (ttype(tt_of(a)) == T_NUMBER && ttype(tt_of(b)) == T_NUMBER)
         return lt_num(a, b);
@@ -391,7 +403,7 @@ int vm_lessthan(lua_State *L, const tvalue *a, const tvalue *b)
     return tm_callorder(L, a, b, TM_LT);
 }
 
-int vm_lessequal(lua_State *L, const tvalue *a, const tvalue *b)
+int arith_lessequal(lua_State *L, const tvalue *a, const tvalue *b)
 {
     if (ttype(tt_of(a)) == T_NUMBER && ttype(tt_of(b)) == T_NUMBER)
         return le_num(a, b);
@@ -400,7 +412,7 @@ int vm_lessequal(lua_State *L, const tvalue *a, const tvalue *b)
     return tm_callorder(L, a, b, TM_LE);
 }
 
-int vm_equalobj(lua_State *L, const tvalue *a, const tvalue *b)
+int arith_equalobj(lua_State *L, const tvalue *a, const tvalue *b)
 {
     const tvalue *tm = NULL;
     if (tt_of(a) != tt_of(b)) {
@@ -411,63 +423,33 @@ int vm_equalobj(lua_State *L, const tvalue *a, const tvalue *b)
             /* one integer, one float: equal only when the float is exactly
              * that integer */
             if (is_int(a))
-                return vm_flttointeger(b->v.n, &i, 0) && i == a->v.i;
-            return vm_flttointeger(a->v.n, &i, 0) && i == b->v.i;
+                return arith_flttointeger(b->v.n, &i, 0) && i == a->v.i;
+            return arith_flttointeger(a->v.n, &i, 0) && i == b->v.i;
         }
         if (ttype(tt_of(a)) == T_STRING)
             return str_eq(gco2str(gc_of(a)), gco2str(gc_of(b)));
         /* nil/empty are both nil; other variants never equal */
         return ttype(tt_of(a)) == T_NIL;
     }
-    switch (tt_of(a)) {
-    case V_NIL:
-    case V_EMPTY:
-    case V_FALSE:
-    case V_TRUE:
+    if (tab_rawequal(tt_of(a), &a->v, &b->v))
         return 1;
-    case V_INT:
-        return a->v.i == b->v.i;
-    case V_FLT:
-        return a->v.n == b->v.n;
-    case V_LIGHTUD:
-        return a->v.p == b->v.p;
-    case V_LCF:
-        return a->v.f == b->v.f;
-    case V_SHRSTR:
-        return gc_of(a) == gc_of(b);
-    case V_LNGSTR:
-        return str_eq(gco2str(gc_of(a)), gco2str(gc_of(b)));
-    case V_TABLE:
-        if (gc_of(a) == gc_of(b))
-            return 1;
-        if (L == NULL)
-            return 0;
-        {
-            table *ma = tab_metatable(gco2tab(gc_of(a)));
-            table *mb = tab_metatable(gco2tab(gc_of(b)));
-            if (ma != NULL)
-                tm = tm_fast(G(L), ma, TM_EQ);
-            if (tm == NULL && mb != NULL)
-                tm = tm_fast(G(L), mb, TM_EQ);
-        }
-        break;
-    case V_UDATA:
-        if (gc_of(a) == gc_of(b))
-            return 1;
-        if (L == NULL)
-            return 0;
-        {
-            table *ma = gco2ud(gc_of(a))->metatable;
-            table *mb = gco2ud(gc_of(b))->metatable;
-            if (ma != NULL)
-                tm = tm_fast(G(L), ma, TM_EQ);
-            if (tm == NULL && mb != NULL)
-                tm = tm_fast(G(L), mb, TM_EQ);
-        }
-        break;
-    default:
-        return gc_of(a) == gc_of(b);
+    if (L == NULL)
+        return 0;
+    /* Different tables or full userdata: __eq decides. */
+    table *ma, *mb;
+    if (tt_of(a) == V_TABLE) {
+        ma = tab_metatable(gco2tab(gc_of(a)));
+        mb = tab_metatable(gco2tab(gc_of(b)));
+    } else if (tt_of(a) == V_UDATA) {
+        ma = gco2ud(gc_of(a))->metatable;
+        mb = gco2ud(gc_of(b))->metatable;
+    } else {
+        return 0;
     }
+    if (ma != NULL)
+        tm = tm_fast(G(L), ma, TM_EQ);
+    if (tm == NULL && mb != NULL)
+        tm = tm_fast(G(L), mb, TM_EQ);
     if (tm == NULL)
         return 0;
     /* The result lands just above the top, where nothing lives. */

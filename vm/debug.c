@@ -10,17 +10,16 @@
 #include "vm/debug.h"
 #include "gc/gc.h"
 #include "include/rtlua.h"
+#include "vm/arith.h"
 #include "vm/func.h"
 #include "vm/opcodes.h"
 #include "vm/str.h"
 #include "vm/tab.h"
 #include "vm/tm.h"
-#include "vm/vm.h"
 
 #include <string.h>
 
-/* ---- Lines ---------------------------------------------------------------
- */
+/* ---- Lines -------------------------------------------------------------- */
 
 int dbg_getline(const proto *p, int pc)
 {
@@ -67,8 +66,7 @@ const char *dbg_getlocalname(const proto *p, int n, int pc)
     return NULL;
 }
 
-/* ---- Messages ------------------------------------------------------------
- */
+/* ---- Messages ----------------------------------------------------------- */
 
 const char *dbg_addinfo(lua_State *L, const char *msg, str *src, int line)
 {
@@ -79,7 +77,7 @@ const char *dbg_addinfo(lua_State *L, const char *msg, str *src, int line)
         buff[0] = '?';
         buff[1] = '\0';
     }
-    return vm_pushfstring(L, "%s:%d: %s", buff, line, msg);
+    return do_pushfstring(L, "%s:%d: %s", buff, line, msg);
 }
 
 void dbg_chunkid(char *out, const char *source, size_t srclen)
@@ -131,19 +129,18 @@ _Noreturn void dbg_errormsg(lua_State *L)
         /* The handler runs only with the C stack's reserve left (it is a
          * C level like any, vm/do.h): short of it, this is an error in
          * error handling, and raising it calls nothing more. */
-        if (vm_cstackshort(call))
-            vm_throw(L, LUA_ERRERR);
-        tvalue *errfunc = vm_restorestack(L, L->errfunc);
+        if (do_cstackshort(call))
+            do_throw(L, LUA_ERRERR);
+        tvalue *errfunc = do_restorestack(L, L->errfunc);
         set_obj(L->top, L->top - 1); /* the message moves up */
         set_obj(L->top - 1, errfunc);
         L->top++;
-        vm_callnoyield(L, L->top - 2, 1);
+        do_callnoyield(L, L->top - 2, 1);
     }
-    vm_throw(L, LUA_ERRRUN);
+    do_throw(L, LUA_ERRRUN);
 }
 
-/* ---- Names of values -----------------------------------------------------
- */
+/* ---- Names of values ---------------------------------------------------- */
 
 static const char *upvalname(const proto *p, int uv)
 {
@@ -348,6 +345,22 @@ again:;
     }
 }
 
+/* op_event maps OP_ADDK .. OP_BXORK and OP_ADD .. OP_SHR to TM_ADD plus
+ * their distance from the first. */
+#define OPK_ORDER_(x) (OP_##x##K - OP_ADDK == TM_##x - TM_ADD)
+#define OP_ORDER_(x) (OP_##x - OP_ADD == TM_##x - TM_ADD)
+_Static_assert(OPK_ORDER_(SUB) && OPK_ORDER_(MUL) && OPK_ORDER_(MOD) &&
+                   OPK_ORDER_(POW) && OPK_ORDER_(DIV) && OPK_ORDER_(IDIV) &&
+                   OPK_ORDER_(BAND) && OPK_ORDER_(BOR) && OPK_ORDER_(BXOR),
+               "OP_ADDK .. OP_BXORK follow TM_ADD .. TM_BXOR");
+_Static_assert(OP_ORDER_(SUB) && OP_ORDER_(MUL) && OP_ORDER_(MOD) &&
+                   OP_ORDER_(POW) && OP_ORDER_(DIV) && OP_ORDER_(IDIV) &&
+                   OP_ORDER_(BAND) && OP_ORDER_(BOR) && OP_ORDER_(BXOR) &&
+                   OP_ORDER_(SHL) && OP_ORDER_(SHR),
+               "OP_ADD .. OP_SHR follow TM_ADD .. TM_SHR");
+#undef OPK_ORDER_
+#undef OP_ORDER_
+
 /* The metamethod event instruction i may call, or -1. */
 static int op_event(instr i)
 {
@@ -467,7 +480,7 @@ static const char *formatvarinfo(lua_State *L, const char *kind,
 {
     if (kind == NULL)
         return "";
-    return vm_pushfstring(L, " (%s '%s')", kind, name);
+    return do_pushfstring(L, " (%s '%s')", kind, name);
 }
 
 static const char *varinfo(lua_State *L, const tvalue *o)
@@ -484,15 +497,14 @@ static const char *varinfo(lua_State *L, const tvalue *o)
     return formatvarinfo(L, kind, name);
 }
 
-/* ---- Errors --------------------------------------------------------------
- */
+/* ---- Errors ------------------------------------------------------------- */
 
 /* `t` is o's type name, read before varinfo: its message is pushed on
  * the stack, which may move it, and o may point into the stack. */
 static _Noreturn void typeerror(lua_State *L, const char *t, const char *op,
                                 const char *extra)
 {
-    vm_runerror(L, "attempt to %s a %s value%s", op, t, extra);
+    do_runerror(L, "attempt to %s a %s value%s", op, t, extra);
 }
 
 _Noreturn void dbg_typeerror(lua_State *L, const tvalue *o, const char *op)
@@ -512,7 +524,7 @@ _Noreturn void dbg_callerror(lua_State *L, const tvalue *o)
 
 _Noreturn void dbg_forerror(lua_State *L, const tvalue *o, const char *what)
 {
-    vm_runerror(L, "bad 'for' %s (number expected, got %s)", what,
+    do_runerror(L, "bad 'for' %s (number expected, got %s)", what,
                 tm_objtypename(L, o));
 }
 
@@ -535,9 +547,9 @@ _Noreturn void dbg_opinterror(lua_State *L, const tvalue *p1, const tvalue *p2,
 _Noreturn void dbg_tointerror(lua_State *L, const tvalue *p1, const tvalue *p2)
 {
     rt_int tmp;
-    if (!vm_tointegerns(p1, &tmp))
+    if (!arith_tointegerns(p1, &tmp))
         p2 = p1;
-    vm_runerror(L, "number%s has no integer representation", varinfo(L, p2));
+    do_runerror(L, "number%s has no integer representation", varinfo(L, p2));
 }
 
 _Noreturn void dbg_ordererror(lua_State *L, const tvalue *p1, const tvalue *p2)
@@ -545,12 +557,11 @@ _Noreturn void dbg_ordererror(lua_State *L, const tvalue *p1, const tvalue *p2)
     const char *t1 = tm_objtypename(L, p1);
     const char *t2 = tm_objtypename(L, p2);
     if (strcmp(t1, t2) == 0)
-        vm_runerror(L, "attempt to compare two %s values", t1);
-    vm_runerror(L, "attempt to compare %s with %s", t1, t2);
+        do_runerror(L, "attempt to compare two %s values", t1);
+    do_runerror(L, "attempt to compare %s with %s", t1, t2);
 }
 
-/* ---- Hooks ---------------------------------------------------------------
- */
+/* ---- Hooks -------------------------------------------------------------- */
 
 void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
 {
@@ -559,8 +570,8 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
         return;
     uint16_t mask = CIST_HOOKED;
     CallInfo *ci = L->ci;
-    ptrdiff_t top = vm_savestack(L, L->top);
-    ptrdiff_t ci_top = vm_savestack(L, ci->top);
+    ptrdiff_t top = do_savestack(L, L->top);
+    ptrdiff_t ci_top = do_savestack(L, ci->top);
     lua_Debug ar;
     memset(&ar, 0, sizeof ar);
     ar.event = event;
@@ -573,7 +584,7 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     }
     if (ci_isLua(ci) && L->top < ci->top)
         L->top = ci->top; /* keep the frame's registers */
-    vm_checkstack(L, LUA_MINSTACK);
+    do_checkstack(L, LUA_MINSTACK);
     ci = L->ci;
     if (ci->top < L->top + LUA_MINSTACK)
         ci->top = L->top + LUA_MINSTACK;
@@ -581,22 +592,9 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     ci->callstatus |= mask;
     hook(L, &ar);
     L->allowhook = 1;
-    ci->top = vm_restorestack(L, ci_top);
-    L->top = vm_restorestack(L, top);
+    ci->top = do_restorestack(L, ci_top);
+    L->top = do_restorestack(L, top);
     ci->callstatus &= (uint16_t)~mask;
-}
-
-void dbg_hookcall(lua_State *L, CallInfo *ci)
-{
-    L->oldpc = 0; /* the first instruction is a new line */
-    if (L->hookmask & LUA_MASKCALL) {
-        int event =
-            (ci->callstatus & CIST_TAIL) ? LUA_HOOKTAILCALL : LUA_HOOKCALL;
-        proto *p = ci_func(ci)->p;
-        ci->u.l.savedpc++; /* hooks expect pc past the instruction */
-        dbg_hook(L, event, -1, 1, p->numparams);
-        ci->u.l.savedpc--;
-    }
 }
 
 /* Does the instruction take its operand count from the top (B == 0)? */
@@ -653,7 +651,7 @@ int dbg_traceexec(lua_State *L, const instr *pc)
             L->hookcount = 1;
         ci->u.l.savedpc--; /* run this instruction again on resume */
         ci->callstatus |= CIST_HOOKYIELD;
-        vm_throw(L, LUA_YIELD);
+        do_throw(L, LUA_YIELD);
     }
     return 1;
 }
@@ -682,7 +680,7 @@ lua_Hook lua_gethook(lua_State *L)
 void rtlua_poll(lua_State *L, int n)
 {
     /* Short of C stack (port/port.h), the hook waits for the next poll. */
-    if (vm_cstackshort(call) || !(L->hookmask & LUA_MASKCOUNT) ||
+    if (do_cstackshort(call) || !(L->hookmask & LUA_MASKCOUNT) ||
         !L->allowhook)
         return;
     if (L->hookcount > n) {
@@ -718,15 +716,14 @@ int lua_setcstacklimit(lua_State *L, unsigned int limit)
 {
     global_State *g = G(L);
     if (limit > DEBUG_CSTACK_MAX ||
-        limit < vm_getCcalls(L) + DEBUG_CSTACK_MARGIN)
+        limit < do_getCcalls(L) + DEBUG_CSTACK_MARGIN)
         return 0;
     int old = (int)g->cstacklimit;
     g->cstacklimit = limit;
     return old;
 }
 
-/* ---- The debug API -------------------------------------------------------
- */
+/* ---- The debug API ------------------------------------------------------ */
 
 int lua_getstack(lua_State *L, int level, lua_Debug *ar)
 {
@@ -840,7 +837,7 @@ static void validlines(lua_State *L, const tvalue *f)
     const proto *p = gco2lcl(gc_of(f))->p;
     table *t = tab_new(L);
     if (t == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, t, V_TABLE);
     L->top++;
     tvalue v;
@@ -850,7 +847,7 @@ static void validlines(lua_State *L, const tvalue *f)
     /* A vararg function's VARARGPREP is not a line of its own. */
     for (int i = p->is_vararg ? 1 : 0; i < p->sizelineinfo; i++)
         if (tab_setint(L, t, dbg_getline(p, i), &v) != TAB_OK)
-            vm_memerror(L);
+            do_memerror(L);
 }
 
 int lua_getinfo(lua_State *L, const char *what, lua_Debug *ar)

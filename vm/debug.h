@@ -48,10 +48,6 @@ _Noreturn void dbg_errormsg(lua_State *L);
 
 /* Hooks: call the hook for event (LUA_HOOK*) at line (or -1). */
 void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer);
-/* A Lua function starts with hooks on (the interpreter calls it when the
- * frame's trap is set at its first instruction, after VARARGPREP for a
- * vararg function): resets the line tracking, runs the call hook. */
-void dbg_hookcall(lua_State *L, CallInfo *ci);
 /* The interpreter's per-instruction hook check (line and count), called
  * with pc at the instruction about to run while ci->u.l.trap is set;
  * returns the new trap.  May raise a yield (a hook that yielded). */

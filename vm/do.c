@@ -3,7 +3,7 @@
  * to-be-closed variables and coroutines (see do.h for the invariants).
  *
  * Errors are longjmp to the innermost lua_longjmp record, which lives
- * in the C frame of vm_rawrunprotected.  A protected call remembers the
+ * in the C frame of do_rawrunprotected.  A protected call remembers the
  * CallInfo, the message handler and the C-call count; unwinding restores
  * them, closes upvalues and to-be-closed variables above the call's level
  * and leaves the error object there.
@@ -15,9 +15,9 @@
  *
  * CallInfo records are gc_alloc'ed in blocks (L->ciblocks, newest first:
  * a block holds consecutive records of the ci list) and kept for reuse;
- * L->nci counts them.  vm_freeci frees whole blocks above L->ci.  Every
+ * L->nci counts them.  do_freeci frees whole blocks above L->ci.  Every
  * thread, the main one included, has its base record as a block of one,
- * made by vm_initthread.
+ * made by do_initthread.
  */
 #include "vm/do.h"
 #include "gc/gc.h"
@@ -39,7 +39,7 @@
 #define DO_ERRORSTACKSIZE (LUAI_MAXSTACK + DO_ERROR_EXTRA)
 /* C levels allowed past the C-call limit while handling "C stack overflow";
  * beyond them the error becomes LUA_ERRERR. */
-#define DO_CCALLS_EXTRA(L) (vm_maxccalls(L) / 10 + 1)
+#define DO_CCALLS_EXTRA(L) (do_maxccalls(L) / 10 + 1)
 /* Most nested calls (CallInfo records) of one thread: "stack overflow"
  * beyond, as when the stack is full.  Lua frames can be 1 slot apart, so
  * without this bound LUAI_MAXSTACK frames would need more arena for their
@@ -60,14 +60,14 @@
  * much larger than the frames that were there, and a deep recursion
  * takes the slow path once every few calls. */
 #define DO_LIMIT_STEP 32
-/* Frames vm_shrinkthread walks to find the highest frame top; a thread
+/* Frames do_shrinkthread walks to find the highest frame top; a thread
  * deeper than this keeps its stack (it is using it). */
 #define DO_SHRINK_WALK 16
-/* CallInfo blocks vm_shrinkthread frees at a time. */
+/* CallInfo blocks do_shrinkthread frees at a time. */
 #define DO_SHRINK_BLOCKS 4
 /* Initial entries of a thread's to-be-closed array. */
 #define DO_TBC_INIT 4
-/* Bytes of the buffer vm_pushvfstring fills before pushing a piece (on
+/* Bytes of the buffer do_pushvfstring fills before pushing a piece (on
  * the C stack of every error's message: smaller on the boards). */
 #ifdef RTLUA_HOST
 #define DO_FMT_BUF 128
@@ -81,8 +81,7 @@ struct lua_longjmp {
     volatile int status;
 };
 
-/* ---- Errors --------------------------------------------------------------
- */
+/* ---- Errors ------------------------------------------------------------- */
 
 static void seterrorobj(lua_State *L, int status, tvalue *oldtop)
 {
@@ -113,7 +112,7 @@ static void write_cstr(const char *s)
     port_write(s, strlen(s));
 }
 
-_Noreturn void vm_throw(lua_State *L, int status)
+_Noreturn void do_throw(lua_State *L, int status)
 {
     if (L->errorJmp != NULL) {
         L->errorJmp->status = status;
@@ -127,8 +126,8 @@ _Noreturn void vm_throw(lua_State *L, int status)
         L->status = (uint8_t)status;
         if (status != LUA_ERRMEM && status != LUA_ERRERR) {
             if (mainth->stack + mainth->stacklimit - mainth->top >
-                    1 + VM_EXTRA_STACK ||
-                vm_trygrowstack(mainth, 1)) {
+                    1 + DO_EXTRA_STACK ||
+                do_trygrowstack(mainth, 1)) {
                 set_obj(mainth->top, L->top - 1);
                 mainth->top++;
             } else {
@@ -157,7 +156,7 @@ _Noreturn void vm_throw(lua_State *L, int status)
     port_exit(1);
 }
 
-int vm_rawrunprotected(lua_State *L, vm_pfunc f, void *ud)
+int do_rawrunprotected(lua_State *L, do_pfunc f, void *ud)
 {
     uint32_t oldnCcalls = L->nCcalls;
     struct lua_longjmp lj;
@@ -171,23 +170,23 @@ int vm_rawrunprotected(lua_State *L, vm_pfunc f, void *ud)
     return lj.status;
 }
 
-_Noreturn void vm_memerror(lua_State *L)
+_Noreturn void do_memerror(lua_State *L)
 {
     /* The message where there is room for it; without room (the stack
      * could not grow either) the catcher sets it anyway (seterrorobj). */
-    if (L->stack + L->stacklimit - L->top > 1 + VM_EXTRA_STACK ||
-        vm_trygrowstack(L, 1)) {
+    if (L->stack + L->stacklimit - L->top > 1 + DO_EXTRA_STACK ||
+        do_trygrowstack(L, 1)) {
         set_gc(L->top, G(L)->memerrmsg, V_SHRSTR);
         L->top++;
     }
-    vm_throw(L, LUA_ERRMEM);
+    do_throw(L, LUA_ERRMEM);
 }
 
 static void growstack1(lua_State *L);
 
 /* An error raised short of C stack (port/port.h, kind error) is "C stack
  * overflow", a ROM string: nothing formatted, nothing allocated. */
-_Noreturn __attribute__((noinline)) void vm_cstackerror(lua_State *L)
+_Noreturn __attribute__((noinline)) void do_cstackerror(lua_State *L)
 {
     growstack1(L);
     set_gc(L->top, G(L)->cstackmsg, V_SHRSTR);
@@ -195,13 +194,13 @@ _Noreturn __attribute__((noinline)) void vm_cstackerror(lua_State *L)
     dbg_errormsg(L);
 }
 
-_Noreturn void vm_runerror(lua_State *L, const char *fmt, ...)
+_Noreturn void do_runerror(lua_State *L, const char *fmt, ...)
 {
-    if (vm_cstackshort(error))
-        vm_cstackerror(L);
+    if (do_cstackshort(error))
+        do_cstackerror(L);
     va_list ap;
     va_start(ap, fmt);
-    const char *msg = vm_pushvfstring(L, fmt, ap);
+    const char *msg = do_pushvfstring(L, fmt, ap);
     va_end(ap);
     CallInfo *ci = L->ci;
     if (ci_isLua(ci)) {
@@ -213,8 +212,7 @@ _Noreturn void vm_runerror(lua_State *L, const char *fmt, ...)
     dbg_errormsg(L);
 }
 
-/* ---- Formatting ----------------------------------------------------------
- */
+/* ---- Formatting --------------------------------------------------------- */
 
 struct fmtbuf {
     lua_State *L;
@@ -229,7 +227,7 @@ static void pushpiece(struct fmtbuf *b, const char *s, size_t len)
     growstack1(L);
     str *ts = str_new(L, s, len);
     if (ts == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, ts, ts->tt);
     L->top++;
     b->pieces++;
@@ -287,7 +285,7 @@ static void joinpieces(lua_State *L, int n)
         }
     }
     if (ts == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(first, ts, ts->tt);
     L->top = first + 1;
 }
@@ -345,13 +343,13 @@ _Noreturn static void badoption(lua_State *L, char c)
     growstack1(L);
     str *s = str_newz(L, msg);
     if (s == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     set_gc(L->top, s, s->tt);
     L->top++;
     dbg_errormsg(L);
 }
 
-const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap)
+const char *do_pushvfstring(lua_State *L, const char *fmt, va_list ap)
 {
     struct fmtbuf b;
     b.L = L;
@@ -422,17 +420,16 @@ const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap)
     return str_data(gco2str(gc_of(L->top - 1)));
 }
 
-const char *vm_pushfstring(lua_State *L, const char *fmt, ...)
+const char *do_pushfstring(lua_State *L, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    const char *s = vm_pushvfstring(L, fmt, ap);
+    const char *s = do_pushvfstring(L, fmt, ap);
     va_end(ap);
     return s;
 }
 
-/* ---- Stack ---------------------------------------------------------------
- */
+/* ---- Stack -------------------------------------------------------------- */
 
 static void correctstack(lua_State *L, tvalue *old, tvalue *s)
 {
@@ -505,7 +502,7 @@ static void raiselimit(lua_State *L, uint32_t needed)
         L->stacklimit = limit;
 }
 
-/* What growstack found (vm_growstack raises the matching error). */
+/* What growstack found (do_growstack raises the matching error). */
 enum { GROW_OK, GROW_NOMEM, GROW_OVERFLOW, GROW_ERRERR };
 
 /* The growth itself, raising nothing: GROW_OK, GROW_NOMEM (the block
@@ -517,7 +514,7 @@ static int growstack(lua_State *L, int n)
     uint32_t size = L->stacksize;
     if (n >= 0 && n < LUAI_MAXSTACK) {
         uint32_t needed =
-            (uint32_t)(L->top - L->stack) + (uint32_t)n + VM_EXTRA_STACK;
+            (uint32_t)(L->top - L->stack) + (uint32_t)n + DO_EXTRA_STACK;
         if (needed <= size) { /* the room is there: only the limit moves */
             raiselimit(L, needed);
             return GROW_OK;
@@ -527,7 +524,7 @@ static int growstack(lua_State *L, int n)
         return GROW_ERRERR;
     if (n < LUAI_MAXSTACK) {
         uint32_t needed =
-            (uint32_t)(L->top - L->stack) + (uint32_t)n + VM_EXTRA_STACK;
+            (uint32_t)(L->top - L->stack) + (uint32_t)n + DO_EXTRA_STACK;
         uint32_t newsize = 2 * size;
         if (newsize > LUAI_MAXSTACK)
             newsize = LUAI_MAXSTACK;
@@ -551,22 +548,22 @@ static int growstack(lua_State *L, int n)
     return GROW_OVERFLOW;
 }
 
-int vm_trygrowstack(lua_State *L, int n)
+int do_trygrowstack(lua_State *L, int n)
 {
     return growstack(L, n) == GROW_OK;
 }
 
-void vm_growstack(lua_State *L, int n)
+void do_growstack(lua_State *L, int n)
 {
     switch (growstack(L, n)) {
     case GROW_OK:
         return;
     case GROW_NOMEM:
-        vm_memerror(L);
+        do_memerror(L);
     case GROW_ERRERR:
-        vm_throw(L, LUA_ERRERR);
+        do_throw(L, LUA_ERRERR);
     default:
-        vm_runerror(L, "stack overflow");
+        do_runerror(L, "stack overflow");
     }
 }
 
@@ -574,24 +571,24 @@ void vm_growstack(lua_State *L, int n)
  * error's message needs it, and must not raise another message. */
 static void growstack1(lua_State *L)
 {
-    if (L->stack + L->stacklimit - L->top > 1 + VM_EXTRA_STACK)
+    if (L->stack + L->stacklimit - L->top > 1 + DO_EXTRA_STACK)
         return;
     int r = growstack(L, 1);
     if (r == GROW_OK ||
         (r == GROW_OVERFLOW &&
-         L->stack + L->stacklimit - L->top > 1 + VM_EXTRA_STACK))
+         L->stack + L->stacklimit - L->top > 1 + DO_EXTRA_STACK))
         return;
-    vm_throw(L, r == GROW_NOMEM ? LUA_ERRMEM : LUA_ERRERR);
+    do_throw(L, r == GROW_NOMEM ? LUA_ERRMEM : LUA_ERRERR);
 }
 
-int state_growstack(lua_State *L, uint32_t n)
+int do_ensurestack(lua_State *L, uint32_t n)
 {
-    if (L->stack + L->stacklimit - L->top > (ptrdiff_t)n + VM_EXTRA_STACK)
+    if (L->stack + L->stacklimit - L->top > (ptrdiff_t)n + DO_EXTRA_STACK)
         return 0;
     if (n >= LUAI_MAXSTACK ||
-        (uint32_t)(L->top - L->stack) + n + VM_EXTRA_STACK > LUAI_MAXSTACK)
+        (uint32_t)(L->top - L->stack) + n + DO_EXTRA_STACK > LUAI_MAXSTACK)
         return -1;
-    return vm_trygrowstack(L, (int)n) ? 0 : -1;
+    return do_trygrowstack(L, (int)n) ? 0 : -1;
 }
 
 /* After an error: give back the overflow space and unused records. */
@@ -603,17 +600,16 @@ static void shrinkstack(lua_State *L)
             if (lim < ci->top)
                 lim = ci->top;
         uint32_t inuse = (uint32_t)(lim - L->stack) + 1;
-        uint32_t goal = inuse + inuse / 8 + 2 * VM_EXTRA_STACK;
+        uint32_t goal = inuse + inuse / 8 + 2 * DO_EXTRA_STACK;
         if (goal < STATE_STACK_INIT)
             goal = STATE_STACK_INIT;
         if (goal <= LUAI_MAXSTACK)
             shrinkstackto(L, goal);
     }
-    vm_freeci(L);
+    do_freeci(L);
 }
 
-/* ---- CallInfo records ----------------------------------------------------
- */
+/* ---- CallInfo records --------------------------------------------------- */
 
 #define blockbytes(n) (offsetof(CallInfoBlock, ci) + sizeof(CallInfo) * (n))
 
@@ -632,7 +628,7 @@ static uint32_t nextblocksize(uint32_t n)
     return want;
 }
 
-CallInfo *vm_nextci(lua_State *L)
+CallInfo *do_nextci(lua_State *L)
 {
     CallInfo *ci = L->ci;
     if (ci->next != NULL)
@@ -640,11 +636,11 @@ CallInfo *vm_nextci(lua_State *L)
     /* Every record is in use: the new one is at depth L->nci. */
     uint32_t n = L->nci;
     if (n >= DO_MAXCALLS + DO_ERROR_EXTRA)
-        vm_throw(L, LUA_ERRERR); /* the overflow's handler overflowed too */
+        do_throw(L, LUA_ERRERR); /* the overflow's handler overflowed too */
     uint32_t want = nextblocksize(n);
     CallInfoBlock *b = gc_alloc(L, blockbytes(want));
     if (b == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     memset(b, 0, blockbytes(want));
     b->n = want;
     b->prev = L->ciblocks;
@@ -656,7 +652,7 @@ CallInfo *vm_nextci(lua_State *L)
     ci->next = &b->ci[0];
     L->nci += want;
     if (n == DO_MAXCALLS) /* records kept: the handler may use them */
-        vm_runerror(L, "stack overflow");
+        do_runerror(L, "stack overflow");
     return ci->next;
 }
 
@@ -665,7 +661,7 @@ static int inblock(const CallInfoBlock *b, const CallInfo *ci)
     return ci >= &b->ci[0] && ci < &b->ci[b->n];
 }
 
-void vm_freeci(lua_State *L)
+void do_freeci(lua_State *L)
 {
     /* Blocks newer than the one holding L->ci are entirely above it. */
     CallInfoBlock *b;
@@ -695,7 +691,7 @@ static void freeci_some(lua_State *L, int max)
 }
 
 /* The highest slot L's frames use (their tops, and L->top), plus
- * VM_EXTRA_STACK, in slots; 0 when the stack is not built, a stack
+ * DO_EXTRA_STACK, in slots; 0 when the stack is not built, a stack
  * overflow is being handled, or L is deeper than DO_SHRINK_WALK frames
  * (it uses its stack). */
 static uint32_t frames_need(lua_State *L)
@@ -710,17 +706,17 @@ static uint32_t frames_need(lua_State *L)
         if (lim < ci->top)
             lim = ci->top;
     }
-    return (uint32_t)(lim - L->stack) + VM_EXTRA_STACK;
+    return (uint32_t)(lim - L->stack) + DO_EXTRA_STACK;
 }
 
-void vm_trimlimit(lua_State *L)
+void do_trimlimit(lua_State *L)
 {
     uint32_t need = frames_need(L);
     if (need != 0 && need < L->stacklimit)
         L->stacklimit = need;
 }
 
-void vm_shrinkthread(lua_State *L)
+void do_shrinkthread(lua_State *L)
 {
     uint32_t inuse = frames_need(L);
     if (inuse == 0)
@@ -733,7 +729,7 @@ void vm_shrinkthread(lua_State *L)
         shrinkstackto(L, goal);
 }
 
-int vm_initthread(lua_State *L, lua_State *L1)
+int do_initthread(lua_State *L, lua_State *L1)
 {
     CallInfoBlock *b = gc_alloc(L, blockbytes(1));
     if (b == NULL)
@@ -775,7 +771,7 @@ int vm_initthread(lua_State *L, lua_State *L1)
     return 0;
 }
 
-int vm_freesomeci(lua_State *L, lua_State *L1, int max)
+int do_freesomeci(lua_State *L, lua_State *L1, int max)
 {
     CallInfoBlock *b;
     for (int i = 0; i < max && (b = L1->ciblocks) != NULL && b->prev != NULL;
@@ -786,7 +782,7 @@ int vm_freesomeci(lua_State *L, lua_State *L1, int max)
     return L1->ciblocks != NULL && L1->ciblocks->prev != NULL;
 }
 
-void vm_freethread(lua_State *L, lua_State *L1)
+void do_freethread(lua_State *L, lua_State *L1)
 {
     global_State *g = G(L);
     CallInfoBlock *b;
@@ -804,29 +800,28 @@ void vm_freethread(lua_State *L, lua_State *L1)
     L1->tbclist = NULL;
 }
 
-/* ---- Calls ---------------------------------------------------------------
- */
+/* ---- Calls -------------------------------------------------------------- */
 
-__attribute__((noinline)) void vm_cstackfail(lua_State *L, int isshort)
+__attribute__((noinline)) void do_cstackfail(lua_State *L, int isshort)
 {
-    uint32_t n = vm_getCcalls(L);
+    uint32_t n = do_getCcalls(L);
     if (!isshort) {
-        if (n >= vm_maxccalls(L) + DO_CCALLS_EXTRA(L))
-            vm_throw(L, LUA_ERRERR); /* while handling the overflow */
-        if (n > vm_maxccalls(L))
+        if (n >= do_maxccalls(L) + DO_CCALLS_EXTRA(L))
+            do_throw(L, LUA_ERRERR); /* while handling the overflow */
+        if (n > do_maxccalls(L))
             return; /* the overflow's handler runs in the extra levels */
     }
     /* (Short of stack, no message handler is called: dbg_errormsg.) */
-    vm_checkstack(L, 0); /* room for the message */
-    vm_runerror(L, "C stack overflow");
+    do_checkstack(L, 0); /* room for the message */
+    do_runerror(L, "C stack overflow");
 }
 
 /* Insert the __call metamethod of the value at func below it. */
 static tvalue *tryfunctm(lua_State *L, tvalue *func)
 {
-    ptrdiff_t off = vm_savestack(L, func);
-    vm_checkstack(L, 1);
-    func = vm_restorestack(L, off);
+    ptrdiff_t off = do_savestack(L, func);
+    do_checkstack(L, 1);
+    func = do_restorestack(L, off);
     const tvalue *tm = tm_byobj(L, func, TM_CALL);
     if (is_nil(tm))
         dbg_callerror(L, func);
@@ -859,14 +854,14 @@ static void rethook(lua_State *L, CallInfo *ci, int nres)
         L->oldpc = (int32_t)(prev->u.l.savedpc - ci_func(prev)->p->code) - 1;
 }
 
-void vm_poscall(lua_State *L, CallInfo *ci, int nres)
+void do_poscall(lua_State *L, CallInfo *ci, int nres)
 {
     if (!ci_isLua(ci) && L->tbclist != NULL && L->tbclist > ci->func) {
         /* A C function with pending to-be-closed slots (lua_toclose): the
          * __close calls run above the results, which stay at the top. */
         ci->callstatus |= CIST_CLSRET;
         ci->u2.nres = nres;
-        vm_closeyieldable(L, ci->func + 1, LUA_OK);
+        do_closeyieldable(L, ci->func + 1, LUA_OK);
         ci->callstatus &= (uint16_t)~CIST_CLSRET;
     }
     if (L->hookmask)
@@ -905,12 +900,12 @@ void vm_poscall(lua_State *L, CallInfo *ci, int nres)
  * (already moved to func). */
 static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
 {
-    ptrdiff_t off = vm_savestack(L, func);
-    vm_checkstack(L, LUA_MINSTACK);
+    ptrdiff_t off = do_savestack(L, func);
+    do_checkstack(L, LUA_MINSTACK);
     CallInfo *ci = L->ci->next; /* the common case: a kept record */
     if (ci == NULL)
-        ci = vm_nextci(L);
-    func = vm_restorestack(L, off);
+        ci = do_nextci(L);
+    func = do_restorestack(L, off);
     ci->func = func;
     ci->nresults = (int16_t)nresults;
     ci->callstatus = CIST_C;
@@ -922,11 +917,11 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
         dbg_hook(L, LUA_HOOKCALL, -1, 1, narg);
     }
     int n = f(L);
-    vm_poscall(L, ci, n);
+    do_poscall(L, ci, n);
     return n;
 }
 
-CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults)
+CallInfo *do_precall(lua_State *L, tvalue *func, int nresults)
 {
     for (;;) {
         switch (tt_of(func)) {
@@ -940,16 +935,16 @@ CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults)
             proto *p = gco2lcl(gc_of(func))->p;
             int narg = (int)(L->top - func) - 1;
             int fsize = p->maxstacksize;
-            if (L->stack + L->stacklimit - L->top <= fsize + VM_EXTRA_STACK) {
-                ptrdiff_t off = vm_savestack(L, func);
-                vm_growstack(L, fsize);
-                func = vm_restorestack(L, off);
+            if (L->stack + L->stacklimit - L->top <= fsize + DO_EXTRA_STACK) {
+                ptrdiff_t off = do_savestack(L, func);
+                do_growstack(L, fsize);
+                func = do_restorestack(L, off);
             }
             CallInfo *ci = L->ci->next; /* the common case: a kept record */
             if (ci == NULL) {
-                ptrdiff_t off = vm_savestack(L, func);
-                ci = vm_nextci(L);
-                func = vm_restorestack(L, off);
+                ptrdiff_t off = do_savestack(L, func);
+                ci = do_nextci(L);
+                func = do_restorestack(L, off);
             }
             ci->func = func;
             ci->nresults = (int16_t)nresults;
@@ -970,7 +965,7 @@ CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults)
     }
 }
 
-int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
+int do_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
                    int delta)
 {
     for (;;) {
@@ -982,9 +977,9 @@ int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
         case V_LCL: {
             proto *p = gco2lcl(gc_of(func))->p;
             int fsize = p->maxstacksize;
-            ptrdiff_t off = vm_savestack(L, func);
-            vm_checkstack(L, fsize);
-            func = vm_restorestack(L, off);
+            ptrdiff_t off = do_savestack(L, func);
+            do_checkstack(L, fsize);
+            func = do_restorestack(L, off);
             ci->func -= delta; /* back to the slot of a vararg frame */
             gc_stack_lower(L, ci->func);
             for (int i = 0; i < narg1; i++)
@@ -1012,13 +1007,13 @@ static void ccall(lua_State *L, tvalue *func, int nresults, uint32_t inc)
 {
     L->nCcalls += inc;
     int isshort = 0;
-    if (vm_getCcalls(L) >= vm_maxccalls(L) ||
-        (isshort = vm_cstackshort(call)) != 0) {
-        ptrdiff_t off = vm_savestack(L, func);
-        vm_cstackfail(L, isshort || vm_cstackshort(call));
-        func = vm_restorestack(L, off);
+    if (do_getCcalls(L) >= do_maxccalls(L) ||
+        (isshort = do_cstackshort(call)) != 0) {
+        ptrdiff_t off = do_savestack(L, func);
+        do_cstackfail(L, isshort || do_cstackshort(call));
+        func = do_restorestack(L, off);
     }
-    CallInfo *ci = vm_precall(L, func, nresults);
+    CallInfo *ci = do_precall(L, func, nresults);
     if (ci != NULL) {
         ci->callstatus = CIST_FRESH;
         vm_execute(L, ci);
@@ -1026,18 +1021,17 @@ static void ccall(lua_State *L, tvalue *func, int nresults, uint32_t inc)
     L->nCcalls -= inc;
 }
 
-void vm_call(lua_State *L, tvalue *func, int nresults)
+void do_call(lua_State *L, tvalue *func, int nresults)
 {
     ccall(L, func, nresults, 1);
 }
 
-void vm_callnoyield(lua_State *L, tvalue *func, int nresults)
+void do_callnoyield(lua_State *L, tvalue *func, int nresults)
 {
     ccall(L, func, nresults, 0x10001u);
 }
 
-/* ---- Protected calls -----------------------------------------------------
- */
+/* ---- Protected calls ---------------------------------------------------- */
 
 struct closep {
     tvalue *level;
@@ -1047,7 +1041,7 @@ struct closep {
 static void closepaux(lua_State *L, void *ud)
 {
     struct closep *c = ud;
-    vm_close(L, c->level, c->status);
+    do_close(L, c->level, c->status);
 }
 
 /* Close everything above level in protected mode; an error in a __close
@@ -1058,9 +1052,9 @@ static int closeprotected(lua_State *L, ptrdiff_t level, int status)
     uint8_t old_allowhook = L->allowhook;
     for (;;) {
         struct closep c;
-        c.level = vm_restorestack(L, level);
+        c.level = do_restorestack(L, level);
         c.status = status;
-        int st = vm_rawrunprotected(L, closepaux, &c);
+        int st = do_rawrunprotected(L, closepaux, &c);
         if (st == LUA_OK)
             return c.status;
         L->ci = old_ci;
@@ -1070,7 +1064,7 @@ static int closeprotected(lua_State *L, ptrdiff_t level, int status)
     }
 }
 
-int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
+int do_pcall(lua_State *L, do_pfunc f, void *ud, ptrdiff_t oldtop,
              ptrdiff_t ef)
 {
     CallInfo *old_ci = L->ci;
@@ -1078,24 +1072,23 @@ int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
     uint8_t old_gchold = G(L)->gchold;
     ptrdiff_t old_errfunc = L->errfunc;
     L->errfunc = ef;
-    int status = vm_rawrunprotected(L, f, ud);
+    int status = do_rawrunprotected(L, f, ud);
     if (status != LUA_OK) {
         L->ci = old_ci;
         gc_stack_lower(L, old_ci->func);
         L->allowhook = old_allowhook;
         G(L)->gchold = old_gchold; /* an rt.loop body the error left */
         status = closeprotected(L, oldtop, status);
-        seterrorobj(L, status, vm_restorestack(L, oldtop));
+        seterrorobj(L, status, do_restorestack(L, oldtop));
         shrinkstack(L);
     }
     L->errfunc = old_errfunc;
     return status;
 }
 
-/* ---- To-be-closed variables ----------------------------------------------
- */
+/* ---- To-be-closed variables --------------------------------------------- */
 
-void vm_newtbcupval(lua_State *L, tvalue *obj)
+void do_newtbcupval(lua_State *L, tvalue *obj)
 {
     if (is_false(obj))
         return; /* false and nil need no closing */
@@ -1107,17 +1100,17 @@ void vm_newtbcupval(lua_State *L, tvalue *obj)
             int pc = (int)(ci->u.l.savedpc - ci_func(ci)->p->code) - 1;
             name = dbg_getlocalname(ci_func(ci)->p, n, pc);
         }
-        vm_runerror(L, "variable '%s' got a non-closable value",
+        do_runerror(L, "variable '%s' got a non-closable value",
                     name ? name : "?");
     }
     if (L->ntbc == L->sizetbc) {
         uint32_t nsize = L->sizetbc ? 2u * L->sizetbc : DO_TBC_INIT;
-        ptrdiff_t off = vm_savestack(L, obj);
+        ptrdiff_t off = do_savestack(L, obj);
         uint32_t *a = gc_realloc(L, L->tbcslots, sizeof(uint32_t) * L->sizetbc,
                                  sizeof(uint32_t) * nsize);
         if (a == NULL)
-            vm_memerror(L);
-        obj = vm_restorestack(L, off);
+            do_memerror(L);
+        obj = do_restorestack(L, off);
         L->tbcslots = a;
         L->sizetbc = nsize;
     }
@@ -1138,13 +1131,13 @@ static void poptbc(lua_State *L)
 static void callclose(lua_State *L, tvalue *obj, int status, int yy)
 {
     /* The error object (or nil) sits just above the variable. */
-    ptrdiff_t off = vm_savestack(L, obj);
+    ptrdiff_t off = do_savestack(L, obj);
     tvalue *top;
     if (status != LUA_OK) {
         seterrorobj(L, status, obj + 1); /* top = obj + 2 */
     }
-    vm_checkstack(L, 3);
-    obj = vm_restorestack(L, off);
+    do_checkstack(L, 3);
+    obj = do_restorestack(L, off);
     top = L->top;
     const tvalue *tm = tm_byobj(L, obj, TM_CLOSE);
     set_obj(top, tm);
@@ -1155,37 +1148,36 @@ static void callclose(lua_State *L, tvalue *obj, int status, int yy)
         set_nil(top + 2);
     L->top = top + 3;
     if (yy)
-        vm_call(L, top, 0);
+        do_call(L, top, 0);
     else
-        vm_callnoyield(L, top, 0);
+        do_callnoyield(L, top, 0);
 }
 
 static tvalue *closeall(lua_State *L, tvalue *level, int status, int yy)
 {
-    ptrdiff_t off = vm_savestack(L, level);
+    ptrdiff_t off = do_savestack(L, level);
     fn_closeupvals(L, level);
-    while (L->tbclist != NULL && L->tbclist >= vm_restorestack(L, off)) {
+    while (L->tbclist != NULL && L->tbclist >= do_restorestack(L, off)) {
         tvalue *tbc = L->tbclist;
         poptbc(L); /* first: a yield or an error leaves it closed */
         callclose(L, tbc, status, yy);
         if (status != LUA_OK)
             status = LUA_ERRRUN; /* the error object is now on the stack */
     }
-    return vm_restorestack(L, off);
+    return do_restorestack(L, off);
 }
 
-tvalue *vm_close(lua_State *L, tvalue *level, int status)
+tvalue *do_close(lua_State *L, tvalue *level, int status)
 {
     return closeall(L, level, status, 0);
 }
 
-tvalue *vm_closeyieldable(lua_State *L, tvalue *level, int status)
+tvalue *do_closeyieldable(lua_State *L, tvalue *level, int status)
 {
     return closeall(L, level, status, 1);
 }
 
-/* ---- Coroutines ----------------------------------------------------------
- */
+/* ---- Coroutines --------------------------------------------------------- */
 
 #define RECST_MASK (7u << CIST_RECST)
 #define getrecst(ci) ((int)(((ci)->callstatus >> CIST_RECST) & 7u))
@@ -1207,9 +1199,9 @@ static int finishpcallk(lua_State *L, CallInfo *ci)
          * with the status still recorded, and closing goes on with the
          * variables left; one may raise an error, which precover records
          * in its place. */
-        tvalue *func = vm_restorestack(L, ci->u2.funcidx);
+        tvalue *func = do_restorestack(L, ci->u2.funcidx);
         L->allowhook = 1;
-        func = vm_closeyieldable(L, func, status);
+        func = do_closeyieldable(L, func, status);
         seterrorobj(L, status, func);
         shrinkstack(L);
         setrecst(ci, LUA_OK);
@@ -1234,7 +1226,7 @@ static void finishccall(lua_State *L, CallInfo *ci)
             ci->top = L->top;
         n = ci->u.c.k(L, status, ci->u.c.ctx);
     }
-    vm_poscall(L, ci, n);
+    do_poscall(L, ci, n);
 }
 
 /* Run every interrupted frame of the coroutine to completion. */
@@ -1275,7 +1267,7 @@ static void resume(lua_State *L, void *ud)
         } else {
             if (ci->u.c.k != NULL)
                 n = ci->u.c.k(L, LUA_YIELD, ci->u.c.ctx);
-            vm_poscall(L, ci, n);
+            do_poscall(L, ci, n);
         }
         unroll(L, NULL);
     }
@@ -1302,7 +1294,7 @@ static int precover(lua_State *L, int status)
         L->ci = ci;
         gc_stack_lower(L, ci->func);
         setrecst(ci, status);
-        status = vm_rawrunprotected(L, unroll, NULL);
+        status = do_rawrunprotected(L, unroll, NULL);
     }
     return status;
 }
@@ -1317,7 +1309,7 @@ static __attribute__((noinline)) int resumeshort(lua_State *L, int narg)
 
 int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
 {
-    if (vm_cstackshort(call)) /* before anything is called (vm/do.h) */
+    if (do_cstackshort(call)) /* before anything is called (vm/do.h) */
         return resumeshort(L, nargs);
     gc_thread_enter(L);
     if (L->status == LUA_OK) {
@@ -1329,12 +1321,12 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     } else if (L->status != LUA_YIELD) {
         return resumeerror(L, "cannot resume dead coroutine", nargs);
     }
-    L->nCcalls = from ? vm_getCcalls(from) : 0;
-    if (vm_getCcalls(L) >= vm_maxccalls(L))
+    L->nCcalls = from ? do_getCcalls(from) : 0;
+    if (do_getCcalls(L) >= do_maxccalls(L))
         return resumeerror(L, "C stack overflow", nargs);
     L->nCcalls++;
     gc_thread_ran(L);
-    int status = vm_rawrunprotected(L, resume, &nargs);
+    int status = do_rawrunprotected(L, resume, &nargs);
     status = precover(L, status);
     if (status > LUA_YIELD) { /* an unrecovered error: the thread is dead */
         L->status = (uint8_t)status;
@@ -1351,10 +1343,10 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
 int lua_yieldk(lua_State *L, int nresults, lua_KContext ctx, lua_KFunction k)
 {
     CallInfo *ci = L->ci;
-    if (!vm_isyieldable(L)) {
+    if (!do_isyieldable(L)) {
         if (L != &G(L)->mainthread)
-            vm_runerror(L, "attempt to yield across a C-call boundary");
-        vm_runerror(L, "attempt to yield from outside a coroutine");
+            do_runerror(L, "attempt to yield across a C-call boundary");
+        do_runerror(L, "attempt to yield from outside a coroutine");
     }
     L->status = LUA_YIELD;
     ci->u2.nyield = nresults;
@@ -1364,7 +1356,7 @@ int lua_yieldk(lua_State *L, int nresults, lua_KContext ctx, lua_KFunction k)
     ci->u.c.k = k;
     if (k != NULL)
         ci->u.c.ctx = ctx;
-    vm_throw(L, LUA_YIELD);
+    do_throw(L, LUA_YIELD);
 }
 
 int lua_status(lua_State *L)
@@ -1374,13 +1366,13 @@ int lua_status(lua_State *L)
 
 int lua_isyieldable(lua_State *L)
 {
-    return vm_isyieldable(L);
+    return do_isyieldable(L);
 }
 
 int lua_closethread(lua_State *L, lua_State *from)
 {
     gc_thread_enter(L);
-    L->nCcalls = from ? vm_getCcalls(from) : 0;
+    L->nCcalls = from ? do_getCcalls(from) : 0;
     CallInfo *ci = L->ci = L->base_ci;
     int status = L->status;
     if (status == LUA_YIELD)
@@ -1392,7 +1384,7 @@ int lua_closethread(lua_State *L, lua_State *from)
     L->errfunc = 0;
     gc_thread_ran(L);
     gc_stack_lower(L, L->stack);
-    status = closeprotected(L, vm_savestack(L, L->stack + 1), status);
+    status = closeprotected(L, do_savestack(L, L->stack + 1), status);
     if (status != LUA_OK)
         seterrorobj(L, status, L->stack + 1);
     else
@@ -1407,16 +1399,15 @@ int lua_resetthread(lua_State *L)
     return lua_closethread(L, NULL);
 }
 
-/* ---- Finalizers ----------------------------------------------------------
- */
+/* ---- Finalizers --------------------------------------------------------- */
 
 static void dofinalizer(lua_State *L, void *ud)
 {
     (void)ud;
-    vm_callnoyield(L, L->top - 2, 0); /* a __gc never yields */
+    do_callnoyield(L, L->top - 2, 0); /* a __gc never yields */
 }
 
-int vm_finalizer(lua_State *L, gcobj *o)
+int do_finalizer(lua_State *L, gcobj *o)
 {
     tvalue v;
     set_gc(&v, o, o->tt);
@@ -1424,8 +1415,8 @@ int vm_finalizer(lua_State *L, gcobj *o)
     if (is_nil(tm) ||
         !(tt_of(tm) == V_LCL || tt_of(tm) == V_CCL || tt_of(tm) == V_LCF))
         return 0; /* no __gc any more, or not callable: nothing to do */
-    if (L->stack + L->stacklimit - L->top <= 2 + VM_EXTRA_STACK &&
-        !vm_trygrowstack(L, 2))
+    if (L->stack + L->stacklimit - L->top <= 2 + DO_EXTRA_STACK &&
+        !do_trygrowstack(L, 2))
         return 0;
     uint8_t oldah = L->allowhook;
     L->allowhook = 0; /* no hooks inside a finalizer */
@@ -1435,7 +1426,7 @@ int vm_finalizer(lua_State *L, gcobj *o)
     CallInfo *ci = L->ci;
     ci->callstatus |= CIST_FIN;
     int status =
-        vm_pcall(L, dofinalizer, NULL, vm_savestack(L, L->top - 2), 0);
+        do_pcall(L, dofinalizer, NULL, do_savestack(L, L->top - 2), 0);
     ci->callstatus &= (uint16_t)~CIST_FIN;
     L->allowhook = oldah;
     if (status != LUA_OK) {

@@ -11,15 +11,15 @@
  * beyond LUAI_MAXCCALLS).
  *
  * Invariants:
- *   - stack <= ci->func < ci->top <= stack + stacklimit - VM_EXTRA_STACK
+ *   - stack <= ci->func < ci->top <= stack + stacklimit - DO_EXTRA_STACK
  *     for every record (stacklimit <= stacksize); while a Lua function runs
  * and may allocate or call, L->top == ci->top, so the collector sees all its
  * registers.
  *   - Pointers into the stack (ci->func, ci->top, L->top, L->tbclist,
- *     open upvalues) are fixed by vm_growstack when the stack moves;
+ *     open upvalues) are fixed by do_growstack when the stack moves;
  *     anything else that held a stack pointer across a call or an
- *     allocation must have kept an offset (vm_savestack/vm_restorestack).
- *   - The stack always has VM_EXTRA_STACK slots above ci->top, so a
+ *     allocation must have kept an offset (do_savestack/do_restorestack).
+ *   - The stack always has DO_EXTRA_STACK slots above ci->top, so a
  *     metamethod call can push its function and operands without growing.
  */
 #ifndef RTLUA_DO_H
@@ -31,7 +31,7 @@
 #include <stdarg.h>
 
 /* Slots kept free above every frame's top (metamethod calls). */
-#define VM_EXTRA_STACK 5
+#define DO_EXTRA_STACK 5
 
 /* CallInfo.callstatus bits. */
 #define CIST_C (1u << 0)         /* a C function */
@@ -88,81 +88,84 @@ typedef struct CallInfoBlock {
 #define ci_func(ci) (gco2lcl(gc_of((ci)->func)))
 
 /* Offsets of stack slots, for pointers held across a possible move. */
-#define vm_savestack(L, p) ((char *)(p) - (char *)(L)->stack)
-#define vm_restorestack(L, n) ((tvalue *)((char *)(L)->stack + (n)))
+#define do_savestack(L, p) ((char *)(p) - (char *)(L)->stack)
+#define do_restorestack(L, n) ((tvalue *)((char *)(L)->stack + (n)))
 
 /* Room for n more slots above top (errors "stack overflow", or memory).
  * The checks compare with stacklimit, not stacksize: the slow path hands
  * out more of the stack first (see lua_State.stacklimit). */
-#define vm_checkstack(L, n)                                                   \
+#define do_checkstack(L, n)                                                   \
     do {                                                                      \
         if ((L)->stack + (L)->stacklimit - (L)->top <=                        \
-            (ptrdiff_t)(n) + VM_EXTRA_STACK)                                  \
-            vm_growstack(L, (int)(n));                                        \
+            (ptrdiff_t)(n) + DO_EXTRA_STACK)                                  \
+            do_growstack(L, (int)(n));                                        \
     } while (0)
 
-/* Grow so n slots fit above top (plus VM_EXTRA_STACK), or raise "not
+/* Grow so n slots fit above top (plus DO_EXTRA_STACK), or raise "not
  * enough memory", "stack overflow" (past LUAI_MAXSTACK) or LUA_ERRERR (past
- * it while handling that).  vm_trygrowstack raises nothing: 1 on success,
+ * it while handling that).  do_trygrowstack raises nothing: 1 on success,
  * 0 on failure (two functions, not a flag, so that the one that cannot
  * raise calls nothing that does). */
-void vm_growstack(lua_State *L, int n);
-int vm_trygrowstack(lua_State *L, int n);
+void do_growstack(lua_State *L, int n);
+int do_trygrowstack(lua_State *L, int n);
+/* Make room for n more slots above top, within LUAI_MAXSTACK: 0, or -1
+ * for no memory or too many (raises nothing; the unit tests use it). */
+int do_ensurestack(lua_State *L, uint32_t n);
 
 /* Raise: the error object is at L->top - 1.  status is LUA_ERR*. */
-_Noreturn void vm_throw(lua_State *L, int status);
+_Noreturn void do_throw(lua_State *L, int status);
 /* Push a message ("%s %d %I %f %p %c %U %%", as lua_pushfstring) and
  * raise it as LUA_ERRRUN, with "chunk:line: " in front when the running
  * function is a Lua function. */
-_Noreturn void vm_runerror(lua_State *L, const char *fmt, ...);
+_Noreturn void do_runerror(lua_State *L, const char *fmt, ...);
 /* "not enough memory" (the pre-made string) as LUA_ERRMEM. */
-_Noreturn void vm_memerror(lua_State *L);
+_Noreturn void do_memerror(lua_State *L);
 
 /* Call f(L, ud) catching errors; returns LUA_OK or the status. */
-typedef void (*vm_pfunc)(lua_State *L, void *ud);
-int vm_rawrunprotected(lua_State *L, vm_pfunc f, void *ud);
+typedef void (*do_pfunc)(lua_State *L, void *ud);
+int do_rawrunprotected(lua_State *L, do_pfunc f, void *ud);
 /* Protected call restoring the stack to `oldtop` (an offset) and closing
  * upvalues and tbc variables above it on error; ef is the message
  * handler's offset (0 none).  The error object is left at oldtop. */
-int vm_pcall(lua_State *L, vm_pfunc f, void *ud, ptrdiff_t oldtop,
+int do_pcall(lua_State *L, do_pfunc f, void *ud, ptrdiff_t oldtop,
              ptrdiff_t ef);
 
 /* Call the value at func with the values above it (up to L->top) as
  * arguments; nresults results (LUA_MULTRET: all) replace them from func
  * on, and L->top ends after the last.  Counts one C level. */
-void vm_call(lua_State *L, tvalue *func, int nresults);
+void do_call(lua_State *L, tvalue *func, int nresults);
 /* The same, not yieldable. */
-void vm_callnoyield(lua_State *L, tvalue *func, int nresults);
+void do_callnoyield(lua_State *L, tvalue *func, int nresults);
 
 /* For the interpreter: set up a call of func (a Lua function returns its
  * new CallInfo to run; a C function is run to completion and NULL is
  * returned, results in place).  __call is followed. */
-CallInfo *vm_precall(lua_State *L, tvalue *func, int nresults);
+CallInfo *do_precall(lua_State *L, tvalue *func, int nresults);
 /* Move nres results (at L->top - nres) to ci->func and pop the frame. */
-void vm_poscall(lua_State *L, CallInfo *ci, int nres);
+void do_poscall(lua_State *L, CallInfo *ci, int nres);
 /* Prepare a tail call of func in ci; returns -1 when func was a Lua
  * function (ci reused, run it), or the number of results of a C function. */
-int vm_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
+int do_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
                    int delta);
 /* A new CallInfo after L->ci (reusing a kept one), or a memory error, or
  * "stack overflow" past LUAI_MAXSTACK / 5 nested calls.  It does not
  * change L->ci: the caller fills the record and then makes it current. */
-CallInfo *vm_nextci(lua_State *L);
+CallInfo *do_nextci(lua_State *L);
 /* Free the kept records above L->ci (whole blocks: records sharing a block
  * with L->ci stay; after errors, thread closing). */
-void vm_freeci(lua_State *L);
+void do_freeci(lua_State *L);
 /* The collector traversed L: give back stack it no longer uses (shrink
  * in place to twice its use when it is over three times that, never
  * moving it) and up to a few record blocks above L->ci.  Bounded: a
  * thread deeper than a few frames is left alone.  Not from inside an
  * allocation, whose caller may count on room no frame records yet. */
-void vm_shrinkthread(lua_State *L);
+void do_shrinkthread(lua_State *L);
 /* The collector cleared L's dead part up to stacklimit: lower the limit to
- * what L's frames use (plus VM_EXTRA_STACK; they are walked, so only when
+ * what L's frames use (plus DO_EXTRA_STACK; they are walked, so only when
  * there are at most a few), so that the next clear covers what frames
  * reach from now on, not the deepest they ever reached.  Not from inside
- * an allocation (as vm_shrinkthread). */
-void vm_trimlimit(lua_State *L);
+ * an allocation (as do_shrinkthread). */
+void do_trimlimit(lua_State *L);
 
 /* To-be-closed variables and upvalues: close everything at or above
  * level with the error object status (LUA_OK for normal exit); may call
@@ -170,65 +173,65 @@ void vm_trimlimit(lua_State *L);
  * C-call boundary": C code, lua_settop, lua_closeslot, coroutine.close,
  * unwinding to a protected call's C frame).  Returns level (restored if
  * the stack moved). */
-tvalue *vm_close(lua_State *L, tvalue *level, int status);
+tvalue *do_close(lua_State *L, tvalue *level, int status);
 /* The same where a __close may yield: the interpreter (OP_CLOSE and
  * OP_RETURN, which vm_finishop repeats on resume), a C function's return
  * and a yieldable pcall's recovery; each variable leaves the list before
  * its __close runs, so the repeat closes only the rest. */
-tvalue *vm_closeyieldable(lua_State *L, tvalue *level, int status);
+tvalue *do_closeyieldable(lua_State *L, tvalue *level, int status);
 /* Register the value at obj as to-be-closed ("variable '%s' got a
  * non-closable value" when it has no __close and is not false/nil). */
-void vm_newtbcupval(lua_State *L, tvalue *obj);
+void do_newtbcupval(lua_State *L, tvalue *obj);
 
 /* Most nested C calls (and parser levels): LUAI_MAXCCALLS unless
  * lua_setcstacklimit changed it. */
-#define vm_maxccalls(L) (G(L)->cstacklimit)
+#define do_maxccalls(L) (G(L)->cstacklimit)
 /* The C stack's checks.  Every C level that can nest without bound (a
  * call through the API, ccall; a parser level; a pattern-matching level;
  * lua_resume; a nested prototype in the binary-chunk reader and writer)
  * first checks, before it calls anything, that at least
- * LUAI_CSTACK_KEEP(kind) bytes of C stack are left (vm_cstackshort,
+ * LUAI_CSTACK_KEEP(kind) bytes of C stack are left (do_cstackshort,
  * port/port.h) and, where it counts levels,
- * that their count is below vm_maxccalls.  When a check fails it calls
- * vm_cstackfail (or, outside vm/, raises its own error) and nothing else.
+ * that their count is below do_maxccalls.  When a check fails it calls
+ * do_cstackfail (or, outside vm/, raises its own error) and nothing else.
  * tools/cstack.lua relies on this shape: it computes each kind's
  * LUAI_CSTACK_KEEP on a board as the most stack anything can use after a
  * check of that kind until the next check. */
-#define vm_cstackshort(kind) port_cstack_short(kind)
+#define do_cstackshort(kind) port_cstack_short(kind)
 /* A check failed: the C stack is short (isshort), or L->nCcalls reached
- * vm_maxccalls.  Raises "C stack overflow" (after making room on L's
+ * do_maxccalls.  Raises "C stack overflow" (after making room on L's
  * stack for the message), or LUA_ERRERR when the count is
  * DO_CCALLS_EXTRA levels past the limit.  Returns, letting the level go
  * on, only when the count is past the limit by less than that (where the
  * message handler of a count overflow runs) and the stack is not short.
  * A message handler is never called short of stack (dbg_errormsg throws
  * LUA_ERRERR instead), so raising never nests. */
-void vm_cstackfail(lua_State *L, int isshort);
+void do_cstackfail(lua_State *L, int isshort);
 /* Raise "C stack overflow" (the pre-made message: nothing formatted,
  * nothing allocated): an error raised short of C stack (kind error). */
-_Noreturn void vm_cstackerror(lua_State *L);
-#define vm_getCcalls(L) ((L)->nCcalls & 0xFFFFu)
-#define vm_isyieldable(L) (((L)->nCcalls & 0xFFFF0000u) == 0)
-#define vm_incnny(L) ((L)->nCcalls += 0x10000u)
-#define vm_decnny(L) ((L)->nCcalls -= 0x10000u)
+_Noreturn void do_cstackerror(lua_State *L);
+#define do_getCcalls(L) ((L)->nCcalls & 0xFFFFu)
+#define do_isyieldable(L) (((L)->nCcalls & 0xFFFF0000u) == 0)
+#define do_incnny(L) ((L)->nCcalls += 0x10000u)
+#define do_decnny(L) ((L)->nCcalls -= 0x10000u)
 
 /* Format as lua_pushfstring ("%s %d %I %f %p %c %U %%") and push the
  * result; returns its bytes.  Raises memory errors. */
-const char *vm_pushvfstring(lua_State *L, const char *fmt, va_list ap);
-const char *vm_pushfstring(lua_State *L, const char *fmt, ...);
+const char *do_pushvfstring(lua_State *L, const char *fmt, va_list ap);
+const char *do_pushfstring(lua_State *L, const char *fmt, ...);
 
 /* g->finalizer: call o's __gc in protected mode (CIST_FIN); an error
  * becomes a warning "error in __gc (msg)".  Returns 0 (the warning is
  * already given). */
-int vm_finalizer(lua_State *L, gcobj *o);
+int do_finalizer(lua_State *L, gcobj *o);
 
 /* A thread's call machinery: the base CallInfo and an empty state, for
  * state_open and state_newthread; free it for state_freethread. */
-int vm_initthread(lua_State *L, lua_State *L1);
-void vm_freethread(lua_State *L, lua_State *L1);
+int do_initthread(lua_State *L, lua_State *L1);
+void do_freethread(lua_State *L, lua_State *L1);
 /* A dead thread's call-record blocks, freed at most `max` at a time, the
- * oldest left for vm_freethread; returns whether more than it is left
+ * oldest left for do_freethread; returns whether more than it is left
  * (the sweep takes a deep thread apart a bounded piece a unit). */
-int vm_freesomeci(lua_State *L, lua_State *L1, int max);
+int do_freesomeci(lua_State *L, lua_State *L1, int max);
 
 #endif

@@ -18,17 +18,6 @@ proto *fn_newproto(lua_State *L)
     return p;
 }
 
-size_t fn_protosize(const proto *p)
-{
-    return sizeof(proto) + sizeof(tvalue) * (size_t)p->sizek +
-           sizeof(instr) * (size_t)p->sizecode +
-           sizeof(proto *) * (size_t)p->sizep +
-           sizeof(upvaldesc) * (size_t)p->sizeupvalues +
-           sizeof(int8_t) * (size_t)p->sizelineinfo +
-           sizeof(locvar) * (size_t)p->sizelocvars +
-           sizeof(absline) * (size_t)p->sizeabslineinfo;
-}
-
 void fn_freeproto(global_State *g, proto *p)
 {
     gc_free(g, p->k, sizeof(tvalue) * (size_t)p->sizek);

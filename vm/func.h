@@ -14,7 +14,6 @@
 
 proto *fn_newproto(lua_State *L);
 void fn_freeproto(global_State *g, proto *p);
-size_t fn_protosize(const proto *p); /* header + arrays */
 
 lclosure *fn_newlclosure(lua_State *L, int nupvals);
 cclosure *fn_newcclosure(lua_State *L, rt_cfunction f, int nupvals);

@@ -183,17 +183,6 @@ static int is_space(int c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-int num_hexvalue(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* The significant digits of a decimal numeral: `first` points at the
  * first nonzero digit, `nd` digits are taken from there (skipping the
  * point), and `sticky` stands for a nonzero digit after them. */

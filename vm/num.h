@@ -20,6 +20,19 @@
 
 #include "vm/obj.h"
 
+/* The value of a hexadecimal digit, or -1: the one copy for the lexer,
+ * the number readers (here, io.read) and tools/romgen's escapes. */
+static inline int num_hexvalue(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 /* Longest text num_tostring writes, with its NUL ("-" + 17 digits +
  * "e-308" fits easily; integers need at most 21). */
 #define NUM_TOSTRING_MAX 48
@@ -37,8 +50,6 @@ int num_tostring(const tvalue *v, char *buf, size_t cap);
  * from the exact binary value.  Like snprintf they write at most cap
  * bytes including the NUL and return the full length. */
 int num_fmt_e(double x, int prec, char *buf, size_t cap);
-/* The value of a hexadecimal digit, or -1 (shared with the lexer). */
-int num_hexvalue(int c);
 int num_fmt_g(double x, int prec, char *buf, size_t cap);
 
 /* For string.format, same contract: C's "%.<prec>f" (prec 0..99; alt:

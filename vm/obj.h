@@ -226,6 +226,13 @@ typedef struct node {
 _Static_assert(sizeof(struct node) == 2 * sizeof(tvalue),
                "a node of the 64-bit model is two values long");
 #endif
+/* The node whose value slot v is (a hash lookup returns the slot), const
+ * as v is: the value is a node's first field. */
+#define node_of_val(v)                                                        \
+    _Generic((v),                                                             \
+        const tvalue *: (const node *)(const void *)(v),                      \
+        tvalue *: (node *)(void *)(v))
+_Static_assert(offsetof(node, val) == 0, "a node's value is its first field");
 
 typedef struct table {
     GCHEADER;
@@ -365,8 +372,7 @@ _Static_assert(sizeof(udata) == (RTLUA_NUM == 32 ? 20 : 24),
                "a userdata's header");
 #endif
 
-/* ---- Object casts --------------------------------------------------------
- */
+/* ---- Object casts ------------------------------------------------------- */
 #define obj2gc(o) ((gcobj *)(o))
 #define gco2str(o) ((str *)(o))
 #define gco2tab(o) ((table *)(o))

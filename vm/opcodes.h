@@ -173,14 +173,14 @@
     OPX(SETI, ABC)                                                            \
     /* SETFIELD A B C k  R[A][K[B]] = RK(C)      K[B] a short string */       \
     OPX(SETFIELD, ABC)                                                        \
-    /* NEWTABLE A B C  R[A] = {}; always followed by EXTRAARG.  B: hash       \
-     * size hint, 0 for none or log2(size)+1; array size hint C + 256*Ax      \
-     * of the EXTRAARG. */                                                    \
+    /* NEWTABLE A B C  R[A] = {}; always followed by EXTRAARG.  B: hash */    \
+    /*   size hint, 0 for none or log2(size)+1; array size hint C + 256*Ax */ \
+    /*   of the EXTRAARG. */                                                  \
     OPX(NEWTABLE, ABC)                                                        \
     /* SELF A B C k    R[A+1] = R[B]; R[A] = R[B][RK(C)]  (a string key) */   \
     OPX(SELF, ABC)                                                            \
-    /* ADDI A B sC k   R[A] = R[B] + sC (k: the source is R[B] - (-sC),       \
-       whose metamethod and messages the slow path keeps) */                  \
+    /* ADDI A B sC k   R[A] = R[B] + sC (k: the source is R[B] - (-sC), */    \
+    /*   whose metamethod and messages the slow path keeps) */                \
     OPX(ADDI, ABC)                                                            \
     /* ADDK .. BXORK A B C   R[A] = R[B] op K[C]   K[C] a number */           \
     OPX(ADDK, ABC)                                                            \
@@ -236,8 +236,8 @@
     OPX(LTI, ABC)                                                             \
     /* LEI A sB k      if ((R[A] <= sB) ~= k) then pc++ */                    \
     OPX(LEI, ABC)                                                             \
-    /* GTI A sB k      if ((R[A] >  sB) ~= k) then pc++   source: sB < x;     \
-     * an __lt metamethod gets (sB, R[A]) and errors name sB first */         \
+    /* GTI A sB k      if ((R[A] >  sB) ~= k) then pc++   source: sB < x; */  \
+    /*   an __lt metamethod gets (sB, R[A]) and errors name sB first */       \
     OPX(GTI, ABC)                                                             \
     /* GEI A sB k      if ((R[A] >= sB) ~= k) then pc++   source: sB <= x */  \
     OPX(GEI, ABC)                                                             \
@@ -247,39 +247,39 @@
     OPX(TESTSET, ABC)                                                         \
     /* CALL A B C      R[A], ..., R[A+C-2] = R[A](R[A+1], ..., R[A+B-1]) */   \
     OPX(CALL, ABC)                                                            \
-    /* TAILCALL A B k  return R[A](R[A+1], ..., R[A+B-1]); k: close the       \
-     * frame's upvalues first (never used with to-be-closed variables) */     \
+    /* TAILCALL A B k  return R[A](R[A+1], ..., R[A+B-1]); k: close the */    \
+    /*   frame's upvalues first (never used with to-be-closed variables) */   \
     OPX(TAILCALL, ABC)                                                        \
-    /* RETURN A B k    return R[A], ..., R[A+B-2]  (B == 0: up to top);       \
-     * k: close upvalues and to-be-closed variables of the frame first */     \
+    /* RETURN A B k    return R[A], ..., R[A+B-2]  (B == 0: up to top); */    \
+    /*   k: close upvalues and to-be-closed variables of the frame first */   \
     OPX(RETURN, ABC)                                                          \
     /* RETURN0         return (no values, nothing to close) */                \
     OPX(RETURN0, ABC)                                                         \
     /* RETURN1 A       return R[A] (nothing to close) */                      \
     OPX(RETURN1, ABC)                                                         \
-    /* FORLOOP A Bx    numeric loop step: if another iteration, update        \
-     * R[A..A+3] and pc -= Bx (back to the body) */                           \
+    /* FORLOOP A Bx    numeric loop step: if another iteration, update */     \
+    /*   R[A..A+3] and pc -= Bx (back to the body) */                         \
     OPX(FORLOOP, ABx)                                                         \
-    /* FORPREP A Bx    R[A] init, R[A+1] limit, R[A+2] step; check and        \
-     * prepare; R[A+3] = first value; if the loop runs zero times,            \
-     * pc += Bx + 1 (past the FORLOOP) */                                     \
+    /* FORPREP A Bx    R[A] init, R[A+1] limit, R[A+2] step; check and */     \
+    /*   prepare; R[A+3] = first value; if the loop runs zero times, */       \
+    /*   pc += Bx + 1 (past the FORLOOP) */                                   \
     OPX(FORPREP, ABx)                                                         \
-    /* TFORPREP A Bx   R[A+3] becomes to-be-closed (unless nil or false);     \
-     * pc += Bx (to the TFORCALL) */                                          \
+    /* TFORPREP A Bx   R[A+3] becomes to-be-closed (unless nil or false); */  \
+    /*   pc += Bx (to the TFORCALL) */                                        \
     OPX(TFORPREP, ABx)                                                        \
     /* TFORCALL A C    R[A+4], ..., R[A+3+C] = R[A](R[A+1], R[A+2]) */        \
     OPX(TFORCALL, ABC)                                                        \
     /* TFORLOOP A Bx   if R[A+4] ~= nil then { R[A+2] = R[A+4]; pc -= Bx } */ \
     OPX(TFORLOOP, ABx)                                                        \
-    /* SETLIST A B C   R[A][C+i] = R[A+i], 1 <= i <= B (B == 0: up to         \
-     * top); always followed by EXTRAARG: C += 256 * Ax */                    \
+    /* SETLIST A B C   R[A][C+i] = R[A+i], 1 <= i <= B (B == 0: up to */      \
+    /*   top); always followed by EXTRAARG: C += 256 * Ax */                  \
     OPX(SETLIST, ABC)                                                         \
     /* CLOSURE A Bx    R[A] = closure of prototype p[Bx] */                   \
     OPX(CLOSURE, ABx)                                                         \
     /* VARARG A C      R[A], ..., R[A+C-2] = vararg (C == 0: all, top set) */ \
     OPX(VARARG, ABC)                                                          \
-    /* VARARGPREP A    first instruction of a vararg function; A is its       \
-     * number of fixed parameters */                                          \
+    /* VARARGPREP A    first instruction of a vararg function; A is its */    \
+    /*   number of fixed parameters */                                        \
     OPX(VARARGPREP, ABC)                                                      \
     /* EXTRAARG Ax     argument of the previous instruction */                \
     OPX(EXTRAARG, Ax)

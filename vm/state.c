@@ -84,7 +84,7 @@ lua_State *state_newthread(lua_State *L)
     L1->ciblocks = NULL;
     L1->tbcslots = NULL;
     L1->ntbc = L1->sizetbc = 0;
-    if (alloc_stack(L, L1) != 0 || vm_initthread(L, L1) != 0) {
+    if (alloc_stack(L, L1) != 0 || do_initthread(L, L1) != 0) {
         /* L1 stays on allgc, half made; the sweep frees it. */
         return NULL;
     }
@@ -95,7 +95,7 @@ lua_State *state_newthread(lua_State *L)
 void state_freethread(lua_State *L, lua_State *L1)
 {
     fn_closeupvals(L1, L1->stack);
-    vm_freethread(L, L1);
+    do_freethread(L, L1);
     if (L1->stack)
         free_stack(G(L), L1);
     gc_free(G(L), L1, sizeof(lua_State));
@@ -142,9 +142,9 @@ lua_State *state_open_in(void *mem, size_t bytes)
     L->ciblocks = NULL;
     L->tbcslots = NULL;
     L->ntbc = L->sizetbc = 0;
-    if (alloc_stack(L, L) != 0 || vm_initthread(L, L) != 0 || str_init(L) != 0)
+    if (alloc_stack(L, L) != 0 || do_initthread(L, L) != 0 || str_init(L) != 0)
         goto fail;
-    vm_incnny(L); /* the main thread never yields */
+    do_incnny(L); /* the main thread never yields */
     table *reg = tab_new(L);
     if (reg == NULL)
         goto fail;
@@ -171,7 +171,7 @@ lua_State *state_open_in(void *mem, size_t bytes)
     str_fix(g->tm_gc);
     if (tm_init(L) != 0)
         goto fail;
-    g->finalizer = vm_finalizer;
+    g->finalizer = do_finalizer;
     g->gcestimate = arena_in_use(g->arena);
     g->gcrunning = 1;
     return L;
@@ -196,7 +196,7 @@ lua_State *state_current(void)
 static void close_all(lua_State *L, void *ud)
 {
     (void)ud;
-    vm_close(L, L->stack + 1, LUA_OK);
+    do_close(L, L->stack + 1, LUA_OK);
 }
 
 void state_close(lua_State *L)
@@ -205,11 +205,11 @@ void state_close(lua_State *L)
     if (L->base_ci != NULL && L->tbclist != NULL) {
         /* Close the main thread's pending to-be-closed variables. */
         L->ci = L->base_ci;
-        vm_pcall(L, close_all, NULL, vm_savestack(L, L->stack + 1), 0);
+        do_pcall(L, close_all, NULL, do_savestack(L, L->stack + 1), 0);
     }
     gc_freeall(L);
     fn_closeupvals(L, L->stack);
-    vm_freethread(L, L);
+    do_freethread(L, L);
     if (L->stack)
         free_stack(g, L);
     arena_forget(g->arena); /* the region is the port's again */

@@ -14,13 +14,24 @@
 #define RTLUA_STATE_H
 
 #include "gc/arena.h"
+#include "include/lua.h"
 #include "include/luaconf.h"
 #include "vm/obj.h"
+#include "vm/tm.h"
 
 #include <stdbool.h>
 
-/* ---- Collector phases ----------------------------------------------------
- */
+/* The basic types' tags are Lua's type numbers (ttype of a value indexes
+ * g->mt). */
+_Static_assert(T_NIL == LUA_TNIL && T_BOOLEAN == LUA_TBOOLEAN &&
+                   T_LIGHTUSERDATA == LUA_TLIGHTUSERDATA &&
+                   T_NUMBER == LUA_TNUMBER && T_STRING == LUA_TSTRING &&
+                   T_TABLE == LUA_TTABLE && T_FUNCTION == LUA_TFUNCTION &&
+                   T_USERDATA == LUA_TUSERDATA && T_THREAD == LUA_TTHREAD &&
+                   T_THREAD + 1 == LUA_NUMTYPES,
+               "the basic type tags are lua.h's LUA_T* numbers");
+
+/* ---- Collector phases --------------------------------------------------- */
 enum gc_phase {
     GC_PAUSE,        /* between cycles: the next step marks the roots */
     GC_PROPAGATE,    /* traversing gray objects, a bounded chunk at a time */
@@ -60,8 +71,9 @@ typedef struct gc_stats {
                                          step: __gc is the program's code) */
     uint32_t finalizers;              /* __gc calls made by gc_finalize */
     uint32_t cycles_completed;        /* full collection cycles finished */
-    uint32_t emergencies;             /* emergency collections on alloc failure
-                                         (not steps: apart from steps' figures) */
+    uint32_t emergencies;             /* emergency collections on an alloc
+                                         failure (not steps: apart from their
+                                         figures) */
     uint32_t assists;            /* steps forced by the low-memory reserve */
     uint32_t assists_deferred;   /* assists left to the slack: the rt.loop
                                     body had spent its assist cap */
@@ -102,8 +114,7 @@ typedef struct strtab {
     uint32_t clearing; /* buckets of the array being cleared, or 0 */
 } strtab;
 
-/* ---- Threads --------------------------------------------------------------
- */
+/* ---- Threads ------------------------------------------------------------ */
 struct CallInfo; /* vm/do.h */
 struct CallInfoBlock;
 struct lua_longjmp;
@@ -119,7 +130,7 @@ typedef struct lua_State {
     tvalue *top;    /* first free slot */
     uint32_t stacksize;
     /* Slots the stack checks hand out before their slow path: every frame
-     * lies below stack + stacklimit - VM_EXTRA_STACK, so nothing wrote a
+     * lies below stack + stacklimit - DO_EXTRA_STACK, so nothing wrote a
      * slot at or above it since the dead part was last cleared (those are
      * nil).  vm/do.c raises it a little at a time, within stacksize. */
     uint32_t stacklimit;
@@ -160,8 +171,7 @@ typedef struct lua_State {
     _Alignas(void *) unsigned char extraspace[LUA_EXTRASPACE];
 } lua_State;
 
-/* ---- The global state
- * -------------------------------------------------------- */
+/* ---- The global state --------------------------------------------------- */
 typedef struct global_State {
     arena_t *arena; /* the one heap */
     /* lua_setallocf's function and its ud, through which every block of
@@ -177,7 +187,8 @@ typedef struct global_State {
     strtab strt;          /* interned RAM short strings */
     tvalue registry;      /* the registry table */
     tvalue nilvalue;      /* a nil; also "state fully built" once set */
-    table *mt[9];         /* metatables of basic types */
+    /* Metatables of the basic types, by ttype. */
+    table *mt[LUA_NUMTYPES];
     struct romslot
         *romslots; /* ROM tables written since boot (docs/rom-tables.md) */
     /* The flash image attached (lang/image.h, docs/images.md), or NULL. */
@@ -187,7 +198,7 @@ typedef struct global_State {
     uint32_t nloading; /* compilations in progress (lang/load.c) */
     str *tm_mode;      /* "__mode" (ROM when ROM strings exist) */
     str *tm_gc;        /* "__gc" */
-    str *tmname[25];   /* event names, by tm_event (vm/tm.h: TM_N) */
+    str *tmname[TM_N]; /* event names, by tm_event (vm/tm.h) */
     int (*panic)(struct lua_State *L); /* lua_atpanic: unprotected errors */
     /* collector */
     uint8_t currentwhite;   /* MARK_WHITE0 or MARK_WHITE1 */
@@ -330,9 +341,6 @@ lua_State *state_current(void);
 /* A new coroutine (not anchored: the caller stores it). */
 lua_State *state_newthread(lua_State *L);
 void state_freethread(lua_State *L, lua_State *L1);
-/* Make room for n more slots above top; 0 ok, -1 memory or too big
- * (never raises; vm/do.c, a wrapper of vm_growstack). */
-int state_growstack(lua_State *L, uint32_t n);
 /* The registry table and the globals table. */
 table *state_registry(lua_State *L);
 table *state_globals(lua_State *L);

@@ -114,8 +114,7 @@ static const str *fixed_find(const char *s, size_t len)
     return r != NULL ? r : image_lookup(s, len, h);
 }
 
-/* ---- The RAM table -------------------------------------------------------
- */
+/* ---- The RAM table ------------------------------------------------------ */
 
 static size_t buckets_bytes(uint32_t n)
 {
@@ -452,8 +451,7 @@ void str_remove(global_State *g, str *s)
         t->nuse--;
 }
 
-/* ---- The sweep ------------------------------------------------------------
- */
+/* ---- The sweep ---------------------------------------------------------- */
 
 void str_sweep_start(global_State *g)
 {

@@ -4,10 +4,11 @@
  *
  * Short strings (length <= STR_SHORT_MAX) are interned: two equal short
  * strings are one object, so equality is pointer identity.  The ROM table
- * (generated at build time by tools/romgen from tools/romstr.txt: reserved
- * words, metamethod names, library names) is searched first, then the
- * attached flash image's (lang/image.h: its strings are ROM objects with
- * the same keyless hash, str_image_set), then the RAM table, so a string
+ * (generated at build time by tools/romgen: the reserved words of
+ * lang/reserved.h, then tools/romstr.txt's metamethod names, library
+ * names...) is searched first, then the attached flash image's
+ * (lang/image.h: its strings are ROM objects with the same keyless hash,
+ * str_image_set), then the RAM table, so a string
  * equal to a ROM or image string *is* that object.  An image's long
  * strings are never written: str_hash computes their hash at each use.  Long
  * strings are never interned; they live on g->allgc like other objects and

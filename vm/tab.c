@@ -99,26 +99,7 @@ static node *mainpos_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
 static inline __attribute__((always_inline)) int
 key_equal(const node *n, uint8_t tt, const value *v)
 {
-    if (node_keytt(n) != tt)
-        return 0;
-    switch (tt) {
-    case V_FALSE:
-    case V_TRUE:
-        return 1;
-    case V_INT:
-        return n->key_val.i == v->i;
-    case V_FLT:
-        return n->key_val.n == v->n;
-    case V_LIGHTUD:
-        return n->key_val.p == v->p;
-    case V_LCF:
-        return n->key_val.f == v->f;
-    case V_LNGSTR:
-        return n->key_val.gc == v->gc ||
-               str_eq(gco2str(n->key_val.gc), gco2str(v->gc));
-    default:
-        return n->key_val.gc == v->gc;
-    }
+    return node_keytt(n) == tt && tab_rawequal(tt, &n->key_val, v);
 }
 
 static node *find_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
@@ -284,8 +265,8 @@ static const tvalue *weak_found(table *t, const tvalue *v, uint8_t ktt)
     if (v == &tab_absent || is_nil(v))
         return v;
     tvalue *s = (tvalue *)v;
-    int dead = object_key(ktt) ? gc_clearnode(t, (node *)(void *)s)
-                               : gc_clearslot(t, s);
+    int dead =
+        object_key(ktt) ? gc_clearnode(t, node_of_val(s)) : gc_clearslot(t, s);
     return dead ? &tab_absent : v;
 }
 
@@ -298,7 +279,7 @@ static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
         return weak_found(t, raw_getint(t, key), V_INT);
     const tvalue *v = raw_getint(t, key);
     if (v != &tab_absent)
-        return rom_value(t, (const node *)(const void *)v);
+        return rom_value(t, node_of_val(v));
     const table *ov = tab_romslot(t)->ov;
     return ov != NULL ? raw_getint(ov, key) : &tab_absent;
 }
@@ -310,8 +291,7 @@ const tvalue *tab_romgetshortstr(table *t, str *key)
         return weak_found(t, v, V_SHRSTR);
     const romslot *rs = tab_romslot(t);
     if (v != &tab_absent) /* (a library's field, never written: as it is) */
-        return rs->over == NULL ? v
-                                : rom_value(t, (const node *)(const void *)v);
+        return rs->over == NULL ? v : rom_value(t, node_of_val(v));
     return rs->ov != NULL ? tab_rawgetshortstr(rs->ov, key) : &tab_absent;
 }
 
@@ -340,7 +320,7 @@ static __attribute__((noinline)) const tvalue *rom_get(table *t,
     }
     const tvalue *v = raw_get(t, key);
     if (v != &tab_absent)
-        return rom_value(t, (const node *)(const void *)v);
+        return rom_value(t, node_of_val(v));
     const table *ov = tab_romslot(t)->ov;
     return ov != NULL ? raw_get(ov, key) : &tab_absent;
 }
@@ -997,28 +977,12 @@ static table *rom_part(lua_State *L, romslot *s, table **part)
 }
 
 /* The same value in the same representation, nil (empty) included: not
- * vm_rawequalobj, for which 1 and 1.0 are equal but math.type is not. */
+ * arith_rawequalobj, for which 1 and 1.0 are equal but math.type is not. */
 static int same_value(const tvalue *a, const tvalue *b)
 {
     if (is_nil(a) || is_nil(b))
         return is_nil(a) && is_nil(b);
-    if (tt_of(a) != tt_of(b))
-        return 0;
-    switch (tt_of(a)) {
-    case V_FALSE:
-    case V_TRUE:
-        return 1;
-    case V_INT:
-        return a->v.i == b->v.i;
-    case V_FLT:
-        return a->v.n == b->v.n;
-    case V_LIGHTUD:
-        return a->v.p == b->v.p;
-    case V_LCF:
-        return a->v.f == b->v.f;
-    default:
-        return a->v.gc == b->v.gc;
-    }
+    return tt_of(a) == tt_of(b) && tab_rawequal(tt_of(a), &a->v, &b->v);
 }
 
 /* k is normalised; val a copy.  Storing the value a flash field holds
@@ -1029,14 +993,14 @@ static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
     romslot *s = tab_romslot(t);
     const tvalue *raw = raw_get(t, k);
     if (raw != &tab_absent) {
-        if (same_value(rom_value(t, (const node *)(const void *)raw), val))
+        if (same_value(rom_value(t, node_of_val(raw)), val))
             return TAB_OK;
         tvalue v = *val;
         if (is_nil(val))
             set_lightud(&v, (void *)&tombstone);
         if (rom_part(L, s, &s->over) == NULL)
             return TAB_ERR_MEM;
-        rt_int idx = (rt_int)((const node *)(const void *)raw - t->node) + 1;
+        rt_int idx = (rt_int)(node_of_val(raw) - t->node) + 1;
         return setint_ram(L, s->over, idx, &v);
     }
     if (s->ov == NULL && is_nil(val))
@@ -1056,7 +1020,7 @@ static int rom_next(table *t, tvalue *key, tvalue *val)
         const tvalue *raw = raw_get(t, key);
         if (raw == &tab_absent) /* not a flash key: one of ov's, or none */
             return ov != NULL ? raw_next(ov, key, val, &s) : -1;
-        i = (uint32_t)((const node *)(const void *)raw - t->node) + 1u;
+        i = (uint32_t)(node_of_val(raw) - t->node) + 1u;
     }
     for (; i < size; i++) {
         const node *n = &t->node[i];

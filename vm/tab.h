@@ -130,6 +130,36 @@
 #define RTLUA_TAB_H
 
 #include "vm/state.h"
+#include "vm/str.h"
+
+/* Raw equality of two values of one variant tag tt, as table keys and
+ * rawequal see it: nil, false and true by the tag alone, numbers by value
+ * (an integer and a float have different tags: the caller compares
+ * them), long strings by their bytes, the rest by identity.  The one copy
+ * for key lookups, arith_equalobj and the ROM tables' stores. */
+static inline __attribute__((always_inline)) int
+tab_rawequal(uint8_t tt, const value *a, const value *b)
+{
+    switch (tt) {
+    case V_NIL:
+    case V_EMPTY:
+    case V_FALSE:
+    case V_TRUE:
+        return 1;
+    case V_INT:
+        return a->i == b->i;
+    case V_FLT:
+        return a->n == b->n;
+    case V_LIGHTUD:
+        return a->p == b->p;
+    case V_LCF:
+        return a->f == b->f;
+    case V_LNGSTR:
+        return a->gc == b->gc || str_eq(gco2str(a->gc), gco2str(b->gc));
+    default:
+        return a->gc == b->gc;
+    }
+}
 
 /* The RAM side of a ROM table (docs/rom-tables.md): a ROM table's
  * flash part is const, and what a program writes to it goes here. */

@@ -6,7 +6,7 @@
  * table's flags cache the absence of the first TM_FAST_N events; the
  * cache is never written into a ROM table (its header is const).
  *
- * Also here: the operations of vm/vm.h that fall back on metamethods
+ * Also here (tm_ names too): the operations that fall back on metamethods
  * (indexing, raw stores, length, concatenation).  The interpreter's fast
  * paths are in vm/vm.c and call these when they do not apply.
  */
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gc/gc.h"
+#include "vm/arith.h"
 #include "vm/debug.h"
 #include "vm/do.h"
 #include "vm/str.h"
@@ -131,23 +132,23 @@ const char *tm_objtypename(lua_State *L, const tvalue *o)
 static void call_tm(lua_State *L, tvalue *func, int nresults)
 {
     if (ci_isLua(L->ci))
-        vm_call(L, func, nresults);
+        do_call(L, func, nresults);
     else
-        vm_callnoyield(L, func, nresults);
+        do_callnoyield(L, func, nresults);
 }
 
 void tm_callres(lua_State *L, const tvalue *f, const tvalue *p1,
                 const tvalue *p2, tvalue *res)
 {
-    ptrdiff_t r = vm_savestack(L, res);
+    ptrdiff_t r = do_savestack(L, res);
     tvalue *func = L->top;
-    /* VM_EXTRA_STACK slots are always free above a frame's top. */
+    /* DO_EXTRA_STACK slots are always free above a frame's top. */
     set_obj(func, f);
     set_obj(func + 1, p1);
     set_obj(func + 2, p2);
     L->top = func + 3;
     call_tm(L, func, 1);
-    res = vm_restorestack(L, r);
+    res = do_restorestack(L, r);
     L->top--;
     set_obj(res, L->top);
 }
@@ -188,7 +189,7 @@ void tm_trybin(lua_State *L, const tvalue *p1, const tvalue *p2, tvalue *res,
         /* lua5.4 coerces strings in the string library's metamethods,
          * whose failure reads like this */
         if (is_str(p1) || is_str(p2))
-            vm_runerror(L, "attempt to %s a '%s' with a '%s'", tm_names[e] + 2,
+            do_runerror(L, "attempt to %s a '%s' with a '%s'", tm_names[e] + 2,
                         tm_typename(ttype(tt_of(p1))),
                         tm_typename(ttype(tt_of(p2))));
         dbg_opinterror(L, p1, p2, "perform arithmetic on");
@@ -206,26 +207,25 @@ int tm_callorder(lua_State *L, const tvalue *p1, const tvalue *p2, tm_event e)
     return !is_false(L->top);
 }
 
-/* ---- Raw stores ---------------------------------------------------------
- */
+/* ---- Raw stores --------------------------------------------------------- */
 
 static _Noreturn void seterror(lua_State *L, int rc)
 {
     if (rc == TAB_ERR_NILKEY)
-        vm_runerror(L, "table index is nil");
+        do_runerror(L, "table index is nil");
     if (rc == TAB_ERR_NANKEY)
-        vm_runerror(L, "table index is NaN");
-    vm_memerror(L);
+        do_runerror(L, "table index is NaN");
+    do_memerror(L);
 }
 
-void vm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val)
+void tm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val)
 {
     int rc = tab_set(L, t, key, val); /* does the barriers */
     if (vm_unlikely(rc != TAB_OK))
         seterror(L, rc);
 }
 
-void vm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val)
+void tm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val)
 {
     int rc = tab_setint(L, t, key, val);
     if (vm_unlikely(rc != TAB_OK))
@@ -236,7 +236,7 @@ void vm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val)
  * slot: the raw lookup's result when t is a table (it was nil), NULL
  * when t is not a table. */
 
-void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
+void tm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
                   tvalue *res, const tvalue *slot)
 {
     int loop;
@@ -273,7 +273,7 @@ void vm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
             slot = NULL;
         }
     }
-    vm_runerror(L, "'__index' chain too long; possible loop");
+    do_runerror(L, "'__index' chain too long; possible loop");
 }
 
 /* Store into an existing field: in place, or through tab_set for a ROM
@@ -282,12 +282,12 @@ static void store_existing(lua_State *L, table *h, const tvalue *slot,
                            const tvalue *key, const tvalue *val)
 {
     if (is_rom(h))
-        vm_rawset(L, h, key, val);
+        tm_rawset(L, h, key, val);
     else
         vm_storeslot(L, h, slot, val);
 }
 
-void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
+void tm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
                   const tvalue *val, const tvalue *slot)
 {
     int loop;
@@ -329,10 +329,10 @@ void vm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
             slot = NULL;
         }
     }
-    vm_runerror(L, "'__newindex' chain too long; possible loop");
+    do_runerror(L, "'__newindex' chain too long; possible loop");
 }
 
-/* The general cases of vm_gettable/vm_settable, kept out of line so the
+/* The general cases of tm_gettable/tm_settable, kept out of line so the
  * array-part fast paths below make no call. */
 static vm_noinline void gettable_slow(lua_State *L, const tvalue *t,
                                       const tvalue *key, tvalue *res)
@@ -345,7 +345,7 @@ static vm_noinline void gettable_slow(lua_State *L, const tvalue *t,
             return;
         }
     }
-    vm_finishget(L, t, key, res, slot);
+    tm_finishget(L, t, key, res, slot);
 }
 
 static vm_noinline void settable_slow(lua_State *L, const tvalue *t,
@@ -360,14 +360,14 @@ static vm_noinline void settable_slow(lua_State *L, const tvalue *t,
             return;
         }
         if (tab_metatable(h) == NULL) {
-            vm_rawset(L, h, key, val);
+            tm_rawset(L, h, key, val);
             return;
         }
     }
-    vm_finishset(L, t, key, val, slot);
+    tm_finishset(L, t, key, val, slot);
 }
 
-void vm_gettable(lua_State *L, const tvalue *t, const tvalue *key, tvalue *res)
+void tm_gettable(lua_State *L, const tvalue *t, const tvalue *key, tvalue *res)
 {
     if (is_table(t) && is_int(key)) {
         table *h = gco2tab(gc_of(t));
@@ -379,7 +379,7 @@ void vm_gettable(lua_State *L, const tvalue *t, const tvalue *key, tvalue *res)
     gettable_slow(L, t, key, res);
 }
 
-void vm_settable(lua_State *L, const tvalue *t, const tvalue *key,
+void tm_settable(lua_State *L, const tvalue *t, const tvalue *key,
                  const tvalue *val)
 {
     if (is_table(t) && is_int(key) && !is_nil(val)) {
@@ -396,7 +396,7 @@ void vm_settable(lua_State *L, const tvalue *t, const tvalue *key,
 
 /* ---- Length and concatenation ------------------------------------------- */
 
-void vm_objlen(lua_State *L, tvalue *res, const tvalue *o)
+void tm_objlen(lua_State *L, tvalue *res, const tvalue *o)
 {
     const tvalue *tm;
     switch (tt_of(o)) {
@@ -424,7 +424,7 @@ void vm_objlen(lua_State *L, tvalue *res, const tvalue *o)
 }
 
 /* A string, or a number turned into one in place. */
-#define tostr(L, o) (is_str(o) || vm_tostring(L, o))
+#define tostr(L, o) (is_str(o) || arith_tostring(L, o))
 #define slen(o) str_len(gco2str(gc_of(o)))
 
 /* top[-2] .. top[-1] through __concat, result in top[-2]. */
@@ -452,7 +452,7 @@ static void copy_strings(tvalue *top, int n, char *buf)
     }
 }
 
-void vm_concat(lua_State *L, int total)
+void tm_concat(lua_State *L, int total)
 {
     if (total == 1)
         return;
@@ -471,7 +471,7 @@ void vm_concat(lua_State *L, int total)
             for (n = 1; n < total && tostr(L, L->top - n - 1); n++) {
                 size_t l = slen(L->top - n - 1);
                 if (l >= ((size_t)-1) / 2 - tl)
-                    vm_runerror(L, "string length overflow");
+                    do_runerror(L, "string length overflow");
                 tl += l;
             }
             if (tl <= STR_SHORT_MAX) {
@@ -484,7 +484,7 @@ void vm_concat(lua_State *L, int total)
                     copy_strings(L->top, n, str_data(s));
             }
             if (s == NULL)
-                vm_memerror(L);
+                do_memerror(L);
             top = L->top;
             set_gc(top - n, s, s->tt);
         }

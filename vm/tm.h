@@ -11,7 +11,12 @@
 #ifndef RTLUA_TM_H
 #define RTLUA_TM_H
 
-#include "vm/state.h"
+#include "vm/obj.h"
+
+/* (vm/state.h includes this header for TM_N: the two states are named
+ * here without their fields.) */
+typedef struct lua_State lua_State;
+typedef struct global_State global_State;
 
 /* The order matters: the first TM_FAST_N are cached in table flags, and
  * TM_ADD .. TM_BNOT follow LUA_OPADD .. LUA_OPBNOT. */
@@ -76,5 +81,34 @@ void tm_trybin(lua_State *L, const tvalue *p1, const tvalue *p2, tvalue *res,
 /* Order metamethod (__lt, __le): returns its truth; raises
  * "attempt to compare ..." when none. */
 int tm_callorder(lua_State *L, const tvalue *p1, const tvalue *p2, tm_event e);
+
+/* ---- Indexing, concatenation and length (vm/tm.c) ----------------------
+ * Pointers to tvalues given to these functions may point into the stack;
+ * functions that may call a metamethod say so, and then only `res` (a
+ * stack slot) is written after the call, through a saved offset. */
+
+/* t[key] with __index (may call; writes res, a stack slot). */
+void tm_gettable(lua_State *L, const tvalue *t, const tvalue *key,
+                 tvalue *res);
+/* t[key] = val with __newindex (may call). */
+void tm_settable(lua_State *L, const tvalue *t, const tvalue *key,
+                 const tvalue *val);
+/* The slow paths of the two above, for the interpreter: slot
+ * is the raw lookup's result when t is a table (nil, or for
+ * tm_finishset a ROM table's existing field, not stored in place), NULL
+ * when t is not a table. */
+void tm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
+                  tvalue *res, const tvalue *slot);
+void tm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
+                  const tvalue *val, const tvalue *slot);
+/* A raw store into a table with the barrier; raises "table index is
+ * nil", "table index is NaN" (lua5.4's words) or a memory error. */
+void tm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val);
+void tm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val);
+
+/* Concatenate the `total` values at the top, leaving one (may call). */
+void tm_concat(lua_State *L, int total);
+/* #o with __len (may call; writes res, a stack slot). */
+void tm_objlen(lua_State *L, tvalue *res, const tvalue *o);
 
 #endif

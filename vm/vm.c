@@ -17,6 +17,7 @@
  * unless the frame was entered from C (CIST_FRESH).
  */
 #include "vm/vm.h"
+#include "vm/arith.h"
 
 #include <math.h>
 #include <string.h>
@@ -54,9 +55,9 @@ static inline const tvalue *fastget(table *h, const tvalue *key)
 static int forlimit(lua_State *L, rt_int init, const tvalue *lim, rt_int *p,
                     rt_int step)
 {
-    if (!vm_tointeger(lim, p, step < 0 ? 2 : 1)) {
+    if (!arith_tointeger(lim, p, step < 0 ? 2 : 1)) {
         rt_num f;
-        if (!vm_tonumber(lim, &f))
+        if (!arith_tonumber(lim, &f))
             dbg_forerror(L, lim, "limit");
         /* out of the integer range (or NaN) */
         if (f > 0) {
@@ -81,7 +82,7 @@ static int forprep(lua_State *L, tvalue *ra)
         rt_int init = pinit->v.i, step = pstep->v.i, limit;
         rt_uint count;
         if (step == 0)
-            vm_runerror(L, "'for' step is zero");
+            do_runerror(L, "'for' step is zero");
         set_int(ra + 3, init);
         if (forlimit(L, init, plimit, &limit, step))
             return 1;
@@ -98,14 +99,14 @@ static int forprep(lua_State *L, tvalue *ra)
         return 0;
     } else {
         rt_num init, limit, step;
-        if (vm_unlikely(!vm_tonumber(plimit, &limit)))
+        if (vm_unlikely(!arith_tonumber(plimit, &limit)))
             dbg_forerror(L, plimit, "limit");
-        if (vm_unlikely(!vm_tonumber(pstep, &step)))
+        if (vm_unlikely(!arith_tonumber(pstep, &step)))
             dbg_forerror(L, pstep, "step");
-        if (vm_unlikely(!vm_tonumber(pinit, &init)))
+        if (vm_unlikely(!arith_tonumber(pinit, &init)))
             dbg_forerror(L, pinit, "initial value");
         if (step == 0)
-            vm_runerror(L, "'for' step is zero");
+            do_runerror(L, "'for' step is zero");
         if (step > 0 ? limit < init : init < limit)
             return 1;
         set_flt(pinit, init);
@@ -144,7 +145,7 @@ static void varargprep(lua_State *L, CallInfo *ci, int nfix)
     int j;
     tvalue *func;
     ci->u.l.nextraargs = nextra;
-    vm_checkstack(L, p->maxstacksize + 1);
+    do_checkstack(L, p->maxstacksize + 1);
     func = ci->func;
     set_obj(L->top++, func);
     for (j = 1; j <= nfix; j++) {
@@ -162,7 +163,7 @@ static void pushclosure(lua_State *L, proto *p, upval **encup, tvalue *base,
     int n = p->sizeupvalues, j;
     lclosure *ncl = fn_newlclosure(L, n);
     if (ncl == NULL)
-        vm_memerror(L);
+        do_memerror(L);
     ncl->p = p;
     gc_objbarrier(L, ncl, p); /* ncl may be born black */
     set_gc(ra, ncl, V_LCL);
@@ -172,7 +173,7 @@ static void pushclosure(lua_State *L, proto *p, upval **encup, tvalue *base,
         if (d->instack) {
             uv = fn_findupval(L, base + d->idx);
             if (uv == NULL)
-                vm_memerror(L);
+                do_memerror(L);
         } else {
             uv = encup[d->idx];
         }
@@ -193,7 +194,7 @@ static void setlist(lua_State *L, tvalue *ra, int n, uint32_t last)
     if (last + (uint32_t)n > h->asize) {
         int rc = tab_resize(L, h, last + (uint32_t)n, tab_sizenode(h));
         if (rc != TAB_OK)
-            vm_memerror(L);
+            do_memerror(L);
     }
     if (n > 0 && last + (uint32_t)n <= h->asize) { /* the usual */
         tvalue *a = h->array + last; /* keys last + 1 .. last + n */
@@ -207,7 +208,7 @@ static void setlist(lua_State *L, tvalue *ra, int n, uint32_t last)
         return;
     }
     for (j = 1; j <= n; j++)
-        vm_rawsetint(L, h, (rt_int)(last + (uint32_t)j), ra + j);
+        tm_rawsetint(L, h, (rt_int)(last + (uint32_t)j), ra + j);
 }
 
 /* Comparison against an immediate integer, through __lt/__le. */
@@ -316,7 +317,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
 #define safepoint_above(ra)                                                   \
     do {                                                                      \
         if (vm_unlikely(G(L)->stepflag)) {                                    \
-            ProtectAt((ra) + 1, gc_safepoint_(L));                            \
+            ProtectAt((ra) + 1, pace_safepoint_(L));                          \
         }                                                                     \
     } while (0)
 
@@ -324,7 +325,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
 #define safepoint()                                                           \
     do {                                                                      \
         if (vm_unlikely(G(L)->stepflag)) {                                    \
-            Protect(gc_safepoint_(L));                                        \
+            Protect(pace_safepoint_(L));                                      \
         }                                                                     \
     } while (0)
 
@@ -355,7 +356,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
             rt_num y_ = is_int(b_) ? (rt_num)b_->v.i : b_->v.n;               \
             set_flt(ra_, x_ fop y_);                                          \
         } else                                                                \
-            Protect(vm_arith(L, op, a_, b_, ra_));                            \
+            Protect(arith_arith(L, op, a_, b_, ra_));                         \
     } while (0)
 
 /* Float-only operations (/ and ^): any two numbers. */
@@ -368,7 +369,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
             rt_num y_ = is_int(b_) ? (rt_num)b_->v.i : b_->v.n;               \
             set_flt(ra_, fop(x_, y_));                                        \
         } else                                                                \
-            Protect(vm_arith(L, op_of_##fop, a_, b_, ra_));                   \
+            Protect(arith_arith(L, op_of_##fop, a_, b_, ra_));                \
     } while (0)
 
 /* Floor division and modulo: integers unless a float is involved; an
@@ -385,7 +386,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
             rt_num y_ = is_int(b_) ? (rt_num)b_->v.i : b_->v.n;               \
             set_flt(ra_, fop(x_, y_));                                        \
         } else                                                                \
-            Protect(vm_arith(L, op, a_, b_, ra_));                            \
+            Protect(arith_arith(L, op, a_, b_, ra_));                         \
     } while (0)
 
 #define op_bitwise(v1, v2, iop, op)                                           \
@@ -395,7 +396,7 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
         if (is_int(a_) && is_int(b_))                                         \
             set_int(ra_, (rt_int)((rt_uint)a_->v.i iop(rt_uint) b_->v.i));    \
         else                                                                  \
-            Protect(vm_arith(L, op, a_, b_, ra_));                            \
+            Protect(arith_arith(L, op, a_, b_, ra_));                         \
     } while (0)
 
 #define op_order(cmp, slowf)                                                  \
@@ -580,7 +581,7 @@ enter:
                         vmbreak;
                     }
                 }
-                Protect(vm_finishget(L, up, key, RA(i), slot));
+                Protect(tm_finishget(L, up, key, RA(i), slot));
                 vmbreak;
             }
             vmcase(OP_GETTABLE)
@@ -599,7 +600,7 @@ enter:
                         vmbreak;
                     }
                 }
-                Protect(vm_finishget(L, rb, rc, RA(i), slot));
+                Protect(tm_finishget(L, rb, rc, RA(i), slot));
                 vmbreak;
             }
             vmcase(OP_GETI)
@@ -621,7 +622,7 @@ enter:
                     }
                 }
                 set_int(&key, c);
-                Protect(vm_finishget(L, rb, &key, RA(i), slot));
+                Protect(tm_finishget(L, rb, &key, RA(i), slot));
                 vmbreak;
             }
             vmcase(OP_GETFIELD)
@@ -640,7 +641,7 @@ enter:
                         vmbreak;
                     }
                 }
-                Protect(vm_finishget(L, rb, key, RA(i), slot));
+                Protect(tm_finishget(L, rb, key, RA(i), slot));
                 vmbreak;
             }
             vmcase(OP_SETTABUP)
@@ -656,7 +657,7 @@ enter:
                         vmbreak;
                     }
                 }
-                Protect(vm_finishset(L, up, key, rc, slot));
+                Protect(tm_finishset(L, up, key, rc, slot));
                 vmbreak;
             }
             vmcase(OP_SETTABLE)
@@ -672,11 +673,11 @@ enter:
                     }
                     if (tab_metatable(h) ==
                         NULL) { /* a new key, no __newindex */
-                        Protect(vm_rawset(L, h, rb, rc));
+                        Protect(tm_rawset(L, h, rb, rc));
                         vmbreak;
                     }
                 }
-                Protect(vm_finishset(L, ra, rb, rc, slot));
+                Protect(tm_finishset(L, ra, rb, rc, slot));
                 vmbreak;
             }
             vmcase(OP_SETI)
@@ -693,12 +694,12 @@ enter:
                         vmbreak;
                     }
                     if (tab_metatable(h) == NULL) {
-                        Protect(vm_rawsetint(L, h, b, rc));
+                        Protect(tm_rawsetint(L, h, b, rc));
                         vmbreak;
                     }
                 }
                 set_int(&key, b);
-                Protect(vm_finishset(L, ra, &key, rc, slot));
+                Protect(tm_finishset(L, ra, &key, rc, slot));
                 vmbreak;
             }
             vmcase(OP_SETFIELD)
@@ -713,7 +714,7 @@ enter:
                         vmbreak;
                     }
                 }
-                Protect(vm_finishset(L, ra, key, rc, slot));
+                Protect(tm_finishset(L, ra, key, rc, slot));
                 vmbreak;
             }
             vmcase(OP_NEWTABLE)
@@ -725,7 +726,7 @@ enter:
                 pc++;
                 ProtectAt(RA(i),
                           t = tab_new_sized(L, c, b > 0 ? 1u << (b - 1) : 0u);
-                          if (t == NULL) vm_memerror(L));
+                          if (t == NULL) do_memerror(L));
                 set_gc(RA(i), t, V_TABLE);
                 safepoint_above(RA(i));
                 vmbreak;
@@ -755,7 +756,7 @@ enter:
                 }
                 /* rb still holds the object unless it was ra + 1, which
                  * holds it too; names come from rb */
-                Protect(vm_finishget(L, rb, key, ra, slot));
+                Protect(tm_finishget(L, rb, key, ra, slot));
                 vmbreak;
             }
             vmcase(OP_ADDI)
@@ -771,8 +772,8 @@ enter:
                     tvalue imm;
                     int sub = GETARG_k(i);
                     set_int(&imm, sub ? -ic : ic);
-                    Protect(vm_arith(L, sub ? LUA_OPSUB : LUA_OPADD, rb, &imm,
-                                     RA(i)));
+                    Protect(arith_arith(L, sub ? LUA_OPSUB : LUA_OPADD, rb,
+                                        &imm, RA(i)));
                 }
                 vmbreak;
             }
@@ -793,7 +794,7 @@ enter:
             }
             vmcase(OP_MODK)
             {
-                op_floor(RB(i), KC(i), int_mod, vm_modf, LUA_OPMOD);
+                op_floor(RB(i), KC(i), int_mod, arith_modf, LUA_OPMOD);
                 vmbreak;
             }
             vmcase(OP_POWK)
@@ -843,7 +844,7 @@ enter:
             }
             vmcase(OP_MOD)
             {
-                op_floor(RB(i), RC(i), int_mod, vm_modf, LUA_OPMOD);
+                op_floor(RB(i), RC(i), int_mod, arith_modf, LUA_OPMOD);
                 vmbreak;
             }
             vmcase(OP_POW)
@@ -880,19 +881,20 @@ enter:
             {
                 const tvalue *rb = RB(i), *rc = RC(i);
                 if (is_int(rb) && is_int(rc))
-                    set_int(RA(i), vm_shiftl(rb->v.i, rc->v.i));
+                    set_int(RA(i), arith_shiftl(rb->v.i, rc->v.i));
                 else
-                    Protect(vm_arith(L, LUA_OPSHL, rb, rc, RA(i)));
+                    Protect(arith_arith(L, LUA_OPSHL, rb, rc, RA(i)));
                 vmbreak;
             }
             vmcase(OP_SHR)
             {
                 const tvalue *rb = RB(i), *rc = RC(i);
                 if (is_int(rb) && is_int(rc))
-                    set_int(RA(i), vm_shiftl(rb->v.i,
-                                             (rt_int)(0u - (rt_uint)rc->v.i)));
+                    set_int(RA(i),
+                            arith_shiftl(rb->v.i,
+                                         (rt_int)(0u - (rt_uint)rc->v.i)));
                 else
-                    Protect(vm_arith(L, LUA_OPSHR, rb, rc, RA(i)));
+                    Protect(arith_arith(L, LUA_OPSHR, rb, rc, RA(i)));
                 vmbreak;
             }
             vmcase(OP_UNM)
@@ -903,7 +905,7 @@ enter:
                 else if (is_flt(rb))
                     set_flt(RA(i), -rb->v.n);
                 else
-                    Protect(vm_arith(L, LUA_OPUNM, rb, rb, RA(i)));
+                    Protect(arith_arith(L, LUA_OPUNM, rb, rb, RA(i)));
                 vmbreak;
             }
             vmcase(OP_BNOT)
@@ -912,7 +914,7 @@ enter:
                 if (is_int(rb))
                     set_int(RA(i), (rt_int) ~(rt_uint)rb->v.i);
                 else
-                    Protect(vm_arith(L, LUA_OPBNOT, rb, rb, RA(i)));
+                    Protect(arith_arith(L, LUA_OPBNOT, rb, rb, RA(i)));
                 vmbreak;
             }
             vmcase(OP_NOT)
@@ -927,7 +929,7 @@ enter:
                 if (is_table(rb) && tab_metatable(gco2tab(gc_of(rb))) == NULL)
                     set_int(RA(i), (rt_int)tab_length(gco2tab(gc_of(rb))));
                 else
-                    Protect(vm_objlen(L, RA(i), rb));
+                    Protect(tm_objlen(L, RA(i), rb));
                 vmbreak;
             }
             vmcase(OP_CONCAT)
@@ -935,19 +937,19 @@ enter:
                 int n = GETARG_B(i);
                 tvalue *ra = RA(i);
                 L->top = ra + n;
-                ProtectNT(vm_concat(L, n));
+                ProtectNT(tm_concat(L, n));
                 L->top = ci->top;
                 safepoint_above(RA(i));
                 vmbreak;
             }
             vmcase(OP_CLOSE)
             {
-                Protect(vm_closeyieldable(L, RA(i), LUA_OK));
+                Protect(do_closeyieldable(L, RA(i), LUA_OK));
                 vmbreak;
             }
             vmcase(OP_TBC)
             {
-                Protect(vm_newtbcupval(L, RA(i)));
+                Protect(do_newtbcupval(L, RA(i)));
                 vmbreak;
             }
             vmcase(OP_JMP)
@@ -965,23 +967,23 @@ enter:
                 if (is_int(ra) && is_int(rb))
                     c = ra->v.i == rb->v.i;
                 else
-                    Protect(c = vm_equalobj(L, ra, rb));
+                    Protect(c = arith_equalobj(L, ra, rb));
                 docondjump(c);
                 vmbreak;
             }
             vmcase(OP_LT)
             {
-                op_order(<, vm_lessthan);
+                op_order(<, arith_lessthan);
                 vmbreak;
             }
             vmcase(OP_LE)
             {
-                op_order(<=, vm_lessequal);
+                op_order(<=, arith_lessequal);
                 vmbreak;
             }
             vmcase(OP_EQK)
             {
-                int c = vm_equalobj(NULL, RA(i), KB(i));
+                int c = arith_equalobj(NULL, RA(i), KB(i));
                 docondjump(c);
                 vmbreak;
             }
@@ -1046,11 +1048,11 @@ enter:
                     L->top = ra + b;
                 savepc();
                 if (vm_unlikely(G(L)->stepflag)) {
-                    ptrdiff_t off = vm_savestack(L, ra);
-                    gc_safepoint_(L);
-                    ra = vm_restorestack(L, off);
+                    ptrdiff_t off = do_savestack(L, ra);
+                    pace_safepoint_(L);
+                    ra = do_restorestack(L, off);
                 }
-                newci = vm_precall(L, ra, nresults);
+                newci = do_precall(L, ra, nresults);
                 if (newci == NULL) { /* a C function: done */
                     updatebase();
                     updatetrap();
@@ -1080,14 +1082,14 @@ enter:
                     /* the compiler never tail-calls in the scope of a
                      * tbc variable; a loaded chunk could (lang/verify.h) */
                     if (vm_unlikely(L->tbclist != NULL && L->tbclist >= base))
-                        Protect(vm_runerror(L, "tail call in the scope of a "
+                        Protect(do_runerror(L, "tail call in the scope of a "
                                                "to-be-closed variable"));
                 }
-                n = vm_pretailcall(L, ci, ra, b, delta);
+                n = do_pretailcall(L, ci, ra, b, delta);
                 if (n < 0)
                     goto startfunc;
                 ci->func -= delta;
-                vm_poscall(L, ci, n);
+                do_poscall(L, ci, n);
                 updatetrap();
                 goto ret;
             }
@@ -1100,20 +1102,20 @@ enter:
                     n = (int)(L->top - ra);
                 savepc();
                 if (GETARG_k(i)) {
-                    ptrdiff_t off = vm_savestack(L, ra);
+                    ptrdiff_t off = do_savestack(L, ra);
                     ci->u2.nres = n;
                     L->top = ra + n;
                     if (L->top < ci->top)
                         L->top = ci->top;
-                    vm_closeyieldable(L, base, LUA_OK);
+                    do_closeyieldable(L, base, LUA_OK);
                     updatetrap();
                     updatebase();
-                    ra = vm_restorestack(L, off);
+                    ra = do_restorestack(L, off);
                 }
                 if (p->is_vararg)
                     ci->func -= ci->u.l.nextraargs + p->numparams + 1;
                 L->top = ra + n;
-                vm_poscall(L, ci, n);
+                do_poscall(L, ci, n);
                 updatetrap();
                 goto ret;
             }
@@ -1124,7 +1126,7 @@ enter:
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
                     L->top = RA(i);
-                    vm_poscall(L, ci, 0);
+                    do_poscall(L, ci, 0);
                     trap = 1;
                 } else {
                     int nres = ci->nresults;
@@ -1143,7 +1145,7 @@ enter:
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
                     L->top = RA(i) + 1;
-                    vm_poscall(L, ci, 1);
+                    do_poscall(L, ci, 1);
                     trap = 1;
                 } else {
                     int nres = ci->nresults;
@@ -1197,7 +1199,7 @@ enter:
             {
                 tvalue *ra = RA(i);
                 if (!is_false(ra + 3))
-                    Protect(vm_newtbcupval(L, ra + 3));
+                    Protect(do_newtbcupval(L, ra + 3));
                 pc += GETARG_Bx(i);
                 i = *(pc++);
                 goto l_tforcall;
@@ -1211,7 +1213,7 @@ enter:
                 set_obj(ra + 5, ra + 1);
                 set_obj(ra + 6, ra + 2);
                 L->top = ra + 4 + 3;
-                ProtectNT(vm_call(L, ra + 4, GETARG_C(i)));
+                ProtectNT(do_call(L, ra + 4, GETARG_C(i)));
                 L->top = ci->top;
                 i = *(pc++);
                 goto l_tforloop;
@@ -1258,7 +1260,7 @@ enter:
                 tvalue *ra, *from;
                 if (n < 0) {
                     n = nextra;
-                    Protect(vm_checkstack(L, n));
+                    Protect(do_checkstack(L, n));
                 }
                 ra = RA(i);
                 from = ci->func - nextra;
@@ -1375,7 +1377,7 @@ void vm_finishop(lua_State *L)
         int total = (int)(top - 1 - ra);
         set_obj(top - 2, top);
         L->top = top - 1;
-        vm_concat(L, total);
+        tm_concat(L, total);
         L->top = ci->top;
         break;
     }

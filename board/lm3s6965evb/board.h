@@ -4,7 +4,7 @@
 
 #define BOARD_NAME "lm3s6965evb"
 #define BOARD_CORE "Cortex-M3"
-/* board_init runs the PLL (200 MHz) divided by 4: the chip's 50 MHz
+/* board_clock_init runs the PLL (200 MHz) divided by 4: the chip's 50 MHz
  * maximum, which QEMU's model also derives from RCC. */
 #define BOARD_CLOCK_HZ 50000000u
 /* LM3S6965 has 43 interrupt sources; the NVIC decodes 64. */

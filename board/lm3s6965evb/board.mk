@@ -2,6 +2,11 @@
 BOARD_CPU := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
 BOARD_LD := linker/lm3s6965.ld
 BOARD_QEMU := lm3s6965evb
+# The console: UART0, a PL011 (drivers/uart_pl011.c), clocked by clock.c.
+BOARD_UART := pl011
+# Every Lua test script that fits a 64 KiB RAM (tests/run).
+BOARD_TEST_LUA := all
+BOARD_TEST_TAG := small
 # 8 KiB of stack out of 64 KiB RAM: the rest is the Lua arena.
 BOARD_STACK := 8192
 BOARD_GUARD := 256

@@ -7,7 +7,7 @@
  * so the library turns an entry's gate on before using it.
  */
 #include "board.h"
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 #define RCGC0 0x400FE100u
 #define RCGC1 0x400FE104u

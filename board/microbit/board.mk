@@ -2,6 +2,15 @@
 BOARD_CPU := -mcpu=cortex-m0 -mthumb -mfloat-abi=soft
 BOARD_LD := linker/nrf51822.ld
 BOARD_QEMU := microbit
+# The console: the nRF51 UART on the USB bridge's pins
+# (drivers/uart_nrf51.c).
+BOARD_UART := nrf51
+# The Lua test scripts: from source, only tests/lua/smoke.lua and the C
+# stack's two (its 7.5 KiB arena compiles no bigger script); from flash
+# images, those of the tiny class (tests/lua/run's --tag tiny), which
+# also picks examples/app from its image (tests/run).
+BOARD_TEST_LUA := smoke
+BOARD_TEST_TAG := tiny
 # Optimised for size, the hot files too: the 64-bit model's test images
 # (the whole library and the test) overflowed the 256 KiB of flash at -O2.
 BOARD_OPT := -Os

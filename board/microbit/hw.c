@@ -7,7 +7,7 @@
  * second UART, no watchdog model.
  */
 #include "board.h"
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 static const hw_port ports[] = {
     {&hw_gpio_nrf51, 0x50000000u, {0, 0}, 0, 32, "P0."},

@@ -6,7 +6,7 @@
  * is unimplemented (reads 0) and so are the FPGA's buttons.
  */
 #include "board.h"
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 /* The FPGA's system registers (LED0 bits 1:0, BUTTON bits 1:0). */
 #define FPGAIO_LED0 0x40028000u

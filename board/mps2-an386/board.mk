@@ -2,6 +2,12 @@
 BOARD_CPU := -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard
 BOARD_LD := linker/mps2.ld
 BOARD_QEMU := mps2-an386
+# The console: CMSDK UART0 (drivers/uart_cmsdk.c).
+BOARD_UART := cmsdk
+# Every Lua test script (tests/run), with the MPS2 images' 4 MiB arena:
+# the "--! big" ones too.
+BOARD_TEST_LUA := all
+BOARD_TEST_TAG := board
 # 64 KiB of stack: RAM is plentiful (4 MiB) and deep recursion stays cheap.
 BOARD_STACK := 65536
 # 256-byte MPU guard: catches frames up to 256 bytes that skip a smaller one.

@@ -2,6 +2,11 @@
 BOARD_CPU := -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard
 BOARD_LD := linker/stm32f405.ld
 BOARD_QEMU := netduinoplus2
+# The console: USART1 (drivers/uart_stm32.c), clocked by clock.c.
+BOARD_UART := stm32
+# Every Lua test script that fits a 128 KiB RAM (tests/run).
+BOARD_TEST_LUA := all
+BOARD_TEST_TAG := small
 # 8 KiB of stack out of 128 KiB RAM.
 BOARD_STACK := 8192
 BOARD_GUARD := 256

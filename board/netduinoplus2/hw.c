@@ -9,7 +9,7 @@
  * interrupt to note the reset cause with.
  */
 #include "board.h"
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 #define RCC_AHB1ENR 0x40023830u
 #define RCC_APB1ENR 0x40023840u

@@ -83,8 +83,12 @@ static inline void cm_dsb_isb(void)
     __asm volatile("dsb\n\tisb" ::: "memory");
 }
 
-/* The board layer (board/<name>/uart.c and board.h). */
-void board_init(void);       /* clocks and the console UART */
+/* The board layer: board.h, the console UART's driver that board.mk's
+ * BOARD_UART picks (drivers/uart_NAME.c), and the board's own files. */
+/* The chip's clocks and the console UART's clock gate, first thing in
+ * port_init; weak default: nothing (the reset clocks serve). */
+void board_clock_init(void);
+void board_uart_init(void);  /* the console UART, after the clocks */
 void board_uart_putc(int c); /* blocks while the transmitter is full */
 int board_uart_getc(void);   /* a byte, or -1 when none is waiting */
 /* The UART stops receiving, so QEMU stops feeding it the host's stdin

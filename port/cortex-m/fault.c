@@ -1,6 +1,6 @@
 /*
  * fault.c — HardFault, MemManage, BusFault and UsageFault: print where and
- * why, then leave QEMU with status PORT_FAULT_STATUS.
+ * why, then leave QEMU with status PORT_EXIT_FAULT (port.h).
  *
  * The handler's first instructions move SP to a private fault stack before
  * anything is pushed: when the fault is a stack overflow into the guard,
@@ -14,8 +14,6 @@
 /* Words of the private stack the fault report runs on (tools/cstack.lua
  * checks that the report fits: build/<board>/cstack.txt). */
 #define FAULT_STACK_WORDS 128
-/* The status the firmware exits with after a fault. */
-#define PORT_FAULT_STATUS 2
 
 extern uint32_t _stack_bottom[], _stack_top[];
 
@@ -106,5 +104,5 @@ __attribute__((noreturn, used)) void cm_fault_report(const uint32_t *sp,
                 "exc_return=0x%08x\n",
                 (unsigned)cfsr, (unsigned)hfsr, (unsigned)mmfar,
                 (unsigned)bfar, (unsigned)exc_return);
-    cm_semihost_exit(PORT_FAULT_STATUS);
+    cm_semihost_exit(PORT_EXIT_FAULT);
 }

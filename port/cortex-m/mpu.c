@@ -63,7 +63,7 @@ void cm_mpu_init(void)
         /* board.h says there is one: an image without it would run the
          * tests unprotected */
         port_puts("board.h says BOARD_HAS_MPU, but the core has no MPU\n");
-        cm_semihost_exit(2);
+        cm_semihost_exit(PORT_EXIT_FAULT);
     }
     uint32_t flash =
         (uint32_t)((uintptr_t)_flash_end - (uintptr_t)_flash_start);

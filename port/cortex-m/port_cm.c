@@ -12,17 +12,22 @@
 extern uint32_t _heap_start[], _heap_end[];
 extern uint32_t _flash_start[], _flash_end[], _stack_guard[];
 
+__attribute__((weak)) void board_clock_init(void)
+{
+}
+
 void port_init(void)
 {
     static int done;
     if (done)
         return; /* the reset handler ran it; tests may call it again */
     done = 1;
-    board_init();
+    board_clock_init();
+    board_uart_init();
     cm_entropy_init(); /* before the timers are started */
     cm_reset_init();
     cm_stack_init();
-    cm_mpu_init(); /* after the stack's paint: the guard is no-access */
+    cm_mpu_init(); /* after the canary: the guard is no-access */
     cm_cycles_init();
     cm_tick_init();
 }

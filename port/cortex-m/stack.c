@@ -7,9 +7,7 @@
  * has an MPU the guard is a no-access region (mpu.c), so the first push
  * into it faults (fault.c reports "stack overflow").  Elsewhere (ARMv6-M)
  * the guard holds a canary pattern checked by every SysTick, at exit and in
- * the fault handler; past it the stack leaves the RAM, and that faults.  The
- * stack itself is painted at start-up so that port_stack_unused() can report
- * the deepest use.
+ * the fault handler; past it the stack leaves the RAM, and that faults.
  */
 #include "board.h"
 #include "port/cortex-m/cm.h"
@@ -17,21 +15,13 @@
 
 /* The canary word filling the guard. */
 #define STACK_CANARY 0xC0DEDEADu
-/* The paint filling the unused stack. */
-#define STACK_PAINT 0x5A5A5A5Au
-/* Bytes below the current SP the painter leaves alone. */
-#define PAINT_MARGIN 64
 
-extern uint32_t _stack_guard[], _stack_bottom[], _stack_top[];
+extern uint32_t _stack_guard[], _stack_bottom[];
 
 void cm_stack_init(void)
 {
     for (uint32_t *p = _stack_guard; p < _stack_bottom; p++)
         *p = STACK_CANARY;
-    uint32_t *sp;
-    __asm volatile("mov %0, sp" : "=r"(sp));
-    for (uint32_t *p = _stack_bottom; p < sp - PAINT_MARGIN / 4; p++)
-        *p = STACK_PAINT;
 }
 
 int cm_stack_intact(void)
@@ -51,15 +41,7 @@ _Noreturn void cm_stack_overflow(const char *where)
     port_puts("\n*** stack overflow (canary clobbered, seen at ");
     port_puts(where);
     port_puts(")\n");
-    cm_semihost_exit(2);
-}
-
-size_t port_stack_unused(void)
-{
-    const uint32_t *p = _stack_bottom;
-    while (p < _stack_top && *p == STACK_PAINT)
-        p++;
-    return (size_t)((uintptr_t)p - (uintptr_t)_stack_bottom);
+    cm_semihost_exit(PORT_EXIT_FAULT);
 }
 
 uintptr_t port_stack_bottom(void)

@@ -31,7 +31,9 @@ void SVC_Handler(void) WEAK_DEFAULT;
 void DebugMon_Handler(void) WEAK_DEFAULT;
 void PendSV_Handler(void) WEAK_DEFAULT;
 
-/* The most interrupt lines a board here may declare (tools/gen-irqs). */
+/* The most interrupt lines a board here may declare: the handlers of
+ * port/cortex-m/irq_*.inc, which tools/gen-irqs writes for this number
+ * (it reads it here). */
 #define IRQ_MAX 100
 _Static_assert(BOARD_IRQ_COUNT <= IRQ_MAX,
                "board has more IRQs than the table");
@@ -48,9 +50,11 @@ struct vector_table {
 };
 
 /* Every IRQ handler in order, for the start-up check of the table. */
-static const vector_fn all_irqs[IRQ_MAX] = {
+static const vector_fn all_irqs[] = {
 #include "port/cortex-m/irq_list.inc"
 };
+_Static_assert(sizeof all_irqs / sizeof all_irqs[0] == IRQ_MAX,
+               "irq_list.inc holds IRQ_MAX handlers: run tools/gen-irqs");
 
 /* The table proper has exactly the board's BOARD_IRQ_COUNT entries. */
 __attribute__((section(".isr_vector"), used))
@@ -88,7 +92,7 @@ void Default_Handler(void)
         return;
     port_printf("\nunhandled exception %u (irq %d)\n", (unsigned)ipsr,
                 (int)ipsr - 16);
-    cm_semihost_exit(2);
+    cm_semihost_exit(PORT_EXIT_FAULT);
 }
 
 /* Start-up check that the table holds our handlers (a stale or foreign
@@ -127,7 +131,7 @@ __attribute__((noreturn)) void Reset_Handler(void)
     port_init();
     if (!vectors) {
         port_puts("vector table does not hold rtlua's handlers\n");
-        port_exit(2);
+        port_exit(PORT_EXIT_FAULT);
     }
     port_exit(main());
 }

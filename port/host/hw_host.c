@@ -12,7 +12,7 @@
  * UART, timer or watchdog: hw.adc and the others raise "no ...".
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 #include "port/hw.h"
 
 #include <sys/mman.h>
@@ -81,8 +81,8 @@ static uintptr_t page(void)
 }
 
 /* The tables need the page's address, known only at run time: they are
- * filled once, on the first look (the library reads hw_board_desc only
- * through hw_board_get()). */
+ * filled once, on the first look (the library reads the board's
+ * description only through hw_board_get()). */
 static hw_port ports[2];
 static hw_range ranges[1];
 static const hw_alias aliases[] = {{"led", HOST_HW_PINS}};

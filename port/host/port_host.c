@@ -396,11 +396,6 @@ const char *port_file_strerror(int en)
     return en > 0 ? strerror(en) : "error";
 }
 
-size_t port_stack_unused(void)
-{
-    return 0;
-}
-
 size_t port_stack_left(void)
 {
     return SIZE_MAX;

@@ -15,6 +15,13 @@ for f in "$elf" "$bdir/rtlua.elf"; do
     fi
 done
 
+# The status of a firmware that reported a fault (port/port.h).
+fault=$(sed -n 's/^#define PORT_EXIT_FAULT \([0-9][0-9]*\).*/\1/p' port/port.h)
+if [ -z "$fault" ]; then
+    echo "FAIL platform.$name (no PORT_EXIT_FAULT in port/port.h)"
+    exit 1
+fi
+
 # case  want-status  regex-the-output-must-match...
 check() {
     local c=$1 want=$2 out st re ok=1
@@ -37,7 +44,7 @@ check data 0 '^data: .data and .bss initialised$'
 check ticks 0 '^ticks: ok$'
 check exit3 3 ''
 check malloc 0 '^malloc: NULL \(errno ENOMEM\)$'
-check fault 2 'pc=0xfffffff0 '
+check fault "$fault" 'pc=0xfffffff0 '
 # The MPU (where the core has one, board.h): a runaway stack, a write to a
 # ROM string and a null pointer fault, and the report names the address
 # and its region.  Without it (microbit) the stack still faults (it leaves
@@ -46,14 +53,14 @@ check fault 2 'pc=0xfffffff0 '
 # table.
 if grep -q '^#define BOARD_HAS_MPU 1' "board/$board/board.h"; then
     check mpu 0 '^mpu: on, [0-9]+ regions$'
-    check stack 2 'stack overflow.*|data access at 0x[0-9a-f]{8} in the stack guard'
-    check romwrite 2 '^romwrite: RAM string written: Xamram$' \
+    check stack "$fault" 'stack overflow.*|data access at 0x[0-9a-f]{8} in the stack guard'
+    check romwrite "$fault" '^romwrite: RAM string written: Xamram$' \
         'data access at 0x[0-9a-f]{8} in flash \(read-only\)'
-    check null 2 'data access at 0x0000000c in the null page'
+    check null "$fault" 'data access at 0x0000000c in the null page'
 else
     check mpu 0 '^mpu: none$'
-    check stack 2 'stack overflow'
-    check romwrite 2 '^romwrite: RAM string written: Xamram$' \
+    check stack "$fault" 'stack overflow'
+    check romwrite "$fault" '^romwrite: RAM string written: Xamram$' \
         '^romwrite: writing to "print"' '^\*\*\* HardFault$'
     check null 0 'null: not caught'
 fi

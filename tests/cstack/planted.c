@@ -3,15 +3,15 @@
  * recursion whose deepest segment is known, and, under -DPLANT_..., one
  * thing the tool must refuse.  It follows the runtime's conventions
  * (vm/do.h): a checkpoint calls port_stack_left before anything, compares
- * with rtlua_cstack_keep_KIND, and fails through vm_cstackfail.
+ * with rtlua_cstack_keep_KIND, and fails through do_cstackfail.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 extern const char rtlua_cstack_keep_call[];
 size_t port_stack_left(void);
-void vm_cstackfail(void *L, int isshort);
-void vm_throw(void *L, int status);
+void do_cstackfail(void *L, int isshort);
+void do_throw(void *L, int status);
 
 /* The leaf under each level: LEAF_BYTES of frame (the test changes it). */
 #ifndef LEAF_BYTES
@@ -27,7 +27,7 @@ __attribute__((noinline)) size_t port_stack_left(void)
     return sp;
 }
 
-__attribute__((noinline)) void vm_throw(void *L, int status)
+__attribute__((noinline)) void do_throw(void *L, int status)
 {
     (void)L;
     sink = (char)status;
@@ -35,9 +35,9 @@ __attribute__((noinline)) void vm_throw(void *L, int status)
     }
 }
 
-__attribute__((noinline)) void vm_cstackfail(void *L, int isshort)
+__attribute__((noinline)) void do_cstackfail(void *L, int isshort)
 {
-    vm_throw(L, isshort);
+    do_throw(L, isshort);
 }
 
 __attribute__((noinline)) static void leaf(int n)
@@ -71,7 +71,7 @@ __attribute__((noinline)) static int level(void *L, int n)
     leaf(n); /* a call before the check: the tool must refuse it */
 #endif
     if (port_stack_left() < (size_t)(uintptr_t)rtlua_cstack_keep_call)
-        vm_cstackfail(L, 1);
+        do_cstackfail(L, 1);
     leaf(n);
 #ifdef PLANT_DYNAMIC
     dynamic(n);

@@ -1,4 +1,4 @@
--- Small enough for microbit's arena (libraries in RAM until issue 5).
+-- Small enough for microbit's arena beside the REPL's state.
 local function f(n) if n < 2 then return n end return f(n-1) + f(n-2) end
 local t = {}
 for i = 1, 9 do t[i] = f(i) end

@@ -113,8 +113,7 @@ static int streq(const char *a, const char *b)
     return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
-/* ---- Stack operations -----------------------------------------------------
- */
+/* ---- Stack operations --------------------------------------------------- */
 
 static void test_settop_absindex_gettop(void)
 {
@@ -201,8 +200,7 @@ static void test_rotate_copy_insert_remove_replace(void)
     CALL(close_state());
 }
 
-/* ---- Values ---------------------------------------------------------------
- */
+/* ---- Values ------------------------------------------------------------- */
 
 static int cf_one(lua_State *L)
 {
@@ -315,8 +313,7 @@ static void test_numbers_and_string_conversions(void)
     CALL(close_state());
 }
 
-/* ---- Tables ----------------------------------------------------------------
- */
+/* ---- Tables ------------------------------------------------------------- */
 
 static void test_tables_get_set_raw_field_i_p(void)
 {
@@ -461,8 +458,7 @@ static void test_next_array_and_hash(void)
     CALL(close_state());
 }
 
-/* ---- Userdata, references, buffers, registry -------------------------------
- */
+/* ---- Userdata, references, buffers, registry ---------------------------- */
 
 static void test_userdata_user_values(void)
 {
@@ -609,8 +605,7 @@ static void test_buffer_result_is_built_in_place(void)
     CALL(close_state());
 }
 
-/* ---- The collector
- * ---------------------------------------------------------- */
+/* ---- The collector ------------------------------------------------------ */
 
 static void test_gc_options(void)
 {
@@ -727,8 +722,7 @@ static void test_newstate_close_returns_every_byte(void)
     CALL(close_state());
 }
 
-/* ---- Blocks of the allocation function
- * ------------------------------------------ */
+/* ---- Blocks of the allocation function ---------------------------------- */
 
 /* lpeg keeps each compiled pattern in a block it gets from
  * lua_getallocf's function and frees in its userdata's __gc: a block of
@@ -826,8 +820,7 @@ static void test_malloc_takes_blocks_of_the_arena(void)
 }
 #endif
 
-/* ---- C closures and upvalues
- * ------------------------------------------------ */
+/* ---- C closures and upvalues -------------------------------------------- */
 
 static int cf_counter(lua_State *L)
 {
@@ -872,8 +865,7 @@ static void test_cclosure_upvalues(void)
     CALL(close_state());
 }
 
-/* ---- Calls and errors
- * ------------------------------------------------------- */
+/* ---- Calls and errors --------------------------------------------------- */
 
 static int cf_raise(lua_State *L)
 {
@@ -1042,8 +1034,7 @@ static void test_toclose_closeslot_next_warnings(void)
     CALL(close_state());
 }
 
-/* ---- Allocation failures -------------------------------------------------
- */
+/* ---- Allocation failures ------------------------------------------------ */
 
 /* Bound of the countdown: the workload makes fewer allocations. */
 #define FAULT_MAX_N 4000
@@ -1115,8 +1106,7 @@ static void test_allocation_failures_are_memory_errors(void)
     CHECK(memerrs > 10);
 }
 
-/* ---- Lua code, testmod
- * ------------------------------------------------------- */
+/* ---- Lua code, testmod -------------------------------------------------- */
 
 /* Load and run `code` as chunk `name` inside a C function (as lua.c's
  * pmain does: tracebacks end with "[C]: in ?"); the results (or the

@@ -61,14 +61,13 @@ static const char *topstr(lua_State *L1)
     return is_str(o) ? str_data(gco2str(gc_of(o))) : "";
 }
 
-/* ---- errors and protected calls ------------------------------------------
- */
+/* ---- errors and protected calls ----------------------------------------- */
 
 static void raise_boom(lua_State *L1, void *ud)
 {
     (void)ud;
-    vm_pushfstring(L1, "boom %d", 42);
-    vm_throw(L1, LUA_ERRRUN);
+    do_pushfstring(L1, "boom %d", 42);
+    do_throw(L1, LUA_ERRRUN);
 }
 
 static void test_throw_is_caught_and_state_restored(void)
@@ -76,12 +75,12 @@ static void test_throw_is_caught_and_state_restored(void)
     CHECK(open_state());
     CallInfo *ci = L->ci;
     uint32_t ncalls = L->nCcalls;
-    ptrdiff_t top = vm_savestack(L, L->top);
-    int st = vm_pcall(L, raise_boom, NULL, top, 0);
+    ptrdiff_t top = do_savestack(L, L->top);
+    int st = do_pcall(L, raise_boom, NULL, top, 0);
     CHECK_EQ(st, LUA_ERRRUN);
     CHECK(L->ci == ci);
     CHECK(L->nCcalls == ncalls);
-    CHECK(L->top == vm_restorestack(L, top) + 1);
+    CHECK(L->top == do_restorestack(L, top) + 1);
     CHECK(strcmp(topstr(L), "boom 42") == 0);
     L->top--;
     CHECK(checked());
@@ -91,14 +90,14 @@ static void test_throw_is_caught_and_state_restored(void)
 static void raise_mem(lua_State *L1, void *ud)
 {
     (void)ud;
-    vm_memerror(L1);
+    do_memerror(L1);
 }
 
 static void test_memory_error_carries_the_premade_message(void)
 {
     CHECK(open_state());
-    ptrdiff_t top = vm_savestack(L, L->top);
-    CHECK_EQ(vm_pcall(L, raise_mem, NULL, top, 0), LUA_ERRMEM);
+    ptrdiff_t top = do_savestack(L, L->top);
+    CHECK_EQ(do_pcall(L, raise_mem, NULL, top, 0), LUA_ERRMEM);
     CHECK(gc_of(L->top - 1) == obj2gc(G(L)->memerrmsg));
     CHECK(strcmp(topstr(L), "not enough memory") == 0);
     L->top--;
@@ -159,13 +158,12 @@ static void test_nested_pcalls_with_message_handlers(void)
     CHECK(close_state_empty());
 }
 
-/* ---- stack and C stack ---------------------------------------------------
- */
+/* ---- stack and C stack -------------------------------------------------- */
 
 static int c_grow(lua_State *L1)
 {
     /* A pointer held as an offset survives the stack moving. */
-    ptrdiff_t func = vm_savestack(L1, L1->ci->func);
+    ptrdiff_t func = do_savestack(L1, L1->ci->func);
     tvalue *old = L1->stack;
     lua_pushinteger(L1, 7);
     int n = (int)(membytes / sizeof(tvalue) / 8); /* fits the arena */
@@ -177,7 +175,7 @@ static int c_grow(lua_State *L1)
         lua_pushinteger(L1, i);
     if (L1->stack == old) /* it must have moved for the test to mean much */
         return 0;
-    if (vm_restorestack(L1, func) != L1->ci->func)
+    if (do_restorestack(L1, func) != L1->ci->func)
         return 0;
     lua_pushboolean(L1, lua_tointeger(L1, 1) == 7 &&
                             lua_tointeger(L1, -1) == n - 1);
@@ -229,7 +227,7 @@ static void test_stack_grows_to_its_need_when_doubling_does_not_fit(void)
 static int c_overflow(lua_State *L1)
 {
     for (int i = 0; i < 100000; i++) { /* until "stack overflow" */
-        vm_checkstack(L1, 1000);
+        do_checkstack(L1, 1000);
         L1->top += 1000;
         for (tvalue *p = L1->top - 1000; p < L1->top; p++)
             set_nil(p);
@@ -315,17 +313,16 @@ static void test_callinfo_records_are_accounted_and_reused(void)
     CHECK(close_state_empty());
 }
 
-/* ---- formatting ----------------------------------------------------------
- */
+/* ---- formatting --------------------------------------------------------- */
 
 static void test_pushfstring_formats_like_lua(void)
 {
     CHECK(open_state());
-    vm_pushfstring(L, "%s|%d|%I|%f|%c|%%|%U", "ab", -3, (LUAI_UACINT)1234567,
+    do_pushfstring(L, "%s|%d|%I|%f|%c|%%|%U", "ab", -3, (LUAI_UACINT)1234567,
                    (LUAI_UACNUMBER)1.5, 'z', 0x20AC);
     CHECK(strcmp(topstr(L), "ab|-3|1234567|1.5|z|%|\xE2\x82\xAC") == 0);
     L->top--;
-    vm_pushfstring(L, "%f %f", (LUAI_UACNUMBER)2.0, (LUAI_UACNUMBER)1e100);
+    do_pushfstring(L, "%f %f", (LUAI_UACNUMBER)2.0, (LUAI_UACNUMBER)1e100);
 #if RTLUA_NUM == 64
     CHECK(strcmp(topstr(L), "2.0 1e+100") == 0);
 #endif
@@ -334,10 +331,10 @@ static void test_pushfstring_formats_like_lua(void)
     char big[300];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
-    vm_pushfstring(L, "[%s][%s]", big, big);
+    do_pushfstring(L, "[%s][%s]", big, big);
     CHECK(str_len(gco2str(gc_of(L->top - 1))) == 2 * 299 + 4);
     L->top--;
-    vm_pushfstring(L, "%p", (void *)0);
+    do_pushfstring(L, "%p", (void *)0);
     CHECK(strcmp(topstr(L), "(nil)") == 0);
     L->top--;
     CHECK(checked());
@@ -362,8 +359,7 @@ static void test_chunkid_as_the_reference(void)
     CHECK(strcmp(out + strlen(out) - 8, "file.lua") == 0);
 }
 
-/* ---- to-be-closed variables ----------------------------------------------
- */
+/* ---- to-be-closed variables --------------------------------------------- */
 
 static char closelog[64];
 
@@ -468,8 +464,7 @@ static void test_tbc_rejects_a_value_without_close(void)
     CHECK(close_state_empty());
 }
 
-/* ---- coroutines ----------------------------------------------------------
- */
+/* ---- coroutines --------------------------------------------------------- */
 
 static int c_yield_twice(lua_State *L1)
 {
@@ -694,8 +689,7 @@ static void test_resume_errors_running_and_deep_chains(void)
     CHECK(close_state_empty());
 }
 
-/* ---- debug API -----------------------------------------------------------
- */
+/* ---- debug API ---------------------------------------------------------- */
 
 static int c_inspect(lua_State *L1)
 {
@@ -754,8 +748,7 @@ static void test_call_hook_sees_c_calls(void)
     CHECK(close_state_empty());
 }
 
-/* ---- Lua-level cases (the compiler and the interpreter) -------------------
- */
+/* ---- Lua-level cases (the compiler and the interpreter) ----------------- */
 
 static int open_libs_state(void)
 {

@@ -15,7 +15,6 @@
 #include "include/lauxlib.h"
 #include "include/lua.h"
 #include "lang/dump.h"
-#include "lang/load.h"
 #include "lang/parse.h"
 #include "lang/verify.h"
 #include "vm/obj.h"

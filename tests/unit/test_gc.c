@@ -774,6 +774,59 @@ static int count_list(gcobj *o, int marked_only)
     return n;
 }
 
+/* GC_FINALIZE_MAX bounds the __gc calls a safe point makes: one batch
+ * after its paced step, and one more before it when an assist left calls
+ * owed (g->fnzdue), never the whole tobefnz. */
+static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
+{
+    enum { N = 3 * GC_FINALIZE_MAX };
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    int base = fin_n;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    int queued = count_list(g->tobefnz, 0);
+#ifndef RTLUA_TORTURE
+    CHECK_EQ(queued, N);
+#endif
+    /* A step's credit, and the flag raised as the tick raises it. */
+    g->stepbudget = port_cycle_hz() / 10000;
+    g->credit = g->stepbudget;
+    g->fnzdue = 0;
+    g->stepflag = 1;
+    pace_safepoint(L);
+    int ran = fin_n - base;
+    CHECK_EQ(ran, queued < GC_FINALIZE_MAX ? queued : GC_FINALIZE_MAX);
+    /* An assist's owed batch first, then the step's. */
+    queued -= ran;
+    g->fnzdue = 1;
+    g->fnzowed = N;
+    g->credit = g->stepbudget;
+    g->stepflag = 1;
+    pace_safepoint(L);
+    ran = fin_n - base - ran;
+    CHECK_EQ(ran, queued < 2 * GC_FINALIZE_MAX ? queued : 2 * GC_FINALIZE_MAX);
+    g->fnzdue = 0;
+    g->fnzowed = 0;
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    CHECK(g->tobefnz == NULL);
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+
 /* Separating the unreachable finalizable objects and marking them for
  * their finalizers are bounded units, not a walk of finobj inside the
  * atomic step: stepped one unit at a time, tobefnz gains at most
@@ -955,8 +1008,7 @@ static void test_finalizer_error_is_a_warning_and_loses_nothing(void)
     CHECK(close_state_empty());
 }
 
-/* ---- weak tables ----------------------------------------------------------
- */
+/* ---- weak tables -------------------------------------------------------- */
 
 /* A weak table anchored at root slot k, built anchored step by step. */
 static table *weak_table(rt_int k, const char *mode)
@@ -1586,8 +1638,7 @@ static void test_check_reports_a_reference_to_a_freed_block(void)
     CHECK(close_state_empty());
 }
 
-/* ---- memory pressure
- * ----------------------------------------------------------- */
+/* ---- memory pressure ---------------------------------------------------- */
 
 static void test_emergency_collection_frees_garbage_to_satisfy(void)
 {
@@ -1975,7 +2026,7 @@ static void test_paced_steps_respect_the_budget(void)
         table *t = tagged_table(i);
         if (t && i % 4 == 0)
             anchor(1 + i % 512, obj2gc(t), V_TABLE);
-        gc_safepoint(L);
+        pace_safepoint(L);
     }
     pace_stop(L);
     CHECK(g->stats.steps > 0);
@@ -2020,7 +2071,7 @@ static void test_paced_collector_gets_its_utilisation(void)
         table *t = tagged_table(i);
         if (t && i % 4 == 0)
             anchor(1 + i % 256, obj2gc(t), V_TABLE);
-        gc_safepoint(L);
+        pace_safepoint(L);
     }
     pace_stop(L);
     uint64_t spent = g->stats.step_cycles_total - spent0;
@@ -2035,8 +2086,7 @@ static void test_paced_collector_gets_its_utilisation(void)
 }
 #endif
 
-/* ---- threads, upvalues, prototypes, idle time -----------------------------
- */
+/* ---- threads, upvalues, prototypes, idle time --------------------------- */
 
 /* Scanned this cycle: threads wait on grayagain after their scan. */
 static int on_grayagain(lua_State *L1)
@@ -2067,7 +2117,7 @@ static void setivalue_top(lua_State *L1, rt_int v)
 static lua_State *thread_of_ints(rt_int k, int n, rt_int first, rt_int step)
 {
     lua_State *L1 = anchored_thread(k);
-    if (L1 == NULL || state_growstack(L1, (uint32_t)n + 1) != 0)
+    if (L1 == NULL || do_ensurestack(L1, (uint32_t)n + 1) != 0)
         return NULL;
     L1->top = L1->stack;
     for (int i = 0; i < n; i++) {
@@ -2295,12 +2345,12 @@ static void test_stack_growth_keeps_values_and_open_upvalues(void)
     uint32_t grow = (uint32_t)(membytes / 4 / sizeof(tvalue));
     if (grow > 2000)
         grow = 2000;
-    CHECK(state_growstack(L1, grow) == 0);
+    CHECK(do_ensurestack(L1, grow) == 0);
     CHECK(L1->stacksize >= grow + 10);
     for (rt_int i = 0; i < 10; i++)
         CHECK(L1->stack[i].v.i == i * 3);
-    CHECK(uv->v == L1->stack + 4); /* moved with the stack */
-    CHECK(state_growstack(L1, STATE_STACK_MAX) != 0); /* too big */
+    CHECK(uv->v == L1->stack + 4);                   /* moved with the stack */
+    CHECK(do_ensurestack(L1, STATE_STACK_MAX) != 0); /* too big */
     gc_fullgc(L);
     CHECK(checked());
     fn_closeupvals(L1, L1->stack);
@@ -2333,14 +2383,14 @@ static int scan_thread_now(lua_State *L1)
 static lua_State *deep_thread(rt_int k, uint32_t deep)
 {
     lua_State *L1 = anchored_thread(k);
-    if (L1 == NULL || state_growstack(L1, deep + 2 * LUA_MINSTACK) != 0)
+    if (L1 == NULL || do_ensurestack(L1, deep + 2 * LUA_MINSTACK) != 0)
         return NULL;
     L1->top = L1->stack + 1;
     for (uint32_t i = 1; i < deep; i++) {
         set_int(L1->top, (rt_int)i);
         L1->top++;
     }
-    CallInfo *ci = vm_nextci(L1);
+    CallInfo *ci = do_nextci(L1);
     ci->func = L1->top;
     set_nil(ci->func);
     ci->top = ci->func + 1 + LUA_MINSTACK;
@@ -2437,9 +2487,9 @@ static void test_idle_thread_stack_shrinks_after_a_cycle(void)
     lua_State *L1 = anchored_thread(1);
     lua_State *L2 = deep_thread(2, DEEP_SLOTS);
     CHECK(L1 && L2);
-    CHECK(state_growstack(L1, DEEP_SLOTS) == 0);
+    CHECK(do_ensurestack(L1, DEEP_SLOTS) == 0);
     for (int i = 0; i < 100; i++) { /* records of a deep call, returned */
-        CallInfo *ci = vm_nextci(L1);
+        CallInfo *ci = do_nextci(L1);
         ci->func = L1->top;
         ci->top = L1->top + 1;
         ci->callstatus = CIST_C;
@@ -2528,7 +2578,7 @@ static void test_dead_part_clear_goes_on_above_a_new_top(void)
     global_State *g = G(L);
     const int live = 4, dead = 8 * GC_CLEAR_CHUNK, more = 6 * GC_CLEAR_CHUNK;
     lua_State *L1 = thread_of_ints(70, live + dead, 100, 1);
-    CHECK(L1 != NULL && state_growstack(L1, (uint32_t)(live + dead)) == 0);
+    CHECK(L1 != NULL && do_ensurestack(L1, (uint32_t)(live + dead)) == 0);
     finish_the_cycle();
     L1->top = L1->stack + live; /* the rest popped: a dead part */
     /* C code ran on it between cycles (no gc_suspended, which would clear
@@ -2785,7 +2835,7 @@ static void test_prototype_tree_is_traversed_and_freed(void)
 }
 
 #ifndef RTLUA_TORTURE
-/* Slack handed to rt_idle_until goes to the collector, and it returns at
+/* Slack handed to pace_idle_until goes to the collector, and it returns at
  * the deadline, not before. */
 static void test_idle_time_is_given_to_the_collector(void)
 {
@@ -2799,7 +2849,7 @@ static void test_idle_time_is_given_to_the_collector(void)
     uint32_t cycles0 = g->stats.cycles_completed;
     uint32_t span = port_cycle_hz() / 20; /* 50 ms */
     uint32_t deadline = port_cycles() + span;
-    uint32_t spent = rt_idle_until(L, deadline);
+    uint32_t spent = pace_idle_until(L, deadline);
     CHECK((int32_t)(port_cycles() - deadline) >= 0);
     CHECK(spent > 0);
     CHECK(g->stats.cycles_completed > cycles0);
@@ -2820,6 +2870,7 @@ static const struct check_case cases[] = {
     CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
     CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
+    CASE(test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers),
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
     CASE(test_resurrected_object_survives_then_is_freed),

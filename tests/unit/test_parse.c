@@ -17,8 +17,9 @@
 #include "gc/gc.h"
 #include "include/lauxlib.h"
 #include "include/lua.h"
+#include "include/rtlua.h"
 #include "lang/dis.h"
-#include "lang/load.h"
+#include "vm/debug.h"
 #include "vm/obj.h"
 #include "vm/opcodes.h"
 #include "vm/state.h"
@@ -63,7 +64,7 @@ static const char *topstr(void)
 
 static int compile(const char *src)
 {
-    return lang_loadbuffer(L, src, strlen(src), "=t", NULL);
+    return rtlua_loadbuffer(L, src, strlen(src), "=t", NULL);
 }
 
 /* The main prototype of the closure at the top. */
@@ -84,7 +85,7 @@ static const char *list(const char *src)
         port_printf("  compile error: %s\n", topstr());
         return NULL;
     }
-    code_disasm(top_proto(), listing, sizeof(listing));
+    dis_proto(top_proto(), listing, sizeof(listing));
     return listing;
 }
 
@@ -241,11 +242,11 @@ static void test_messages_use_the_chunk_id_and_line(void)
 {
     const char *src = "x = \n\n 1 +";
     CHECK(open_state());
-    CHECK_EQ(lang_loadbuffer(L, src, strlen(src), "@f.lua", NULL),
+    CHECK_EQ(rtlua_loadbuffer(L, src, strlen(src), "@f.lua", NULL),
              LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "f.lua:3: unexpected symbol near <eof>") == 0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, src, strlen(src), src, NULL), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, src, strlen(src), src, NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
                  "[string \"x = ...\"]:3: unexpected symbol near <eof>") == 0);
     L->top--;
@@ -258,12 +259,12 @@ static void test_messages_use_the_chunk_id_and_line(void)
         static const char s45[] =
             "x = 1 +                                      ";
         CHECK_EQ(strlen(s44), 44);
-        CHECK_EQ(lang_loadbuffer(L, s44, 44, s44, NULL), LUA_ERRSYNTAX);
+        CHECK_EQ(rtlua_loadbuffer(L, s44, 44, s44, NULL), LUA_ERRSYNTAX);
         CHECK(strcmp(topstr(), "[string \"x = 1 +                          "
                                "           \"]:1: unexpected symbol near "
                                "<eof>") == 0);
         L->top--;
-        CHECK_EQ(lang_loadbuffer(L, s45, 45, s45, NULL), LUA_ERRSYNTAX);
+        CHECK_EQ(rtlua_loadbuffer(L, s45, 45, s45, NULL), LUA_ERRSYNTAX);
         CHECK(strcmp(topstr(), "[string \"x = 1 +                          "
                                "            ...\"]:1: unexpected symbol "
                                "near <eof>") == 0);
@@ -278,21 +279,21 @@ static void test_messages_use_the_chunk_id_and_line(void)
 static void test_binary_chunk_modes_and_foreign_chunks(void)
 {
     CHECK(open_state());
-    CHECK_EQ(lang_loadbuffer(L, "\x1bLua", 4, "=t", "t"), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "\x1bLua", 4, "=t", "t"), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "attempt to load a binary chunk (mode is 't')") ==
           0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, "\x1bLua", 4, "=t", NULL), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "\x1bLua", 4, "=t", NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
                  "t: bad binary format (a PUC-Rio Lua chunk, not an rtlua "
                  "one)") == 0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, "\x1bLuaT\0", 6, "=t", NULL), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "\x1bLuaT\0", 6, "=t", NULL), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(),
                  "t: bad binary format (a PUC-Rio Lua chunk, not an rtlua "
                  "one)") == 0);
     L->top--;
-    CHECK_EQ(lang_loadbuffer(L, "x=1", 3, "=t", "b"), LUA_ERRSYNTAX);
+    CHECK_EQ(rtlua_loadbuffer(L, "x=1", 3, "=t", "b"), LUA_ERRSYNTAX);
     CHECK(strcmp(topstr(), "attempt to load a text chunk (mode is 'b')") == 0);
     L->top--;
     CHECK(close_state_empty());
@@ -439,7 +440,7 @@ static void test_constants_beyond_bx_use_loadkx(void)
         memcpy(src + n, l, k);
         n += k;
     }
-    CHECK_EQ(lang_loadbuffer(L, src, n, "=t", NULL), LUA_OK);
+    CHECK_EQ(rtlua_loadbuffer(L, src, n, "=t", NULL), LUA_OK);
     const proto *p = top_proto();
     CHECK_EQ(p->sizek, 140000);
     int loadkx = 0;
@@ -584,6 +585,23 @@ static void test_locvars_follow_register_order(void)
     CHECK(close_state_empty());
 }
 
+/* The line of instruction pc by the definition of the line information:
+ * from the last absolute entry at or before pc (or linedefined), add
+ * every delta after it up to pc.  The oracle dbg_getline's binary search
+ * is checked against. */
+static int line_by_scan(const proto *p, int pc)
+{
+    int line = p->linedefined, start = -1;
+    for (int i = 0; i < p->sizeabslineinfo && p->abslineinfo[i].pc <= pc;
+         i++) {
+        line = p->abslineinfo[i].line;
+        start = p->abslineinfo[i].pc;
+    }
+    for (int i = start + 1; i <= pc; i++)
+        line += p->lineinfo[i];
+    return line;
+}
+
 static void test_line_information(void)
 {
     static char src[1024];
@@ -596,9 +614,9 @@ static void test_line_information(void)
     const proto *p = top_proto();
     CHECK_EQ(p->sizelineinfo, p->sizecode);
     CHECK(p->sizeabslineinfo >= 1); /* the 300-line gap */
-    CHECK_EQ(code_getline(p, 1), 1);
-    CHECK_EQ(code_getline(p, 2), 302);
-    CHECK_EQ(code_getline(p, 3), 303);
+    CHECK_EQ(dbg_getline(p, 1), 1);
+    CHECK_EQ(dbg_getline(p, 2), 302);
+    CHECK_EQ(dbg_getline(p, 3), 303);
     L->top--;
     /* at least one absolute entry every OP_MAXIWTHABS instructions (the
      * chunk needs more arena than microbit's 16 KiB of RAM leave) */
@@ -614,13 +632,15 @@ static void test_line_information(void)
     p = top_proto();
     CHECK(p->sizecode > 2 * OP_MAXIWTHABS);
     CHECK(p->sizeabslineinfo >= p->sizecode / (OP_MAXIWTHABS + 1));
-    CHECK_EQ(code_getline(p, p->sizecode - 2), 100);
+    CHECK_EQ(dbg_getline(p, p->sizecode - 2), 100);
+    for (int pc = 0; pc < p->sizecode; pc++)
+        CHECK_EQ(dbg_getline(p, pc), line_by_scan(p, pc));
+    CHECK_EQ(dbg_getline(p, p->sizecode), -1);
     L->top--;
     CHECK(close_state_empty());
 }
 
-/* ---- Running what was compiled -------------------------------------------
- */
+/* ---- Running what was compiled ------------------------------------------ */
 static void test_compiled_code_runs(void)
 {
     CHECK(open_state());
@@ -636,8 +656,7 @@ static void test_compiled_code_runs(void)
     CHECK(close_state_empty());
 }
 
-/* ---- lua_load --------------------------------------------------------------
- */
+/* ---- lua_load ----------------------------------------------------------- */
 struct pieces {
     const char *const *p;
     int i;
@@ -681,8 +700,7 @@ static void test_lua_load_gathers_pieces(void)
     CHECK(close_state_empty());
 }
 
-/* ---- Memory ----------------------------------------------------------------
- */
+/* ---- Memory ------------------------------------------------------------- */
 static const char medium[] =
     "local t = {1, 2, 3, x = 'a', y = {z = 'b'}}\n"
     "local function f(a, b, ...) local s = a + b for i = 1, select('#', ...) "
@@ -741,7 +759,7 @@ static void test_tiny_arena_gives_memory_error(void)
     }
     L = state_open_in(heap, arenabytes);
     CHECK(L != NULL);
-    CHECK_EQ(lang_loadbuffer(L, src, n, "=t", NULL), LUA_ERRMEM);
+    CHECK_EQ(rtlua_loadbuffer(L, src, n, "=t", NULL), LUA_ERRMEM);
     CHECK(strcmp(topstr(), "not enough memory") == 0);
     L->top--;
     CHECK(checked());

@@ -2,7 +2,10 @@
  * test_rt.c — the interrupt event ring (lib/rtpost.c) and its delivery:
  * order, a full ring and its drops, index wrap-around, delivery at the
  * interpreter's safe points; on the host, posting from the SIGALRM tick
- * handler (a signal, like an interrupt) while Lua code runs.
+ * handler (a signal, like an interrupt) while Lua code runs.  And the
+ * other controls of the collector that rtlua.h gives the libraries
+ * (gc/gcapi.c): the budget, rt.loop bodies, the finalizer test, C code's
+ * arena blocks.
  *
  * Each case opens the state, registers handlers in the registry table
  * rt.on uses (from C, or from Lua through the rt library), and closes
@@ -14,6 +17,9 @@
 #include "include/rtlua.h"
 #include "port/port.h"
 #include "tests/unit/check.h"
+
+#include <stdint.h>
+#include <string.h>
 
 /* Values a C handler saw, in order: the cases see at most a ring and one
  * more at once (16 KiB of RAM on the micro:bit leaves no room for more). */
@@ -254,12 +260,131 @@ static void test_post_from_sigalrm(void)
 }
 #endif
 
+/* ---- The collector's controls of rtlua.h (gc/gcapi.c) ------------------ */
+
+/* rt.budget's calls: what is set is what is read back; 0 leaves a value
+ * unchanged. */
+static void test_budget_set_and_read(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (L == NULL)
+        return;
+    rtlua_Budget b;
+    rtlua_setbudget(L, 1234, 4096);
+    rtlua_setutilisation(L, 40);
+    rtlua_setassistcap(L, 777);
+    rtlua_getbudget(L, &b);
+    CHECK_EQ(b.step_cycles, 1234);
+    CHECK_EQ(b.reserve, 4096);
+    CHECK_EQ(b.utilisation_pct, 40);
+    CHECK_EQ(b.assist_cycles, 777);
+    rtlua_setbudget(L, 0, 0);
+    rtlua_getbudget(L, &b);
+    CHECK_EQ(b.step_cycles, 1234);
+    CHECK_EQ(b.reserve, 4096);
+    lua_close(L);
+}
+
+/* Bodies nest: each end gives back the hold its begin found, so the
+ * outer body is still held after an inner one ends, and nothing after
+ * the outer one. */
+static void test_bodies_nest(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (L == NULL)
+        return;
+    uint32_t assists = 99, cycles = 99;
+    int outer = rtlua_bodybegin(L, 1000000);
+    CHECK_EQ(outer, 0);
+    int inner = rtlua_bodybegin(L, 1000);
+    CHECK(inner != 0);
+    rtlua_bodyend(L, inner, &assists, &cycles);
+    CHECK_EQ(assists, 0); /* nothing allocated: no assist ran */
+    CHECK_EQ(cycles, 0);
+    CHECK(rtlua_bodybegin(L, 1000) != 0); /* the outer body still holds */
+    rtlua_bodyend(L, inner, &assists, &cycles);
+    rtlua_bodyend(L, outer, &assists, &cycles);
+    CHECK_EQ(rtlua_bodybegin(L, 1000), 0);
+    rtlua_bodyend(L, 0, &assists, &cycles);
+    /* A stopped collector has no idle work. */
+    lua_gc(L, LUA_GCSTOP);
+    CHECK_EQ(rtlua_idlestep(L, port_cycles() + 1000000), 0);
+    lua_close(L);
+}
+
+static int infinalizer_seen = -1;
+
+static int gc_note(lua_State *L)
+{
+    infinalizer_seen = rtlua_infinalizer(L);
+    return 0;
+}
+
+/* rtlua_infinalizer is true inside a __gc only. */
+static void test_infinalizer(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (L == NULL)
+        return;
+    CHECK_EQ(rtlua_infinalizer(L), 0);
+    infinalizer_seen = -1;
+    lua_newuserdatauv(L, 4, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, gc_note);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    lua_pop(L, 1);
+    lua_gc(L, LUA_GCCOLLECT);
+    CHECK_EQ(infinalizer_seen, 1);
+    CHECK_EQ(rtlua_infinalizer(L), 0);
+    lua_close(L);
+}
+
+/* C code's blocks: aligned, moved with their bytes by a resize, and
+ * given back whole (the arena's use is what it was). */
+static void test_alloc_blocks(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (L == NULL)
+        return;
+    CHECK(rtlua_current() == L);
+    lua_gc(L, LUA_GCSTOP); /* no step frees anything meanwhile */
+    rtlua_GCStats s0, s1;
+    rtlua_gcstats(L, &s0);
+    char *p = rtlua_alloc(L, NULL, 0, 13);
+    CHECK(p != NULL);
+    if (p != NULL) {
+        CHECK_EQ((uintptr_t)p % RTLUA_ALLOC_ALIGN, 0);
+        memcpy(p, "hello, arena", 13);
+        char *q = rtlua_alloc(L, p, 13, 500);
+        CHECK(q != NULL);
+        if (q != NULL) {
+            CHECK(memcmp(q, "hello, arena", 13) == 0);
+            rtlua_gcstats(L, &s1);
+            CHECK(s1.bytes_in_use >= s0.bytes_in_use + 500);
+            CHECK(rtlua_alloc(L, q, 500, 0) == NULL);
+        }
+    }
+    rtlua_gcstats(L, &s1);
+    CHECK_EQ(s1.bytes_in_use, s0.bytes_in_use);
+    lua_close(L);
+    CHECK(rtlua_current() == NULL);
+}
+
 static const struct check_case cases[] = {
     CASE(test_order),
     CASE(test_full_ring_drops),
     CASE(test_wraparound_and_unhandled),
     CASE(test_dispatch_bounded),
     CASE(test_delivered_at_safe_points),
+    CASE(test_budget_set_and_read),
+    CASE(test_bodies_nest),
+    CASE(test_infinalizer),
+    CASE(test_alloc_blocks),
 #ifdef RTLUA_HOST
     CASE(test_post_from_sigalrm),
 #endif

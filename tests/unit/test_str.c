@@ -94,8 +94,7 @@ static size_t keyname(char *buf, const char *prefix, int i)
     return (size_t)port_snprintf(buf, 24, "%s%d", prefix, i);
 }
 
-/* ---- Hash ------------------------------------------------------------------
- */
+/* ---- Hash --------------------------------------------------------------- */
 
 static void test_hash_depends_on_bytes_not_alignment(void)
 {
@@ -360,8 +359,7 @@ static void test_strings_colliding_under_another_key_spread(void)
     close_state();
 }
 
-/* ---- Interning
- * --------------------------------------------------------------- */
+/* ---- Interning ---------------------------------------------------------- */
 
 static void test_equal_short_strings_are_one_object(void)
 {
@@ -456,8 +454,7 @@ static void test_embedded_nuls_are_bytes_like_any_other(void)
     close_state();
 }
 
-/* ---- ROM strings
- * -------------------------------------------------------------- */
+/* ---- ROM strings -------------------------------------------------------- */
 
 static void test_string_equal_to_a_rom_string_is_the_rom_object(void)
 {
@@ -545,8 +542,7 @@ static void test_rom_objects_are_never_written(void)
     close_state();
 }
 
-/* ---- Incremental growth
- * -------------------------------------------------------- */
+/* ---- Incremental growth ------------------------------------------------- */
 
 #define GROW_KEYS 80
 /* The arena the growth case needs (its keys, the table's arrays, the new
@@ -772,8 +768,7 @@ static void test_no_migration_during_the_string_sweep(void)
     close_state();
 }
 
-/* ---- The sweep
- * -------------------------------------------------------------------- */
+/* ---- The sweep ---------------------------------------------------------- */
 
 #define SWEEP_KEYS 12
 
@@ -1112,8 +1107,7 @@ static void test_remove_unlinks_without_freeing(void)
     close_state();
 }
 
-/* ---- Memory
- * ----------------------------------------------------------------------- */
+/* ---- Memory ------------------------------------------------------------- */
 
 #define FILL_MAX 64
 

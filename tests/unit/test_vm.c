@@ -5,7 +5,7 @@
  * Arithmetic cases are tables checked in both number models (the
  * expected values are written with RT_INT_MIN/RT_INT_MAX where the
  * width matters).  Prototypes are assembled by hand (no compiler needed)
- * and run through vm_call inside vm_pcall; error messages are compared
+ * and run through do_call inside do_pcall; error messages are compared
  * with what lua5.4 prints for the same operation.
  */
 #include <math.h>
@@ -13,6 +13,7 @@
 
 #include "gc/gc.h"
 #include "tests/unit/check.h"
+#include "vm/arith.h"
 #include "vm/debug.h"
 #include "vm/do.h"
 #include "vm/func.h"
@@ -20,7 +21,6 @@
 #include "vm/str.h"
 #include "vm/tab.h"
 #include "vm/tm.h"
-#include "vm/vm.h"
 
 #include "include/lauxlib.h"
 #include "include/lualib.h"
@@ -83,7 +83,7 @@ static int same_value(const tvalue *a, const tvalue *b)
         /* distinguish -0.0 and 0.0 */
         return a->v.n == b->v.n && signbit(a->v.n) == signbit(b->v.n);
     }
-    return vm_rawequalobj(a, b);
+    return arith_rawequalobj(a, b);
 }
 
 /* ---- Conversions -------------------------------------------------------- */
@@ -91,16 +91,16 @@ static int same_value(const tvalue *a, const tvalue *b)
 static void test_flttointeger_modes(void)
 {
     rt_int i = 0;
-    CHECK(vm_flttointeger(3.0f, &i, 0) && i == 3);
-    CHECK(!vm_flttointeger(3.5f, &i, 0));
-    CHECK(vm_flttointeger(3.5f, &i, 1) && i == 3);
-    CHECK(vm_flttointeger(3.5f, &i, 2) && i == 4);
-    CHECK(vm_flttointeger(-3.5f, &i, 1) && i == -4);
-    CHECK(vm_flttointeger(-3.5f, &i, 2) && i == -3);
-    CHECK(vm_flttointeger((rt_num)RT_INT_MIN, &i, 0) && i == RT_INT_MIN);
-    CHECK(!vm_flttointeger(-(rt_num)RT_INT_MIN, &i, 0));
-    CHECK(!vm_flttointeger((rt_num)NAN, &i, 1));
-    CHECK(!vm_flttointeger((rt_num)INFINITY, &i, 1));
+    CHECK(arith_flttointeger(3.0f, &i, 0) && i == 3);
+    CHECK(!arith_flttointeger(3.5f, &i, 0));
+    CHECK(arith_flttointeger(3.5f, &i, 1) && i == 3);
+    CHECK(arith_flttointeger(3.5f, &i, 2) && i == 4);
+    CHECK(arith_flttointeger(-3.5f, &i, 1) && i == -4);
+    CHECK(arith_flttointeger(-3.5f, &i, 2) && i == -3);
+    CHECK(arith_flttointeger((rt_num)RT_INT_MIN, &i, 0) && i == RT_INT_MIN);
+    CHECK(!arith_flttointeger(-(rt_num)RT_INT_MIN, &i, 0));
+    CHECK(!arith_flttointeger((rt_num)NAN, &i, 1));
+    CHECK(!arith_flttointeger((rt_num)INFINITY, &i, 1));
 }
 
 static void test_string_coercion(void)
@@ -111,18 +111,18 @@ static void test_string_coercion(void)
     tvalue s;
     CHECK(L != NULL);
     s = sval(L, "0x10");
-    CHECK(vm_tonumber(&s, &n) && n == 16);
+    CHECK(arith_tonumber(&s, &n) && n == 16);
     s = sval(L, " 1e1 ");
-    CHECK(vm_tonumber(&s, &n) && n == 10);
-    CHECK(vm_tointeger(&s, &i, 0) && i == 10);
-    CHECK(!vm_tointegerns(&s, &i));
+    CHECK(arith_tonumber(&s, &n) && n == 10);
+    CHECK(arith_tointeger(&s, &i, 0) && i == 10);
+    CHECK(!arith_tointegerns(&s, &i));
     s = sval(L, "abc");
-    CHECK(!vm_tonumber(&s, &n));
+    CHECK(!arith_tonumber(&s, &n));
     {
         /* embedded zero: not a numeral */
         str *ps = str_new(L, "1\0002", 3);
         set_gc(&s, ps, ps->tt);
-        CHECK(!vm_tonumber(&s, &n));
+        CHECK(!arith_tonumber(&s, &n));
     }
     close_state();
 }
@@ -132,16 +132,16 @@ static void test_tostring_numbers(void)
     lua_State *L = open_state();
     tvalue v = ival(-42);
     CHECK(L != NULL);
-    CHECK(vm_tostring(L, &v));
+    CHECK(arith_tostring(L, &v));
     CHECK(is_str(&v) && strcmp(str_data(gco2str(gc_of(&v))), "-42") == 0);
     v = fval(10);
-    CHECK(vm_tostring(L, &v));
+    CHECK(arith_tostring(L, &v));
     CHECK(strcmp(str_data(gco2str(gc_of(&v))), "10.0") == 0);
     v = fval(0.5);
-    CHECK(vm_tostring(L, &v));
+    CHECK(arith_tostring(L, &v));
     CHECK(strcmp(str_data(gco2str(gc_of(&v))), "0.5") == 0);
     set_nil(&v);
-    CHECK(!vm_tostring(L, &v));
+    CHECK(!arith_tostring(L, &v));
     close_state();
 }
 
@@ -211,7 +211,7 @@ static void test_rawarith_table(void)
     for (n = 0; n < CHECK_COUNT(arith_cases); n++) {
         const struct arith_case *c = &arith_cases[n];
         tvalue a = mk(c->ta, c->a), b = mk(c->tb, c->b), r, want;
-        int ok = vm_rawarith(NULL, c->op, &a, &b, &r);
+        int ok = arith_rawarith(NULL, c->op, &a, &b, &r);
         if (c->tr == X) {
             if (ok)
                 port_printf("  case %d\n", n);
@@ -229,21 +229,21 @@ static void test_rawarith_table(void)
 static void test_integer_wraparound(void)
 {
     tvalue a = ival(RT_INT_MAX), b = ival(1), r;
-    CHECK(vm_rawarith(NULL, LUA_OPADD, &a, &b, &r) && r.v.i == RT_INT_MIN);
+    CHECK(arith_rawarith(NULL, LUA_OPADD, &a, &b, &r) && r.v.i == RT_INT_MIN);
     a = ival(RT_INT_MIN);
     b = ival(-1);
-    CHECK(vm_rawarith(NULL, LUA_OPIDIV, &a, &b, &r) && r.v.i == RT_INT_MIN);
-    CHECK(vm_rawarith(NULL, LUA_OPMOD, &a, &b, &r) && r.v.i == 0);
-    CHECK(vm_rawarith(NULL, LUA_OPUNM, &a, &a, &r) && r.v.i == RT_INT_MIN);
-    CHECK(vm_rawarith(NULL, LUA_OPMUL, &a, &b, &r) && r.v.i == RT_INT_MIN);
+    CHECK(arith_rawarith(NULL, LUA_OPIDIV, &a, &b, &r) && r.v.i == RT_INT_MIN);
+    CHECK(arith_rawarith(NULL, LUA_OPMOD, &a, &b, &r) && r.v.i == 0);
+    CHECK(arith_rawarith(NULL, LUA_OPUNM, &a, &a, &r) && r.v.i == RT_INT_MIN);
+    CHECK(arith_rawarith(NULL, LUA_OPMUL, &a, &b, &r) && r.v.i == RT_INT_MIN);
     b = ival((rt_int)(sizeof(rt_int) * 8 - 1));
     a = ival(1);
-    CHECK(vm_rawarith(NULL, LUA_OPSHL, &a, &b, &r) && r.v.i == RT_INT_MIN);
+    CHECK(arith_rawarith(NULL, LUA_OPSHL, &a, &b, &r) && r.v.i == RT_INT_MIN);
     b = ival((rt_int)(sizeof(rt_int) * 8));
-    CHECK(vm_rawarith(NULL, LUA_OPSHL, &a, &b, &r) && r.v.i == 0);
+    CHECK(arith_rawarith(NULL, LUA_OPSHL, &a, &b, &r) && r.v.i == 0);
     a = ival(-1);
     b = ival(1);
-    CHECK(vm_rawarith(NULL, LUA_OPSHR, &a, &b, &r) && r.v.i == RT_INT_MAX);
+    CHECK(arith_rawarith(NULL, LUA_OPSHR, &a, &b, &r) && r.v.i == RT_INT_MAX);
 }
 
 static void test_rawarith_rejects_strings(void)
@@ -252,7 +252,7 @@ static void test_rawarith_rejects_strings(void)
     tvalue a, b = ival(1), r;
     CHECK(L != NULL);
     a = sval(L, "10");
-    CHECK(!vm_rawarith(L, LUA_OPADD, &a, &b, &r));
+    CHECK(!arith_rawarith(L, LUA_OPADD, &a, &b, &r));
     close_state();
 }
 
@@ -265,34 +265,34 @@ static void test_mixed_comparisons_are_exact(void)
     tvalue mn = ival(RT_INT_MIN), mnf = fval((rt_num)RT_INT_MIN);
     tvalue one = ival(1), onef = fval(1), half = fval(1.5);
     tvalue nan = fval((rt_num)NAN), inf = fval((rt_num)INFINITY);
-    CHECK(vm_lessthan(NULL, &mx, &lim));
-    CHECK(!vm_lessequal(NULL, &lim, &mx));
-    CHECK(!vm_equalobj(NULL, &mx, &lim));
-    CHECK(vm_lessequal(NULL, &mnf, &mn));
-    CHECK(vm_lessequal(NULL, &mn, &mnf));
-    CHECK(vm_equalobj(NULL, &mn, &mnf));
-    CHECK(vm_equalobj(NULL, &one, &onef));
-    CHECK(vm_lessthan(NULL, &one, &half));
-    CHECK(!vm_lessthan(NULL, &half, &one));
-    CHECK(vm_lessequal(NULL, &one, &onef));
-    CHECK(!vm_lessthan(NULL, &one, &nan));
-    CHECK(!vm_lessthan(NULL, &nan, &one));
-    CHECK(!vm_lessequal(NULL, &nan, &one));
-    CHECK(!vm_lessequal(NULL, &one, &nan));
-    CHECK(vm_lessthan(NULL, &mx, &inf));
+    CHECK(arith_lessthan(NULL, &mx, &lim));
+    CHECK(!arith_lessequal(NULL, &lim, &mx));
+    CHECK(!arith_equalobj(NULL, &mx, &lim));
+    CHECK(arith_lessequal(NULL, &mnf, &mn));
+    CHECK(arith_lessequal(NULL, &mn, &mnf));
+    CHECK(arith_equalobj(NULL, &mn, &mnf));
+    CHECK(arith_equalobj(NULL, &one, &onef));
+    CHECK(arith_lessthan(NULL, &one, &half));
+    CHECK(!arith_lessthan(NULL, &half, &one));
+    CHECK(arith_lessequal(NULL, &one, &onef));
+    CHECK(!arith_lessthan(NULL, &one, &nan));
+    CHECK(!arith_lessthan(NULL, &nan, &one));
+    CHECK(!arith_lessequal(NULL, &nan, &one));
+    CHECK(!arith_lessequal(NULL, &one, &nan));
+    CHECK(arith_lessthan(NULL, &mx, &inf));
 #if RTLUA_NUM == 64
     {
         /* 2^53 + 1 is not a double: no rounding in the comparison */
         tvalue big = ival(((rt_int)1 << 53) + 1),
                bigf = fval(9007199254740992.0);
-        CHECK(vm_lessthan(NULL, &bigf, &big));
-        CHECK(!vm_equalobj(NULL, &bigf, &big));
+        CHECK(arith_lessthan(NULL, &bigf, &big));
+        CHECK(!arith_equalobj(NULL, &bigf, &big));
     }
 #else
     {
         tvalue big = ival(((rt_int)1 << 24) + 1), bigf = fval(16777216.0f);
-        CHECK(vm_lessthan(NULL, &bigf, &big));
-        CHECK(!vm_equalobj(NULL, &bigf, &big));
+        CHECK(arith_lessthan(NULL, &bigf, &big));
+        CHECK(!arith_equalobj(NULL, &bigf, &big));
     }
 #endif
 }
@@ -305,20 +305,20 @@ static void test_string_order_by_bytes(void)
     CHECK(L != NULL);
     a = sval(L, "a");
     b = sval(L, "b");
-    CHECK(vm_lessthan(L, &a, &b));
+    CHECK(arith_lessthan(L, &a, &b));
     a = sval(L, "abc");
     b = sval(L, "ab");
-    CHECK(vm_lessthan(L, &b, &a));
-    CHECK(!vm_lessthan(L, &a, &b));
+    CHECK(arith_lessthan(L, &b, &a));
+    CHECK(!arith_lessthan(L, &a, &b));
     s1 = str_new(L, "a\0b", 3);
     set_gc(&a, s1, s1->tt);
     s2 = str_new(L, "a\0c", 3);
     set_gc(&b, s2, s2->tt);
-    CHECK(vm_lessthan(L, &a, &b));
-    CHECK(vm_lessequal(L, &a, &a));
+    CHECK(arith_lessthan(L, &a, &b));
+    CHECK(arith_lessequal(L, &a, &a));
     a = sval(L, "\xff");
     b = sval(L, "a");
-    CHECK(vm_lessthan(L, &b, &a)); /* bytes compare unsigned */
+    CHECK(arith_lessthan(L, &b, &a)); /* bytes compare unsigned */
     close_state();
 }
 
@@ -336,17 +336,21 @@ static lclosure *push_proto(lua_State *L, const instr *code, int ncode,
                             const tvalue *k, int nk, int maxstack, int nparams,
                             int vararg)
 {
-    proto *p = fn_newproto(L);
-    lclosure *cl;
+    /* The closure first, on the stack, then what it holds, each stored
+     * with its barrier: an allocation may run a collector step (an
+     * assist), and an object reachable from nothing is freed by it. */
+    lclosure *cl = fn_newlclosure(L, 0);
+    proto *p;
     str *src;
-    if (p == NULL)
-        return NULL;
-    cl = fn_newlclosure(L, 0);
     if (cl == NULL)
         return NULL;
-    cl->p = p;
     set_gc(L->top, cl, V_LCL);
     L->top++;
+    p = fn_newproto(L);
+    if (p == NULL)
+        return NULL;
+    cl->p = p;
+    gc_objbarrier(L, cl, p);
     p->code = gc_alloc(L, sizeof(instr) * (size_t)ncode);
     if (p->code == NULL)
         return NULL;
@@ -358,12 +362,17 @@ static lclosure *push_proto(lua_State *L, const instr *code, int ncode,
             return NULL;
         memcpy(p->k, k, sizeof(tvalue) * (size_t)nk);
         p->sizek = nk;
+        for (int i = 0; i < nk; i++)
+            gc_barrier(L, p, &p->k[i]);
     }
     p->maxstacksize = (uint8_t)maxstack;
     p->numparams = (uint8_t)nparams;
     p->is_vararg = (uint8_t)vararg;
     src = str_newz(L, "=test");
+    if (src == NULL)
+        return NULL;
     p->source = src;
+    gc_objbarrier(L, p, src);
     return cl;
 }
 
@@ -375,7 +384,7 @@ struct runargs {
 static void run_call(lua_State *L, void *ud)
 {
     struct runargs *a = ud;
-    vm_call(L, a->func, a->nres);
+    do_call(L, a->func, a->nres);
 }
 
 /* Call the closure at L->top - 1 - nargs protected; LUA_OK or status. */
@@ -384,7 +393,7 @@ static int pcall_top(lua_State *L, int nargs, int nres)
     struct runargs a;
     a.func = L->top - 1 - nargs;
     a.nres = nres;
-    return vm_pcall(L, run_call, &a, vm_savestack(L, a.func), 0);
+    return do_pcall(L, run_call, &a, do_savestack(L, a.func), 0);
 }
 
 static void test_for_loop_sum(void)

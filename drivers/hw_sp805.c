@@ -6,7 +6,7 @@
  * it resets the chip.  Writing INTCLR clears the interrupt and reloads
  * (a feed).  Its registers are locked except after the key is written.
  */
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 #define REG(base, off) (*(volatile uint32_t *)((base) + (off)))
 

@@ -1,9 +1,10 @@
-/* Console on CMSDK UART0. */
+/* The console on an ARM CMSDK APB UART (BOARD_UART := cmsdk; the MPS2
+ * images): board.h's BOARD_UART0_BASE. */
 #include "board.h"
-#include "board/drivers/uart_drivers.h"
+#include "drivers/uart_drivers.h"
 #include "port/cortex-m/cm.h"
 
-void board_init(void)
+void board_uart_init(void)
 {
     cmsdk_uart_init(BOARD_UART0_BASE);
 }

@@ -1,5 +1,5 @@
 /*
- * hw_drivers.h — the drivers of board/drivers/hw_*.c, for the boards'
+ * hw_drivers.h — the drivers of drivers/hw_*.c, for the boards'
  * tables (board/<name>/hw.c).  A board links the files its board.mk
  * names in BOARD_HW.
  */

@@ -4,8 +4,8 @@
  * netduinoplus2 models the timers, the ADC and the USARTs; its GPIO ports
  * are unimplemented devices (reads 0, writes ignored).
  */
-#include "board/drivers/hw_drivers.h"
-#include "board/drivers/uart_drivers.h"
+#include "drivers/hw_drivers.h"
+#include "drivers/uart_drivers.h"
 
 #define REG(base, off) (*(volatile uint32_t *)((base) + (off)))
 

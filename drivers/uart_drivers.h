@@ -1,7 +1,8 @@
 /*
  * uart_drivers.h — polled drivers for the UARTs QEMU emulates on our
  * boards, as static inline functions taking the peripheral's base address.
- * A board's uart.c picks one and names its base in board.h.
+ * The console's drivers (uart_NAME.c, which board.mk's BOARD_UART picks)
+ * and the hw library's UART drivers use them; board.h names the base.
  */
 #ifndef RTLUA_UART_DRIVERS_H
 #define RTLUA_UART_DRIVERS_H

@@ -4,7 +4,7 @@
  * general-purpose timers, the ADC and the UARTs (PL011), from the
  * LM3S6965 datasheet.  QEMU's lm3s6965evb models all four.
  */
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 #define REG(base, off) (*(volatile uint32_t *)((base) + (off)))
 

@@ -2,7 +2,7 @@
  * hw_nrf51.c — Nordic nRF51 peripherals: GPIO and the timers, from the
  * nRF51 reference manual.  QEMU's microbit models both.
  */
-#include "board/drivers/hw_drivers.h"
+#include "drivers/hw_drivers.h"
 
 #define REG(base, off) (*(volatile uint32_t *)((base) + (off)))
 

@@ -1,9 +1,11 @@
-/* Console on the nRF51 UART, routed to the micro:bit's USB bridge pins. */
+/* The console on the Nordic nRF51 UART (BOARD_UART := nrf51):
+ * board.h's BOARD_UART0_BASE, on the pins BOARD_UART_TXPIN and
+ * BOARD_UART_RXPIN. */
 #include "board.h"
-#include "board/drivers/uart_drivers.h"
+#include "drivers/uart_drivers.h"
 #include "port/cortex-m/cm.h"
 
-void board_init(void)
+void board_uart_init(void)
 {
     nrf51_uart_init(BOARD_UART0_BASE, BOARD_UART_TXPIN, BOARD_UART_RXPIN);
 }

@@ -1,6 +1,5 @@
-/* Clock to 50 MHz; console on UART0, a PL011. */
+/* Clock to 50 MHz, and the console UART0's clock (a PL011). */
 #include "board.h"
-#include "board/drivers/uart_drivers.h"
 #include "port/cortex-m/cm.h"
 
 /* The datasheet's PLL sequence: bypass, crystal and divider, wait for
@@ -22,19 +21,8 @@ static void clock_init(void)
     REG32(BOARD_SYSCTL_RCC) = rcc;
 }
 
-void board_init(void)
+void board_clock_init(void)
 {
     clock_init();
     REG32(BOARD_SYSCTL_RCGC1) |= BOARD_RCGC1_UART0;
-    pl011_init(BOARD_UART0_BASE);
-}
-
-void board_uart_putc(int c)
-{
-    pl011_putc(BOARD_UART0_BASE, c);
-}
-
-int board_uart_getc(void)
-{
-    return pl011_getc(BOARD_UART0_BASE);
 }

@@ -4,8 +4,8 @@
  * (DDI 0479) describes them.  QEMU models the timer and the UART; its
  * mps2 machines leave the GPIO unimplemented (reads 0, writes ignored).
  */
-#include "board/drivers/hw_drivers.h"
-#include "board/drivers/uart_drivers.h"
+#include "drivers/hw_drivers.h"
+#include "drivers/uart_drivers.h"
 
 #define REG(base, off) (*(volatile uint32_t *)((base) + (off)))
 

@@ -1,0 +1,1245 @@
+#!/usr/bin/env python3
+"""bench/report.py RECORDS RAW RES — the benchmark report from its records.
+
+Reads the records bench/records.py made of one bench/report run (JSON
+lines, RECORDS), checks that every run ended well and printed what it
+must, writes the plots' data in RAW and the plots (gnuplot) and the report
+(latest.md) in RES.  Prints "failed: ..." on stderr and exits 1 when a run
+failed.  The targets of the headline and of the plots are TARGETS below;
+the tables and prose are the report's.
+"""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+
+# The targets (issues 6, 12, 14, 15, 17): (comparison, limit, goal as the
+# headline writes it).  The headline's "met" column and the plots' target
+# lines read them here.
+TARGETS = {
+    "host_speed": ("<=", 1.00, "≤ 1.00×"),
+    "gc_step_us": ("<=", 120, "≤ 120 µs"),
+    "mmu_1ms_pct": (">=", 70, "≥ 70%"),
+    "misses": ("<=", 0, "0"),
+    "boot_bytes": ("<=", 2048, "≤ 2,048 bytes"),
+    "pause_us": ("<=", 200, "≤ 200 µs"),
+    "finpeak_ratio": ("<=", 2, "≤ 2×"),
+    "board_geomean": ("<=", 0.90, "≤ 0.90×"),
+    "board_worst": ("<=", 1.00, "≤ 1.00×"),
+    "density": ("<=", None, "≤ stock Lua's"),
+    "biglist": ("==", "runs", "runs"),
+    "flash_bytes": ("<=", 160000, "≤ 160,000 bytes"),
+    "emergencies": ("<=", 0, "0"),
+    "image_arena_pct": ("<=", 5, "≤ 5%"),
+    "protos": ("<=", 0, "0"),
+    "all": ("==", "all", "all"),
+    "reported": (None, None, "reported"),
+    "soak_growth_pct": ("<=", 1, "within 1%"),
+}
+# the collector's step budget in the benchmarks (not a target: the
+# setting the step target is measured at)
+BUDGET_US = 100
+MMU_WINDOWS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000]
+PLOTS = ["gc-step-histogram", "gc-mmu", "gc-worst-step", "control-lateness"]
+
+
+def say(msg):
+    print("bench/report: " + msg, file=sys.stderr)
+
+
+def num(s):
+    """awk's s + 0: the number at the start of s, else 0."""
+    if s is None:
+        return 0.0
+    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", str(s))
+    return float(m.group(0)) if m else 0.0
+
+
+def g6(x):
+    """awk's print of a number (%.6g, integers whole)."""
+    if x == int(x) and abs(x) < 1e16:
+        return str(int(x))
+    return "%.6g" % x
+
+
+def met(key, value):
+    """The "met" cell of TARGETS[key] for a measured value."""
+    op, limit, _ = TARGETS[key]
+    if value is None or value == "" or value == "-":
+        return "not measured"
+    v = num(value)
+    ok = v <= limit if op == "<=" else v >= limit
+    return "yes" if ok else "**no**"
+
+
+def block(L, text):
+    """Appends TEXT's lines to L, its common indent removed ("\\"
+    after the opening quotes: no blank line first)."""
+    L.extend(textwrap.dedent(text).split("\n"))
+
+
+def goal(key):
+    return TARGETS[key][2]
+
+
+class Records:
+    def __init__(self, path):
+        self.all = []
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    self.all.append(json.loads(line))
+        self.params = next((r for r in self.all if r["kind"] == "params"),
+                           {})
+        self.jobs = {r["job"]: r for r in self.all if r["kind"] == "job"}
+
+    def of(self, kind, job=None, **eq):
+        """Records of KIND (of JOB; JOB may end in "*"), fields equal to EQ."""
+        out = []
+        for r in self.all:
+            if r["kind"] != kind:
+                continue
+            if job is not None:
+                if job.endswith("*"):
+                    if not r["job"].startswith(job[:-1]):
+                        continue
+                elif r["job"] != job:
+                    continue
+            if all(r.get(k) == v for k, v in eq.items()):
+                out.append(r)
+        return out
+
+    def first(self, kind, job=None, field=None, **eq):
+        rs = self.of(kind, job, **eq)
+        if not rs:
+            return None
+        return rs[0] if field is None else rs[0].get(field)
+
+    def text(self, job):
+        r = self.first("text", job)
+        return r["lines"] if r else None
+
+    def ran(self, job):
+        return job in self.jobs
+
+    def nomem(self, job):
+        return bool(self.jobs.get(job, {}).get("nomem"))
+
+
+class Report:
+    def __init__(self, recs, raw, res):
+        self.r = recs
+        self.raw = raw
+        self.res = res
+        p = recs.params
+        self.p = p
+        self.smoke = p.get("smoke") == "1"
+        self.board = p.get("board", "mps2-an385")
+        self.boards = p.get("boards", self.board).split()
+        self.rates = p.get("rates", "").split()
+        self.utils = p.get("utils", "").split()
+        self.lives = p.get("lives", "").split()
+        self.advkib = p.get("advkib", "").split()
+        self.advlist = p.get("advlist", "").split()
+        self.failed = []
+        runs = recs.of("run", "gc")
+        self.hz = int(runs[0]["hz"]) if runs else 25000000
+        self.sizes = sorted({int(x["kib"]) for x in runs})
+
+    def us(self, cycles):
+        return num(cycles) * 1e6 / self.hz
+
+    # ---- checks ------------------------------------------------------
+    def tail(self, job):
+        for ext in ("err", "out"):
+            path = os.path.join(self.raw, job + "." + ext)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    lines = f.read().splitlines()[-5:]
+            except OSError:
+                continue
+            print("    ==> %s <==" % path, file=sys.stderr)
+            for line in lines:
+                print("    " + line, file=sys.stderr)
+
+    def check(self, job, need=0, what=None, count=None):
+        """The job exited 0, and printed NEED of WHAT (a description)."""
+        rc = self.r.jobs.get(job, {}).get("rc")
+        if rc != 0:
+            self.failed.append(job)
+            say("%s failed (status %s)" % (job, "missing" if rc is None
+                                           else rc))
+            self.tail(job)
+            return False
+        if need and count < need:
+            self.failed.append(job)
+            say("%s printed %d of %d lines matching %s" % (job, count, need,
+                                                          what))
+            return False
+        return True
+
+    def checks(self):
+        r = self.r
+        self.check("speed", 1, "a speed record", len(r.of("speed",
+                                                           "speed")))
+        if r.ran("latency-host"):
+            self.check("latency-host")
+        self.check("boot", 1, "arena after boot", len(r.of("boot", "boot")))
+        for job in ("gc", "gc-real"):
+            self.check(job, 15, "@run", len(r.of("run", job)))
+        for hz in self.rates:
+            for u in self.utils:
+                job = "ctl-%s-%s" % (hz, u)
+                self.check(job, 1, "deadline misses",
+                           len([x for x in r.of("ctl", job) if "misses" in x]))
+        for k in self.lives:
+            self.check("stats-" + k, 1, "@stats", len(r.of("stats",
+                                                           "stats-" + k)))
+        fibs = [x for x in r.text("board") or [] if x.startswith("| fib | ")]
+        self.check("board", len(self.boards), "| fib |", len(fibs))
+        if r.ran("footprint"):
+            self.check("footprint")
+        if r.ran("image"):
+            rows = [x for x in r.text("image") or []
+                    if re.match(r"^\| from (source|the image) \| [0-9]+ \|$",
+                                x)]
+            self.check("image", 2, "| from source/the image |", len(rows))
+        for p in ("0", "5"):
+            ops = [x for x in r.of("pause", "pauses-" + p)
+                   if x["op"] in ("rep64k", "intern", "collide")]
+            self.check("pauses-" + p, 3, "worst=", len(ops))
+            self.check("rehash-" + p, 3, "rehash mode=loop",
+                       len(r.of("rehash", "rehash-" + p, mode="loop")))
+        self.check("finpeak-rtlua", 1, "@finpeak",
+                   len(r.of("finpeak", "finpeak-rtlua")))
+        self.check("soak", 9, "@soak", len(r.of("soak", "soak")))
+        for job in ("finpeak-lua", "finpeak-luainc"):
+            self.check(job, 1, "@finpeak", len(r.of("finpeak", job)))
+        if r.ran("finpeak-luaref"):
+            self.check("finpeak-luaref", 1, "luaref peak=",
+                       len(r.of("luaref_peak", "finpeak-luaref")))
+        if not r.of("finpeak", "finpeak-board") and \
+                not r.nomem("finpeak-board"):
+            self.check("finpeak-board", 1, "@finpeak", 0)
+
+    # ---- issue 12's adversarial runs, one row a run --------------------
+    def adv_rows(self):
+        """PACE MODE WORKLOAD KIB STATUS WORST STEPS EMERG CYCLES MISSES
+        LATE_US MMU_PERMILLE LIVE_BYTES N, as dicts; STATUS ok, nofit
+        (memory ran out) or failed; None where there is no figure."""
+        r = self.r
+        rows = []
+        for wn in self.advlist:
+            w = wn.split(":")[0]
+            lj = "adv-live-" + w
+            live = r.first("live", lj, field="live")
+            if live is None and not r.nomem(lj):
+                self.check(lj, 1, "@live", 0)
+            for k in self.advkib:
+                for m in ("free", "loop"):
+                    for p in ("0", "5"):
+                        job = "adv-%s-%s-%s-%s" % (p, m, w, k)
+                        rc = r.jobs.get(job, {}).get("rc")
+                        adv = r.first("adv", job)
+                        if rc == 0 and adv is not None:
+                            st = "ok"
+                        elif r.nomem(job):
+                            st = "nofit"
+                        else:
+                            st = "failed"
+                            self.check(job, 1, "@adv", 0)
+                        advs = r.of("adv", job)
+                        loop = r.of("loop", job)
+                        mmu = r.of("mmu", job)
+                        a = advs[-1] if advs else None
+                        lp = loop[-1] if loop else None
+                        mu = mmu[-1] if mmu else None
+                        ok = st == "ok"
+                        rows.append({
+                            "pace": p, "mode": m, "w": w, "kib": k,
+                            "st": st,
+                            "worst": a["worst"] if ok and a else None,
+                            "steps": a["steps"] if ok and a else None,
+                            "emerg": a["emergencies"] if ok and a else None,
+                            "cycles": a["cycles"] if ok and a else None,
+                            "misses": lp.get("misses")
+                            if ok and m == "loop" and lp else None,
+                            "late": lp.get("worst_late_us")
+                            if ok and m == "loop" and lp else None,
+                            "mmu": mu["permille"] if ok and mu else None,
+                            "live": live,
+                            "n": a["n"] if a else None})
+        return rows
+
+    # ---- data for the plots, in RAW --------------------------------------
+    def plot_data(self):
+        r, raw, hz = self.r, self.raw, self.hz
+        with open(os.path.join(raw, "gc-hist.dat"), "w") as f:
+            for k in self.sizes:
+                f.write("# arena %d KiB\n" % k)
+                h = {}
+                top = 0
+                for x in r.of("hist", "gc"):
+                    if int(x["kib"]) == k:
+                        b = int(x["bin"])
+                        h[b] = h.get(b, 0) + int(x["steps"])
+                        top = max(top, b)
+                for b in range(0, top + 51, 50):
+                    f.write("%.1f %s\n" % (b * 1e6 / hz, h.get(b, 0.5)))
+                f.write("\n\n")
+        with open(os.path.join(raw, "gc-mmu.dat"), "w") as f:
+            for k in self.sizes:
+                f.write("# arena %d KiB\n" % k)
+                m = {}
+                for x in r.of("mmu", "gc"):
+                    if int(x["kib"]) == k:
+                        w, v = int(x["window_us"]), int(x["permille"])
+                        m[w] = min(m.get(w, v), v)
+                for w in sorted(m):
+                    f.write("%s %.1f\n" % (g6(w / 1000), m[w] / 10))
+                f.write("\n\n")
+        with open(os.path.join(raw, "gc-worst.dat"), "w") as f:
+            per = {}
+            for x in r.of("run", "gc"):
+                a = per.setdefault(int(x["kib"]), {"p": 0, "m": 0})
+                a[x["workload"]] = self.us(x["worst"])
+                a["p"] = max(a["p"], self.us(x["p999"]))
+                a["m"] = max(a["m"], self.us(x["median"]))
+            for k in sorted(per):
+                a = per[k]
+                f.write("%d %.1f %.1f %.1f %.1f %.1f\n" % (
+                    k, a.get("churn", 0), a.get("table", 0),
+                    a.get("list", 0), a["p"], a["m"]))
+        with open(os.path.join(raw, "gc-worst-real.dat"), "w") as f:
+            per = {}
+            for x in r.of("run", "gc-real"):
+                k = int(x["kib"])
+                per[k] = max(per.get(k, 0), self.us(x["worst"]))
+            for k in sorted(per):
+                f.write("%d %.1f\n" % (k, per[k]))
+        for job in sorted(x for x in r.jobs if x.startswith("ctl-")):
+            with open(os.path.join(raw, job + ".dat"), "w") as f:
+                for x in r.of("late", job):
+                    f.write("%s %s\n" % (x["t_ms"], x["late_us"]))
+
+    def plots(self):
+        raw, res = self.raw, self.res
+        if not shutil.which("gnuplot"):
+            self.failed.append("gnuplot")
+            say("gnuplot is missing (tools/setup installs gnuplot-nox)")
+            return
+        step = TARGETS["gc_step_us"][1]
+        mmu = TARGETS["mmu_1ms_pct"][1]
+        hist = ", ".join(
+            "'%s/gc-hist.dat' index %d using 1:2 with histeps lw 2 "
+            "title '%d KiB'" % (raw, i, k) for i, k in enumerate(self.sizes))
+        mmus = ", ".join(
+            "'%s/gc-mmu.dat' index %d using 1:2 with linespoints lw 2 pt 7 "
+            "title '%d KiB'" % (raw, i, k) for i, k in enumerate(self.sizes))
+        lat = ["set multiplot layout %d,1 title 'examples/control_loop.lua "
+               "on %s: start lateness of every iteration, 25%% utilisation'"
+               % (len(self.rates), self.board), "set xlabel ''"]
+        for n, hzr in enumerate(self.rates, 1):
+            per = g6(1000 / num(hzr[:-3]))
+            worst = self.r.first("ctl", "ctl-%s-25" % hzr,
+                                 field="worst_late")
+            for x in self.r.of("ctl", "ctl-%s-25" % hzr):
+                if "worst_late" in x:
+                    worst = x["worst_late"]
+                    break
+            if n == len(self.rates):
+                lat.append("set xlabel 'time (ms)'")
+            lat.append("set yrange [0.01:%s * 5]" % per)
+            lat.append("set title '%s (period %s us), worst lateness %s' "
+                       "offset 0,-0.6" % (hzr, per, worst or "?"))
+            lat.append("plot '%s/ctl-%s-25.dat' using 1:($2 > 0.01 ? $2 : "
+                       "0.01) with points pt 7 ps 0.4 lc %d title "
+                       "'lateness', %s with lines dt 2 lc rgb 'red' title "
+                       "'one period: a miss above'" % (raw, hzr, n, per))
+        lat.append("unset multiplot")
+        script = """\
+set terminal pngcairo size 900,540 font "sans,11" noenhanced
+set grid
+set key top right
+
+set output '{res}/gc-step-histogram.png'
+set title 'Collector step lengths, {board}, {budget} us budget, 25% utilisation (3 workloads)'
+set xlabel 'step length (us, 2 us bins)'
+set ylabel 'steps'
+set logscale y
+set yrange [0.8:*]
+set xrange [0:*]
+set key top left
+plot {hist}
+unset logscale y
+set xrange [*:*]
+set yrange [*:*]
+set key top right
+
+set output '{res}/gc-mmu.png'
+set title 'Minimum mutator utilisation, lowest of 3 workloads, 25% utilisation'
+set xlabel 'window (ms)'
+set ylabel 'MMU (%)'
+set logscale x
+set yrange [0:100]
+set key bottom right
+plot {mmus}, {mmu} with lines dt 2 lc rgb 'black' title 'target at 1 ms: {mmu}%'
+unset logscale x
+set yrange [*:*]
+set key top right
+
+set output '{res}/gc-worst-step.png'
+set title 'Longest collector step against arena size, {budget} us budget'
+set xlabel 'arena (KiB)'
+set ylabel 'step (us)'
+set logscale x 2
+set yrange [0:260]
+set key below maxrows 3
+plot '{raw}/gc-worst.dat' using 1:2 with linespoints lw 2 pt 7 title 'worst, churn', \\
+     '' using 1:3 with linespoints lw 2 pt 5 title 'worst, table', \\
+     '' using 1:4 with linespoints lw 2 pt 9 title 'worst, list', \\
+     '' using 1:6 with linespoints lw 1 dt 3 title 'median (highest)', \\
+     '{raw}/gc-worst-real.dat' using 1:2 with linespoints lw 2 pt 11 lc rgb 'black' title 'worst of all, at a real board pace (shift=5)', \\
+     {step} with lines dt 2 lc rgb 'red' title 'target: {step} us', \\
+     {budget} with lines dt 4 lw 1.5 lc rgb '#707070' title 'budget: {budget} us'
+unset logscale x
+set yrange [*:*]
+
+set terminal pngcairo size 900,800 font "sans,10" noenhanced
+set output '{res}/control-lateness.png'
+set ylabel 'us (log; 0 drawn at 0.01)'
+set logscale y
+set format y '%g'
+set key right center
+{lat}
+""".format(res=res, raw=raw, board=self.board, budget=BUDGET_US,
+           hist=hist, mmus=mmus, mmu=mmu, step=step, lat="\n".join(lat))
+        with open(os.path.join(raw, "gnuplot.log"), "w") as log:
+            rc = subprocess.run(["gnuplot"], input=script, text=True,
+                                stdout=log, stderr=subprocess.STDOUT)
+        if rc.returncode != 0:
+            self.failed.append("plots")
+            with open(os.path.join(raw, "gnuplot.log")) as log:
+                sys.stderr.write(log.read())
+        for p in PLOTS:
+            path = os.path.join(res, p + ".png")
+            if not os.path.isfile(path) or os.path.getsize(path) == 0:
+                self.failed.append("plot-" + p)
+                say("no " + path)
+
+    # ---- the figures ---------------------------------------------------
+    def speed_ok(self):
+        return [x for x in self.r.of("speed", "speed")
+                if x.get("status") == "ok" and num(x.get("rtlua_ir")) > 0 and
+                num(x.get("lua_ir")) > 0]
+
+    def speed_geomean(self):
+        ok = self.speed_ok()
+        if not ok:
+            return None
+        logs = sum(math.log(num(x["rtlua_ir"]) / num(x["lua_ir"]))
+                   for x in ok)
+        return "%.2f" % math.exp(logs / len(ok))
+
+    def speed_table(self, L):
+        L.append("| script | size | rtlua Ir | lua5.4 Ir | ratio |")
+        L.append("|---|---:|---:|---:|---:|")
+        ok = self.speed_ok()
+        for x in self.r.of("speed", "speed"):
+            if x in ok:
+                rt, ref = num(x["rtlua_ir"]), num(x["lua_ir"])
+                L.append("| %s | %s | %.0f | %.0f | %.2f |" % (
+                    x["script"], x["size"], rt, ref, rt / ref))
+            else:
+                L.append("| %s | %s | %s | | |" % (x["script"], x["size"],
+                                                  x.get("status")))
+        if ok:
+            L.append("| geometric mean | | | | %s |" % self.speed_geomean())
+
+    def worst_step(self, job):
+        best, at = 0, None
+        for x in self.r.of("run", job):
+            if num(x["worst"]) > best:
+                best, at = num(x["worst"]), "%s, %s KiB" % (x["workload"],
+                                                           x["kib"])
+        return ("%.1f" % (best * 1e6 / self.hz), at) if at else (None, None)
+
+    def figures(self):
+        r, f = self.r, {}
+        f["geomean"] = self.speed_geomean()
+        f["worst"] = self.worst_step("gc")
+        f["worst_real"] = self.worst_step("gc-real")
+        m1 = None
+        for x in r.of("mmu", "gc", window_us="1000"):
+            if m1 is None or num(x["permille"]) < m1[0]:
+                m1 = (num(x["permille"]), "%s, %s KiB" % (x["workload"],
+                                                          x["kib"]))
+        f["mmu1"] = ("%.1f" % (m1[0] / 10), m1[1]) if m1 else (None, None)
+        ch = [num(x["permille"]) for x in r.of("mmu", "gc", window_us="1000",
+                                               workload="churn")]
+        f["mmu1_churn"] = "%.1f" % (min(ch) / 10) if ch else None
+        misses = 0
+        for u in self.utils:
+            m = [x["misses"] for x in r.of("ctl", "ctl-1kHz-" + u)
+                 if "misses" in x]
+            misses += int(m[0]) if m else 999999
+        f["misses1k"] = str(misses)
+        f["boot"] = r.first("boot", "boot", field="bytes")
+        return f
+
+    def issue12(self, adv):
+        r, hz = self.r, self.hz
+
+        def worst(pace, job):
+            cands = [(num(a["worst"]), "%s %s (%s), %s KiB" % (
+                a["worst"], a["w"], a["mode"], a["kib"]))
+                for a in adv if a["pace"] == pace and a["st"] == "ok"]
+            cands += [(num(x["worst"]), "%s %s (C), %s KiB" % (
+                x["worst"], x["workload"], x["kib"]))
+                for x in r.of("run", job)]
+            if not cands:
+                return None, None
+            c = max(cands)
+            return "%.1f" % (c[0] * 1e6 / hz), c[1].split(" ", 1)[1]
+
+        f = {"w0": worst("0", "gc"), "w5": worst("5", "gc-real")}
+        loops = [a for a in adv if a["mode"] == "loop" and a["st"] == "ok"]
+        if loops:
+            bad = []
+            for a in loops:
+                if num(a["misses"]) > 0 and a["w"] not in bad:
+                    bad.append(a["w"])
+            f["loop"] = (str(int(sum(num(a["misses"]) for a in loops))),
+                         str(len(loops)), ", ".join(bad) or "none")
+        else:
+            f["loop"] = None
+
+        def pause(p):
+            c = []
+            for x in r.of("pause", "pauses-" + p):
+                if x["op"] in ("rep64k", "intern", "collide"):
+                    v = "%.1f" % (num(x["worst"]) * 1e6 / hz)
+                    c.append((float(v), "%s µs (%s)" % (v, x["op"])))
+            for x in r.of("rehash", "rehash-" + p, mode="loop"):
+                v = x.get("worst_store_us", "")
+                c.append((num(v), "%s µs (rehash %s)" % (v, x["kind_"])))
+            return max(c)[1] if c else None
+
+        f["pz0"], f["pz5"] = pause("0"), pause("5")
+        ps = [p.split(" ", 1)[0] for p in (f["pz0"], f["pz5"]) if p]
+        f["pause"] = max(ps, key=lambda s: (num(s), s)) if ps else None
+        c = [(num(a["mmu"]), "%s %s, %s KiB" % (a["mmu"], a["w"], a["kib"]))
+             for a in adv
+             if a["pace"] == "0" and a["mode"] == "free" and a["mmu"]]
+        c += [(num(x["permille"]), "%s %s (C), %s KiB" % (
+            x["permille"], x["workload"], x["kib"]))
+            for x in r.of("mmu", "gc", window_us="1000")]
+        if c:
+            v, line = min(c)
+            f["mmu"] = ("%.1f" % (v / 10), line.split(" ", 1)[1])
+        else:
+            f["mmu"] = (None, None)
+        m5 = None
+        for a in adv:
+            if a["pace"] == "5" and a["mode"] == "free" and a["mmu"]:
+                if m5 is None or num(a["mmu"]) < m5[0]:
+                    m5 = (num(a["mmu"]), "%s, %s KiB" % (a["w"], a["kib"]))
+        f["mmu5"] = "%.1f%% (%s)" % (m5[0] / 10, m5[1]) if m5 else None
+        # emergencies where the workload's live set fits in half the
+        # arena; a run that ran out of memory there counts as one
+        n = e = oom = 0
+        for a in adv:
+            if a["live"] is not None and \
+                    num(a["live"]) * 2 <= num(a["kib"]) * 1024 and \
+                    a["st"] != "failed":
+                n += 1
+                if a["st"] == "nofit":
+                    oom += 1
+                    e += 1
+                else:
+                    e += int(num(a["emerg"]))
+        f["emerg"] = (str(e), str(n), str(oom)) if n else None
+        return f
+
+    def finpeak(self):
+        r = self.r
+        f = {}
+        f["rt"] = r.first("arena_peak", "finpeak-rtlua", field="peak")
+        lua = r.first("finpeak", "finpeak-lua", field="peak_kib")
+        f["lua"] = "%d" % (num(lua) * 1024) if lua is not None else None
+        inc = r.first("finpeak", "finpeak-luainc", field="peak_kib")
+        f["inc"] = "%d" % (num(inc) * 1024) if inc is not None else None
+        f["ratio"] = "%.1f" % (num(f["rt"]) / num(f["lua"])) \
+            if f["rt"] and num(f["lua"]) > 0 else None
+        brd = r.of("arena_peak", "finpeak-board")
+        brd = [x["peak"] for x in brd if x["stream"] == "out"] + \
+            [x["peak"] for x in brd if x["stream"] == "err"]
+        f["brd"] = brd[0] if brd else None
+        if r.nomem("finpeak-board"):
+            f["brd"] = "out of memory"
+        f["ref"] = r.first("luaref_peak", "finpeak-luaref", field="peak")
+        f["bratio"] = "%.1f×" % (num(f["brd"]) / num(f["ref"])) \
+            if f["brd"] and re.fullmatch(r"[0-9]+", f["brd"]) and \
+            num(f["ref"]) > 0 else None
+        return f
+
+    @staticmethod
+    def kib(b):
+        if b is not None and re.fullmatch(r"[0-9]+", b):
+            return "%.0f KiB" % (int(b) / 1024)
+        return "-" if b is None or b == "" else b
+
+    # ---- the report ------------------------------------------------------
+    def write(self):
+        r, hz, board = self.r, self.hz, self.board
+        self.checks()
+        adv = self.adv_rows()
+        self.plot_data()
+        self.plots()
+        F = self.figures()
+        A = self.issue12(adv)
+        P = self.finpeak()
+        L = []
+        w = L.append
+
+        def d(v):
+            return "-" if v is None or v == "" else v
+
+        def row(what, measured, key, met_cell=None):
+            w("| %s | %s | %s | %s |" % (
+                what, measured, goal(key),
+                met_cell if met_cell is not None else "—"))
+
+        # header
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".",
+                                ":!bench/results", ":!README.md"]).returncode
+        w("# rtlua benchmark report")
+        w("")
+        w("%s, commit %s%s," % (time.strftime("%Y-%m-%d %H:%M UTC",
+                                              time.gmtime()), commit,
+                                " (modified)" if dirty else ""))
+        w("%d cores, %s; `bench/report%s`" % (
+            os.cpu_count(), os.uname().machine,
+            " --smoke" if self.smoke else ""))
+        w("(`make bench`). Every figure below comes from this one run.")
+        w("Board figures are virtual time under `qemu -icount shift=0`")
+        w("(one instruction = 1 ns) with the cycle counter at the board's")
+        w("%d MHz SysTick clock: see \"How this is measured\" below."
+          % (hz // 1000000))
+        w("")
+        w("## Headline")
+        w("")
+        w("| target | measured | goal | met |")
+        w("|---|---|---|---|")
+        gm = F["geomean"]
+        row("host speed, geometric mean of rtlua/lua5.4 instructions",
+            "%s×" % d(gm), "host_speed", met("host_speed", gm))
+        v, at = F["worst"]
+        row("worst GC step at a %d µs budget, every arena 16 KiB–4 MiB"
+            % BUDGET_US, "%s µs (%s)" % (d(v), at or ""), "gc_step_us",
+            met("gc_step_us", v))
+        v, at = F["worst_real"]
+        row("the same at a real board's pace (32 ns an instruction, "
+            "`-icount shift=5`)", "%s µs (%s)" % (d(v), at or ""),
+            "gc_step_us", met("gc_step_us", v))
+        v, at = F["mmu1"]
+        row("MMU over 1 ms at 25% utilisation, lowest of all workloads and "
+            "arenas", "%s%% (%s; churn alone: %s%%)" % (
+                d(v), at or "", d(F["mmu1_churn"])), "mmu_1ms_pct",
+            met("mmu_1ms_pct", v))
+        row("deadline misses at 1 kHz (%s%% utilisation, %s s each)" % (
+            ", ".join(self.utils), self.p.get("seconds")), F["misses1k"],
+            "misses", met("misses", F["misses1k"]))
+        row("arena in use after boot, all libraries open (%s)" % board,
+            "%s bytes" % d(F["boot"]), "boot_bytes",
+            met("boot_bytes", F["boot"]))
+        v, at = A["w0"]
+        row("**issue 12:** worst GC step at a %d µs budget, every workload "
+            "(adversarial and C) and arena, shift=0" % BUDGET_US,
+            "%s µs (%s)" % (d(v), at or ""), "gc_step_us",
+            met("gc_step_us", v))
+        v, at = A["w5"]
+        row("the same at shift=5", "%s µs (%s)" % (d(v), at or ""),
+            "gc_step_us", met("gc_step_us", v))
+        lp = A["loop"] or (None, "", "")
+        row("`rt.loop` at 1 kHz with 150 µs slack, every adversarial "
+            "workload, arena and pace",
+            "%s misses (in %s runs; with misses: %s)" % (d(lp[0]), lp[1],
+                                                         lp[2]),
+            "misses", met("misses", lp[0]))
+        row("worst mutator pause (rehash in `rt.loop`, interning, "
+            "`string.rep` of 64 KB)", "%s µs (shift=0: %s; shift=5: %s)" % (
+                d(A["pause"]), d(A["pz0"]), d(A["pz5"])), "pause_us",
+            met("pause_us", A["pause"]))
+        v, at = A["mmu"]
+        row("MMU over 1 ms at 25% utilisation, lowest of all workloads "
+            "(shift=0)", "%s%% (%s; shift=5: %s)" % (d(v), at or "",
+                                                     d(A["mmu5"])),
+            "mmu_1ms_pct", met("mmu_1ms_pct", v))
+        finn = self.p.get("finn")
+        row("peak arena for %s short-lived `__gc` tables against lua5.4 "
+            "(host)" % finn,
+            "%s× (%s against %s; on %s: %s against stock Lua's %s%s)" % (
+                d(P["ratio"]), self.kib(P["rt"]), self.kib(P["lua"]), board,
+                self.kib(P["brd"]), self.kib(P["ref"]),
+                ", " + P["bratio"] if P["bratio"] else ""),
+            "finpeak_ratio", met("finpeak_ratio", P["ratio"]))
+        self.emerg = A["emerg"]
+        self.issue14_rows(row, d)
+        self.issue15_rows(row, d)
+        sk = {}
+        for x in r.of("soak", "soak"):
+            sk.update(x)
+        g = sk.get("growth_pct")
+        soak_abs = "%.3f" % abs(float(g)) if g is not None else None
+        row("**issue 17:** soak, `rt.loop` at 1 kHz for %s s of virtual time "
+            "at shift=5, the workload changing every second: deadline misses"
+            % self.p.get("soaksecs"),
+            "%s (in %s iterations; worst GC step %s µs, worst lateness %s µs)"
+            % (d(sk.get("misses")), d(sk.get("iterations")),
+               d(sk.get("worst_step_us")), d(sk.get("worst_late_us"))),
+            "misses", met("misses", sk.get("misses")))
+        row("the soak's arena after the last full collection against after "
+            "the first minute", "%s%% (%s → %s bytes)" % (
+                d(g), d(sk.get("arena_first")), d(sk.get("arena_last"))),
+            "soak_growth_pct", met("soak_growth_pct", soak_abs))
+        w("")
+        if self.failed:
+            w("**Runs that failed:** %s (see %s)." % (" ".join(self.failed),
+                                                      self.raw))
+            w("")
+        self.sections(L, F, A, P, adv)
+        return L
+
+    def issue14_rows(self, row, d):
+        r, board = self.r, self.board
+        absent = len(r.of("luaref", "board")) != 0
+        gm = {x["model"]: x["ratio"] for x in r.of("geomean", "board")}
+        wst = None
+        for x in r.of("worst", "board"):
+            if num(x["ratio"]) > (num(wst[0]) if wst else 0):
+                wst = (x["ratio"], "%s, %s-bit" % (x["name"], x["model"]))
+        rs, ls, bad = [], [], 0
+        for x in r.of("density", "board", model="32"):
+            rs.append(x["rtlua"])
+            ls.append(x["luaref_spent"])
+            if x["luaref_spent"] == "-" or x["rtlua"] == "-":
+                bad = 2
+            elif num(x["rtlua"]) > num(x["luaref_spent"]) and bad < 2:
+                bad = 1
+        dens = " / ".join(rs)
+        note = "not measured (../shared/luaref is absent)"
+        what = ("**issue 14:** run-phase instructions on %s against stock "
+                "Lua 5.4.8, geometric mean, 32-bit" % board)
+        dwhat = ("bytes per list node, `{i}` element, string key, "
+                 "1-upvalue closure (32-bit)")
+        if absent:
+            row(what, note, "board_geomean", "not measured")
+            row("the same, 64-bit", note, "board_geomean", "not measured")
+            row("the worst single benchmark, either model", note,
+                "board_worst", "not measured")
+            row(dwhat, "%s bytes; %s" % (dens, note), "density",
+                "not measured")
+        else:
+            row(what, "%s×" % d(gm.get("32")), "board_geomean",
+                met("board_geomean", gm.get("32")))
+            row("the same, 64-bit", "%s×" % d(gm.get("64")),
+                "board_geomean", met("board_geomean", gm.get("64")))
+            row("the worst single benchmark, either model", "%s× (%s)" % (
+                d(wst[0] if wst else None), wst[1] if wst else ""),
+                "board_worst", met("board_worst", wst[0] if wst else None))
+            row(dwhat + ", against stock Lua's malloc",
+                "%s against %s" % (dens, " / ".join(ls)) if rs else "",
+                "density", {0: "yes", 1: "**no**"}.get(bad, "not measured")
+                if rs else "not measured")
+        big = r.first("biglist", "board", model="32")
+        st = big["status"] if big else None
+        bign = r.first("biglist_n", "board", field="n") or ""
+        row("the big list, %s nodes with 4 temporary tables each, in %s's "
+            "arena (32-bit)" % (bign, board),
+            "runs, peak %s bytes" % big["peak"] if st == "ok" else
+            "not enough memory" if st == "nomem" else "failed",
+            "biglist", "yes" if st == "ok" else "**no**")
+        flash = r.first("flash", "board", field="bytes", board=board)
+        row("firmware flash, %s, every library and the REPL" % board,
+            "%s bytes" % d(flash), "flash_bytes", met("flash_bytes", flash))
+
+    def issue15_rows(self, row, d):
+        r, board = self.r, self.board
+        em = self.emerg
+        row("emergencies in adversarial runs whose live set fits in half "
+            "the arena", "%s (in %s runs, %s of them out of memory)" % (
+                d(em[0] if em else None), em[1] if em else "",
+                em[2] if em else "0"), "emergencies",
+            met("emergencies", em[0] if em else None))
+
+        def img(key, **eq):
+            return r.of("image", "image", key=key, **eq)
+
+        a = img("arena", board="mps2-an385", model="32", module="module1000")
+        a = a[0] if a else {}
+        src, im = a.get("source"), a.get("image")
+        pct = "%.1f" % (100 * num(im) / num(src)) \
+            if num(src) > 0 and im not in (None, "") else None
+        s = img("arena", board="mps2-an385", model="32",
+                module="module1000s")
+        pcts = "%.1f%%" % (100 * num(s[0]["image"]) / num(s[0]["source"])) \
+            if s and num(s[0]["source"]) > 0 else None
+        row("**issue 15:** arena after `require` of a 1,000-line module from "
+            "its flash image, against compiling it on the board (%s, 32-bit)"
+            % board, "%s%% (%s of %s bytes; the same lines in 51 functions: "
+            "%s)" % (d(pct), d(im), d(src), d(pcts)), "image_arena_pct",
+            met("image_arena_pct", pct))
+        app = img("app")
+        pi = app[0]["image_protos"] if app else None
+        ps = app[0]["source_protos"] if app else None
+        row("prototypes a collector traverses while a program runs from "
+            "flash (`examples/app`, 1 s at 1 kHz)", "%s (from source: %s)" % (
+                d(pi), d(ps)), "protos", met("protos", pi))
+        mb = img("microbit")
+        mbs = ", ".join("%d of %d (%d-bit)" % (num(x["passed"]),
+                                                 num(x["total"]),
+                                                 num(x["model"]))
+                        for x in mb)
+        short = any(num(x["passed"]) < num(x["total"]) for x in mb)
+        row("microbit runs every `tests/lua` topic script from a flash image",
+            mbs or "not measured", "all",
+            ("**no**" if short else "yes") if mb else "not measured")
+        st = img("startup")
+        row("start-up to the first line of main.lua, instructions "
+            "(`examples/app`, %s)" % board,
+            "%s from source, %s from the image" % (
+                st[0]["source"], st[0]["image"]) if st else "-", "reported")
+        ram = img("ram", board="mps2-an385")
+        ramb = img("ram", board="microbit")
+        row("arena in use with `examples/app` loaded, its loop about to "
+            "start (%s, 32-bit): the RAM its code costs" % board,
+            ("%s bytes from source, %s from the image" % (
+                ram[0]["source"], ram[0]["image"]) if ram else "-") +
+            ("; microbit: %s from source, %s from the image" % (
+                "does not fit" if ramb[0]["source"] == "-" else
+                ramb[0]["source"], ramb[0]["image"]) if ramb else ""),
+            "reported")
+        gc = img("gc", board="mps2-an385", model="32", module="module1000")
+        row("one full collection of a heap holding the 1,000-line module "
+            "(%s, 32-bit)" % board,
+            "%s instructions and %s prototypes from source, %s and %s from "
+            "the image" % (gc[0]["source_ins"], gc[0]["source_protos"],
+                           gc[0]["image_ins"], gc[0]["image_protos"])
+            if gc else "-", "reported")
+        fl = r.first("image_flips", "image-flips", field="bytes")
+        row("corrupted images (every byte flipped in turn, every truncation) "
+            "refused with a message",
+            "all, for a %s-byte image (tests/image/test_image.c)" % fl
+            if fl else "not measured", "all",
+            "yes" if fl else "not measured")
+
+    def sections(self, L, F, A, P, adv):
+        r = self.r
+        block(L, """\
+            ## Speed on the host
+
+            `bench/run-speed`: instructions counted by callgrind, rtlua (64-bit
+            numbers, -O2) against lua5.4 on the same scripts; both must print
+            the same checksum. A ratio below 1 means rtlua ran fewer instructions.
+            """)
+        self.speed_table(L)
+        block(L, """
+            ## Speed on the boards
+
+            `bench/run-board`: the instructions of each benchmark's run phase
+            (the pcall of its loaded chunk, `bench/luarun.c`), rtlua against
+            stock Lua 5.4.8 (`../shared/luaref`: the same script, N and number
+            model, measured the same way; both print the same checksum). A ratio
+            below 1 means rtlua ran fewer instructions. Every benchmark fits a
+            256 KiB arena at its N.""")
+        if r.of("luaref", "board"):
+            block(L, """
+                ../shared/luaref is absent on this machine: stock Lua's columns
+                are left out.""")
+        L.append("")
+        L.extend(r.text("board") or [])
+        self.gc_sections(L)
+        self.stats_section(L)
+        self.control_section(L)
+        self.adv_section(L, adv, P)
+        self.tail_sections(L, F)
+
+    def by_arena(self, L, head):
+        L.append("| %s |" % head + "".join(" %d KiB |" % k
+                                           for k in self.sizes))
+        L.append("|---|" + "---:|" * len(self.sizes))
+
+    def gc_sections(self, L):
+        r = self.r
+        block(L, """\
+            ## Collector latency on %s
+
+            `bench/gc_latency.c`: three C workloads (churn: small tables made
+            and dropped; table: one table of integer and string keys rewritten;
+            list: a live linked list relinked), each at five arena sizes, for
+            %s ms of virtual time with SysTick pacing at 25%% utilisation
+            and a %d µs step budget. Every step is recorded; p99.9 and median
+            are exact. MMU is the lowest share of any window of that length left
+            to the mutator.
+            """ % (self.board, r.first("gc_head", "gc", field="ms") or "",
+                   BUDGET_US))
+        L.extend(x for x in r.text("gc") or [] if x.startswith("|"))
+        block(L, """
+            Assist steps (run by allocation when free memory is under the
+            reserve, beside the paced ones) among all steps:
+            """)
+        self.by_arena(L, "workload")
+        for wl in ("churn", "table", "list"):
+            a = {}
+            for x in r.of("run", "gc", workload=wl):
+                a[int(x["kib"])] = "%s of %s" % (x["assists"], x["steps"])
+            L.append("| %s |" % wl + "".join(" %s |" % a.get(k, "-")
+                                             for k in self.sizes))
+        block(L, """
+            Minimum mutator utilisation by window (lowest of the three workloads):
+            """)
+        self.by_arena(L, "window")
+        for win in MMU_WINDOWS:
+            m = {}
+            for x in r.of("mmu", "gc", window_us=str(win)):
+                k, v = int(x["kib"]), int(x["permille"])
+                m[k] = min(m.get(k, v), v)
+            if not m:
+                continue
+            label = "%d µs" % win if win < 1000 else "%s ms" % g6(win / 1000)
+            L.append("| %s |" % label + "".join(
+                " %s |" % ("%.1f%%" % (m[k] / 10) if k in m else "-")
+                for k in self.sizes))
+        block(L, """
+            ### The same sweep at a real board's pace
+
+            Under `-icount shift=0` the emulated core runs 1,000 instructions a
+            microsecond, 40 times what a 25 MHz Cortex-M3 runs. Steps check the
+            cycle counter, so their budget holds at any pace, but a work unit that
+            overruns it costs its instructions: at `-icount shift=5` (32 ns an
+            instruction, close to the real board) the overrun shows at its true
+            length.
+            """)
+        L.extend(x for x in r.text("gc-real") or [] if x.startswith("|"))
+        block(L, """
+            Plots: [step histogram](gc-step-histogram.png),
+            [MMU](gc-mmu.png), [worst step against arena](gc-worst-step.png).
+            """)
+
+    def stats_section(self, L):
+        r, hz = self.r, self.hz
+        st = r.of("stats", "stats-*")
+        block(L, """\
+            ## The collector seen from Lua: rt.stats()
+
+            `bench/gc_stats.lua LIVE_KIB MS` on %s (the firmware's
+            %s arena): keeps LIVE_KIB KiB of small tables and strings,
+            replaces them at random and makes garbage for MS ms, then reads
+            rt.stats(). Its median is that of a uniform sample of the steps
+            (exact up to 128 steps), its p99.9 the top of the log2 histogram's
+            bucket past 128 steps (capped at the worst step); emergencies are
+            not steps; rt.stats() counts from start-up.
+
+            | live KiB | ms | iterations | steps | worst µs | p99.9 µs ≤ | median µs | cycles | emergencies | in use at end |
+            |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|""" % (
+            self.board, "%d KiB" % (int(st[0]["arena"]) // 1024) if st
+            else ""))
+        for k in self.lives:
+            L.extend(x for x in r.text("stats-" + k) or []
+                     if x.startswith("|"))
+        block(L, """
+            Step-length histogram from `rt.stats().hist` (steps per log2 bucket):
+            """)
+        L.append("| cycles |" + "".join(" live %s KiB |" % k
+                                        for k in self.lives))
+        L.append("|---|" + "---:|" * len(self.lives))
+        h = {}
+        for x in r.of("hist", "stats-*"):
+            h[(x["live_kib"], int(x["bucket"]))] = int(x["steps"])
+        bs = [b for _, b in h]
+        lo, top = (min(bs), max(bs)) if bs else (0, 0)
+        for b in range(lo, top + 1):
+            L.append("| %d–%d (%.1f–%.1f µs) |" % (
+                int(2 ** (b - 1)), 2 ** b - 1, 2 ** (b - 1) * 1e6 / hz,
+                2 ** b * 1e6 / hz) +
+                "".join(" %d |" % h.get((k, b), 0) for k in self.lives))
+        L.append("")
+
+    def control_section(self, L):
+        r = self.r
+        block(L, """\
+            ## Control loop
+
+            `examples/control_loop.lua RATE UTIL SECONDS` on %s: a PID loop
+            through `rt.loop`, a fresh table and formatted string every period,
+            the collector in the slack and at the tick (UTIL via `rt.budget`).
+            A miss is an iteration that started after the next release; lateness
+            is start minus release. The GC columns are from rt.stats(). Each
+            run keeps its lateness trace (a number an iteration) for the plot,
+            which adds to its garbage.
+
+            | rate | utilisation | iterations | misses | worst lateness µs | worst GC step µs | GC steps | GC cycles |
+            |---|---:|---:|---:|---:|---:|---:|---:|""" % self.board)
+
+        def field(job, key):
+            for x in r.of("ctl", job):
+                if key in x:
+                    return x[key]
+            return None
+
+        same = True
+        for hzr in self.rates:
+            seen = set()
+            for u in self.utils:
+                job = "ctl-%s-%s" % (hzr, u)
+                late = re.fullmatch(r"([0-9.]*) us",
+                                    field(job, "worst_late") or "")
+                step = re.match(r"([0-9.]*) us",
+                                field(job, "worst_step") or "")
+                L.append("| %s | %s%% | %s | %s | %s | %s | %s | %s |" % (
+                    hzr, u, field(job, "iterations") or "",
+                    field(job, "misses") or "",
+                    late.group(1) if late else "",
+                    step.group(1) if step else "",
+                    field(job, "steps") or "", field(job, "cycles") or ""))
+                seen.add(tuple(field(job, k) for k in (
+                    "misses", "worst_step", "steps", "cycles", "rest")))
+            if len(seen) != 1 or None in next(iter(seen), (None,)):
+                same = False
+        L.append("")
+        if same:
+            block(L, """\
+                At each rate the utilisation settings gave the same collector
+                figures (steps, cycles, worst step) and the same misses: with
+                `rt.loop` handing each period's slack to the collector, the setting
+                made no measurable difference in these runs.
+                """)
+        block(L, """\
+            Plot: [lateness over time](control-lateness.png) (the runs at 25%).
+            """)
+
+    def adv_table(self, L, adv, mode, cell):
+        us = 1e6 / self.hz
+        L.append("| workload | N | live KiB | pace |" +
+                 "".join(" %s KiB |" % k for k in self.advkib))
+        L.append("|---|---:|---:|---|" + "---:|" * len(self.advkib))
+        order, v, live, nn = [], {}, {}, {}
+        for a in adv:
+            if a["mode"] != mode:
+                continue
+            key = (a["w"], a["pace"])
+            if key not in order:
+                order.append(key)
+            if a["st"] == "nofit":
+                c = "does not fit"
+            elif a["st"] == "failed":
+                c = "**failed**"
+            elif cell == "step":
+                c = "%.1f" % (num(a["worst"]) * us)
+            elif cell == "loop":
+                c = "%d, %.1f, %.1f" % (num(a["misses"]), num(a["late"]),
+                                        num(a["worst"]) * us)
+            else:
+                c = "-" if a["mmu"] is None else "%.1f%%" % (
+                    num(a["mmu"]) / 10)
+            if a["st"] == "ok" and cell != "mmu" and num(a["emerg"]) > 0:
+                c += " (%d emerg.)" % num(a["emerg"])
+            if a["st"] == "nofit" and a["live"] is not None and \
+                    num(a["live"]) <= num(a["kib"]) * 1024:
+                c = "**out of memory**"
+            v[key, a["kib"]] = c
+            if a["live"] is not None:
+                live[a["w"]] = a["live"]
+            if a["n"] is not None:
+                nn[a["w"]] = a["n"]
+        for key in order:
+            wl, pace = key
+            L.append("| %s | %s | %s | shift=%s |" % (
+                wl, nn.get(wl, "-"),
+                "%.0f" % (num(live[wl]) / 1024) if wl in live else "-",
+                pace) + "".join(" %s |" % v.get((key, k), "-")
+                                for k in self.advkib))
+
+    def adv_section(self, L, adv, P):
+        r, board, p = self.r, self.board, self.p
+        block(L, """\
+            ## Adversarial workloads (issue 12)
+
+            `bench/gc_adversarial.lua WORKLOAD N MODE` on %s, at each arena
+            (`rtlua -A BYTES`: the state's whole arena, the script's own code
+            included; 4 MiB lives in the board's PSRAM), at shift=0 and at
+            shift=5 (`RTLUA_ICOUNT=shift=5,sleep=off`, 32 ns an instruction: a real
+            board's pace). Every workload the script lists (`workloads`) runs at
+            its own N. The live set is in_use after full collections at the
+            workload's fullest point, in the largest arena (the script's own code
+            and the state included: about 13 KiB, so 16 KiB leaves little). A run
+            that ended with "not enough memory" is "does not fit" when its live set
+            is larger than the arena, else **out of memory**. Step
+            figures come from rt.stats() and count from start-up, the workload's
+            build included.
+
+            Worst step (µs; budget %d µs), paced at 25%% utilisation:
+            """ % (board, BUDGET_US))
+        self.adv_table(L, adv, "free", "step")
+        block(L, """
+            In `rt.loop` at 1 kHz, each body busy for 850 µs (150 µs of slack):
+            misses, worst lateness (µs), worst step (µs):
+            """)
+        self.adv_table(L, adv, "loop", "loop")
+        block(L, """
+            Minimum mutator utilisation over 1 ms windows, as the mutator of the
+            paced runs saw it (a gap between its iterations longer than the
+            fastest one is time taken from it: steps, assists and interrupts):
+            """)
+        self.adv_table(L, adv, "free", "mmu")
+        pa = p.get("pauseargs", "")
+        block(L, """
+            ### Mutator pauses
+
+            `bench/pauses.lua%s` (the longest single operation, the
+            collector stopped) and `bench/rehash.lua %s` (the longest table store
+            while tables grow, from an `rt.loop` at 1 kHz with a %d µs step
+            budget; 100 stores a period at shift=0, 3 at shift=5), in µs:
+
+            | operation | shift=0 | shift=5 |
+            |---|---:|---:|""" % (" " + pa if pa else "", p.get("rehashn"),
+                                   BUDGET_US))
+        for op in ("rep64k", "rep1m", "repsep", "intern", "longhash",
+                   "collide"):
+            c = [r.first("pause", "pauses-" + pace, op=op)
+                 for pace in ("0", "5")]
+            L.append("| %s | %s | %s |" % ((op,) + tuple(
+                "%.1f" % self.us(x["worst"]) if x else "-" for x in c)))
+        for kd in ("array", "hash", "field"):
+            for md in ("free", "loop"):
+                c = [r.first("rehash", "rehash-" + pace, kind_=kd, mode=md)
+                     for pace in ("0", "5")]
+                L.append("| rehash %s (%s) | %s | %s |" % ((kd, md) + tuple(
+                    (x.get("worst_store_us") if x else None) or "-"
+                    for x in c)))
+        block(L, """
+            The headline counts rep64k, intern, collide and the rt.loop stores.
+
+            ### Short-lived `__gc` tables
+
+            `bench/finpeak.lua %s`: that many tables with a `__gc`, each
+            dropped at once. Peak bytes: rtlua's exact peak (`rtlua -T`), lua5.4's
+            largest `collectgarbage("count")` after each table (lua5.4's standalone
+            interpreter runs in generational mode), stock Lua 5.4.8's exact peak on
+            %s (../shared/luaref, incremental mode). lua5.4's generational
+            peak is sensitive to its start-up heap: one command-line argument more
+            changed it several-fold, whatever N was, when this report was written.
+
+            | where | rtlua | reference | ratio | finalizers run (rtlua, reference) |
+            |---|---:|---:|---:|---|""" % (p.get("finn"), board))
+
+        def fins(job):
+            return r.first("finpeak", job, field="finalized") or ""
+
+        kib = self.kib
+        inc = "%.1f×" % (num(P["rt"]) / num(P["inc"])) \
+            if P["rt"] and num(P["inc"]) > 0 else "-"
+        L.append("| host | %s | %s (lua5.4) | %s× | %s, %s |" % (
+            kib(P["rt"]), kib(P["lua"]), P["ratio"] or "-",
+            fins("finpeak-rtlua"), fins("finpeak-lua")))
+        L.append("| host, lua5.4 in incremental mode | %s | %s (lua5.4) | %s "
+                 "| %s, %s |" % (kib(P["rt"]), kib(P["inc"]), inc,
+                                 fins("finpeak-rtlua"),
+                                 fins("finpeak-luainc")))
+        L.append("| %s | %s | %s (Lua 5.4.8) | %s | %s, %s |" % (
+            board, kib(P["brd"]), kib(P["ref"]), P["bratio"] or "-",
+            fins("finpeak-board"), fins("finpeak-luaref")))
+        L.append("")
+
+    def tail_sections(self, L, F):
+        r, board = self.r, self.board
+        # the runners' own sections, carried as they print them
+        for job, title, ran, absent in (
+                ("latency-host", "## Collector pauses on the host",
+                 "`bench/run-latency-host` (raw gaps in "
+                 "build/bench/latency-host-*.dat):",
+                 "Not run: bench/run-latency-host is not in this tree."),
+                ("footprint", "## Footprint", "`bench/run-footprint`:",
+                 "`bench/run-footprint`: not run (not in this tree)."),
+                ("image", "## Flash images (issue 15)",
+                 "`bench/run-image` (docs/images.md):",
+                 "`bench/run-image`: not run (not in this tree).")):
+            L.extend([title, ""])
+            if job == "footprint":
+                block(L, """\
+                    Arena in use after boot on %s, all libraries open, after a full
+                    collection (`tests/unit/test_romtab.c`, the figure `make size` prints): %s bytes.
+                    """ % (board, F["boot"] or "-"))
+            if r.ran(job):
+                L.extend([ran, ""] + (r.text(job) or []))
+            else:
+                L.append(absent)
+            L.append("")
+        block(L, """\
+            ## Soak (issue 17)
+
+            `bench/soak.lua %s` on %s at `RTLUA_ICOUNT=shift=5,sleep=off`
+            (32 ns an instruction): `rt.loop` at 1 kHz, the workload changing
+            every second among churn, a big table, strings, coroutines, a weak
+            cache and finalizers.  After the first minute (a sixth of a shorter
+            run) and at the end, the workloads' live data is dropped and two full
+            collections run; the arena in use is measured there.
+
+            ```""" % (self.p.get("soaksecs"), board))
+        for x in r.of("soak", "soak"):
+            L.append("@soak " + " ".join("%s %s" % tuple(kv)
+                                         for kv in x["pairs"]))
+        mhz = self.hz // 1000000
+        block(L, """\
+            ```
+
+            ## Plots
+
+            - [Collector step lengths (log scale)](gc-step-histogram.png)
+            - [Minimum mutator utilisation by window](gc-mmu.png)
+            - [Worst step against arena size](gc-worst-step.png)
+            - [Control-loop lateness over time](control-lateness.png)
+
+            ## How this is measured
+
+            - Host speed is an instruction count (callgrind), not a time: it does
+              not depend on the machine's load, and lua5.4 runs the same scripts
+              in the same run.
+            - On the boards QEMU runs with `-icount shift=0,sleep=off`: virtual
+              time advances 1 ns an instruction, so a run does not depend on the
+              host either. QEMU does not emulate DWT CYCCNT: port_cycles() counts
+              the SysTick clock (%d MHz), so 1 µs here is 1,000
+              instructions. A real %d MHz Cortex-M3 runs about
+              %d instructions a microsecond: the step budget holds
+              there too (steps check the cycle counter), but the overrun past the
+              budget (one work unit, measured here in instructions) would be about
+              %d× longer in real time.
+            - The run took %d s of wall-clock time on this machine.""" % (
+            mhz, mhz, mhz, 1000 // mhz,
+            int(time.time()) - int(self.p.get("start", time.time()))))
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: bench/report.py RECORDS RAW RES")
+    recs = Records(sys.argv[1])
+    rep = Report(recs, sys.argv[2], sys.argv[3])
+    lines = rep.write()
+    path = os.path.join(sys.argv[3], "latest.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    if rep.failed:
+        say("failed: " + " ".join(rep.failed))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+/* The console on an ARM PL011 (BOARD_UART := pl011; Stellaris):
+ * board.h's BOARD_UART0_BASE, its clock turned on by the board's
+ * board_clock_init. */
+#include "board.h"
+#include "drivers/uart_drivers.h"
+#include "port/cortex-m/cm.h"
+
+void board_uart_init(void)
+{
+    pl011_init(BOARD_UART0_BASE);
+}
+
+void board_uart_putc(int c)
+{
+    pl011_putc(BOARD_UART0_BASE, c);
+}
+
+int board_uart_getc(void)
+{
+    return pl011_getc(BOARD_UART0_BASE);
+}
