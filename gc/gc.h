@@ -246,6 +246,11 @@
 /* Growth assists allow at least this many bytes of growth per cycle
  * (a tiny estimate would otherwise make every allocation pay). */
 #define GC_GROWTH_MIN 4096
+/* A cycle grown past its room has assist_due look this many times as
+ * often: an assist outside an rt.loop body then pays all that is owed
+ * (gc.c: assist), a pause of the program that is shorter the more often
+ * it comes (one of over 1 ms in ephchain at shift=5). */
+#define GC_BEHIND_STRIDE_DIV 8
 /* The goal: the cycle should end before free bytes fall to reserve / this. */
 #define GC_ASSIST_GOAL_DIV 4
 /* A cycle longer than the last still owes at least this part of the
@@ -432,6 +437,10 @@ void gc_fullgc(lua_State *L);
  * loop.  Returns how many ran.  Only at safe points: the caller's frame
  * must be consistent, as for any Lua call. */
 int gc_finalize(lua_State *L, int max);
+/* The same, but no call starts once `cycles` have passed since the first
+ * (which always runs): a paced step's finalizers, in what is left of its
+ * budget. */
+int gc_finalize_for(lua_State *L, int max, uint32_t cycles);
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
 /* A new cycle is due: use grew pausepct over the last estimate, free
