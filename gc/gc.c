@@ -1274,7 +1274,33 @@ static int propagate_unit(global_State *g)
         if (g->trav == NULL) {
             if (left == 0)
                 return 1;
-            if (g->gray != NULL)
+            gcobj *o = g->gray;
+            if (o != NULL && o->tt == V_TABLE && !(o->marked & MARK_EPHKEY)) {
+                /* Most of a heap: a small strong table with no metatable
+                 * (a list node, a record), whole in what is left of the
+                 * unit, is traversed here at once, as start_traversal
+                 * and the scan below would, at the same count of pieces
+                 * (1 + slots), without their bookkeeping (a full
+                 * collection of a list: 292 instructions a node on the
+                 * host, 172 in lua5.4). */
+                table *t = gco2tab(o);
+                uint32_t asize = t->asize, nsize = tab_sizenode(t);
+                if (t->metatable == NULL && !t->moving &&
+                    asize + nsize + 2 <= left) {
+                    g->gray = t->gclist;
+                    g->remarkfound = 1;
+                    t->weak = 0;
+                    set2black(o);
+                    for (uint32_t i = 0; i < asize; i++)
+                        markvalue(g, &t->array[i]);
+                    for (uint32_t i = 0; i < nsize; i++)
+                        scannode(g, &t->node[i]);
+                    left -= asize + nsize + 2;
+                    did = 1;
+                    continue;
+                }
+            }
+            if (o != NULL)
                 start_traversal(g, &g->gray);
             else if (g->weakwait != NULL)
                 start_traversal(g, &g->weakwait);
