@@ -15,11 +15,12 @@
  * and inside an rt.loop body capped by g->assistcap cycles in all (what
  * they leave owed is paid by the next steps, in the loop's slack).
  * pace_idle_until() gives a control loop's slack to the collector.  After a
- * paced or idle step, at most GC_FINALIZE_MAX pending __gc run on the same
- * credit (gc_finalize); and an allocation's assist that left finalizers
- * owed (g->fnzdue) has the next safe point run one batch of
- * GC_FINALIZE_MAX first, outside the credit, as assists are.  Neither
- * runs while an rt.loop body is within its period (pace_held).
+ * paced step, at most GC_FINALIZE_MAX pending __gc run in what is left of
+ * its budget, all of it charged to the credit (gc_finalize_for; after an
+ * idle step, a batch of GC_FINALIZE_MAX); and an allocation's assist
+ * that left finalizers owed (g->fnzdue) has the next safe point run one
+ * batch of GC_FINALIZE_MAX first, outside the credit, as assists are.
+ * Neither runs while an rt.loop body is within its period (pace_held).
  *
  * Bound: a paced step runs at most stepbudget cycles plus one work unit
  * (gc.h lists the units' bounds).
@@ -66,10 +67,15 @@ extern void (*pace_safepoint_hook)(lua_State *L);
             pace_safepoint_(L);                                               \
     } while (0)
 
-/* Give the time until `deadline` (port_cycles) to the collector, then
- * wait out the rest: asleep while the tick surely wakes us before the
- * deadline, polling in the last tick; returns the cycles spent
- * collecting. */
+/* The one idle loop (rt.loop's slack, through rtlua_idleuntil).  Until
+ * `deadline` (port_cycles): call pace_safepoint_hook (event delivery),
+ * then give the time to the collector in steps of at most the step
+ * budget, each with its finalizer batch, or, when it has no work, sleep
+ * while the tick surely wakes us before the deadline (port_may_sleep)
+ * and poll in the last tick.  Every step ends before the deadline plus
+ * one work unit.  Returns the cycles spent collecting.  (Nothing here
+ * masks interrupts: a poll loop that did would starve them on QEMU,
+ * which takes an interrupt only between translated blocks.) */
 uint32_t pace_idle_until(lua_State *L, uint32_t deadline);
 
 /* Does the collector have work it could do now? */
