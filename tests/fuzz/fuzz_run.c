@@ -2,11 +2,18 @@
  * fuzz_run.c — libFuzzer target for the interpreter and the libraries:
  * every input is compiled and, when it compiles, run under lua_pcall in a
  * fresh state with the standard libraries open (print silenced).  A count
- * hook stops a run after FUZZ_MAX_HOOKS * FUZZ_HOOK_EVERY instructions (the
+ * hook stops a run after FUZZ_MAX_INSTRUCTIONS instructions (the
  * library's long loops count their iterations as instructions: rtlua_poll),
  * so endless loops end as errors; it also stops a run after
  * FUZZ_MAX_SECONDS of processor time (rt.loop waits for its periods, and
- * the sleeps count); the arena is small
+ * the sleeps count).  The input cannot take that bound away: its
+ * debug.sethook installs the input's hook behind the run's (guard_hook
+ * calls the debug library's for the events the input asked for), and its
+ * rt.timeout, whose hook stands in for the run's until its deadline,
+ * lasts at most FUZZ_TIMEOUT_MS.  (tests/lua/interrupt.lua with its hook's
+ * "calls + 1" made "calls + 0" set a hook that never stops table.move
+ * over 2^63 slots: libFuzzer's timeout, a failure of fuzz.run.)  The
+ * arena is small
  * (RTLUA_HOST_ARENA, set by tests/fuzz/run), so memory errors are exercised
  * too.  After the run a full collection and the heap checker must succeed.
  */
@@ -24,16 +31,27 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Instructions between two calls of the count hook. */
-#define FUZZ_HOOK_EVERY 1000
-/* Hook calls before a run is stopped (~200k instructions). */
-#define FUZZ_MAX_HOOKS 200
-
+/* Instructions between two calls of the count hook (when the input asks
+ * for no count of its own); a power of two. */
+#define FUZZ_HOOK_EVERY 1024
+/* Instructions before a run is stopped; a hook event of the input's
+ * counts as FUZZ_EVENT_COST of them (its function runs some, uncounted:
+ * guard_hook). */
+#define FUZZ_MAX_INSTRUCTIONS 200000
+#define FUZZ_EVENT_COST 16
 /* Processor time a run may take (libFuzzer's -timeout is 10 s). */
 #define FUZZ_MAX_SECONDS 2
+/* The longest rt.timeout an input gets, in milliseconds. */
+#define FUZZ_TIMEOUT_MS 100
 
-static int hook_calls;
+static long instructions;
 static clock_t started;
+/* The debug library's own hook (its hook_dispatch), once an input set
+ * one: guard_hook passes it the events the input asked for. */
+static lua_Hook input_hook;
+static lua_CFunction real_sethook, real_timeout;
+/* The registry's table of the hook masks the inputs asked for, by thread. */
+static const char mask_key = 0;
 
 static void check_time(lua_State *L)
 {
@@ -41,12 +59,97 @@ static void check_time(lua_State *L)
         luaL_error(L, "time limit reached");
 }
 
-static void count_hook(lua_State *L, lua_Debug *ar)
+/* The mask the input asked for on L's thread (0: none). */
+static int input_mask(lua_State *L)
 {
-    (void)ar;
-    if (++hook_calls > FUZZ_MAX_HOOKS)
+    int mask = 0;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mask_key) == LUA_TTABLE) {
+        lua_pushthread(L);
+        lua_rawget(L, -2);
+        mask = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return mask;
+}
+
+/* The run's bound, then the input's hook.  Every event of the input's
+ * counts too (FUZZ_EVENT_COST): the instructions of a Lua hook function
+ * count down the thread's count (5.4's rule) while no hook can run, so
+ * a count that runs out inside it is lost, and a line hook's function
+ * of the right length loses every one ("l" with a count of 999 over
+ * `while true do end`: no count event at all, in lua5.4 too). */
+static void guard_hook(lua_State *L, lua_Debug *ar)
+{
+    int mask = input_hook != NULL ? input_mask(L) : 0;
+    int count = ar->event == LUA_HOOKCOUNT;
+    instructions += count ? lua_gethookcount(L) : FUZZ_EVENT_COST;
+    if (instructions > FUZZ_MAX_INSTRUCTIONS)
         luaL_error(L, "instruction limit reached");
-    check_time(L);
+    if (count || (instructions & (FUZZ_HOOK_EVERY - 1)) < FUZZ_EVENT_COST)
+        check_time(L);
+    if (mask != 0 && (!count || (mask & LUA_MASKCOUNT)))
+        input_hook(L, ar);
+}
+
+/* debug.sethook([thread,] ...): the debug library's, then guard_hook in
+ * front of the hook it set, with a count always. */
+static int guarded_sethook(lua_State *L)
+{
+    lua_State *L1 = lua_type(L, 1) == LUA_TTHREAD ? lua_tothread(L, 1) : L;
+    int n = real_sethook(L);
+    lua_Hook h = lua_gethook(L1);
+    int mask = lua_gethookmask(L1);
+    int count = lua_gethookcount(L1);
+    if (h != NULL && h != guard_hook)
+        input_hook = h;
+    if (h == NULL || h == guard_hook)
+        mask = 0;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mask_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &mask_key);
+    }
+    luaL_checkstack(L1, 1, NULL);
+    lua_pushthread(L1);
+    lua_xmove(L1, L, 1);
+    lua_pushinteger(L, mask);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    if (!(mask & LUA_MASKCOUNT) || count <= 0)
+        count = FUZZ_HOOK_EVERY;
+    lua_sethook(L1, guard_hook, mask | LUA_MASKCOUNT, count);
+    return n;
+}
+
+/* rt.timeout(ms, fn, ...) with ms at most FUZZ_TIMEOUT_MS. */
+static int guarded_timeout(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TNUMBER &&
+        lua_tonumber(L, 1) > FUZZ_TIMEOUT_MS) {
+        lua_pushinteger(L, FUZZ_TIMEOUT_MS);
+        lua_replace(L, 1);
+    }
+    return real_timeout(L);
+}
+
+/* Replace lib.name, a C function, by f; returns the one replaced. */
+static lua_CFunction wrap(lua_State *L, const char *lib, const char *name,
+                          lua_CFunction f)
+{
+    lua_CFunction old = NULL;
+    if (lua_getglobal(L, lib) == LUA_TTABLE) {
+        lua_getfield(L, -1, name);
+        old = lua_tocfunction(L, -1);
+        lua_pop(L, 1);
+        if (old != NULL) {
+            lua_pushcfunction(L, f);
+            lua_setfield(L, -2, name);
+        }
+    }
+    lua_pop(L, 1);
+    return old;
 }
 
 /* print without output: fuzz inputs print a lot. */
@@ -75,9 +178,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     luaL_openlibs(L);
     lua_pushcfunction(L, quiet_print);
     lua_setglobal(L, "print");
-    hook_calls = 0;
+    real_sethook = wrap(L, "debug", "sethook", guarded_sethook);
+    real_timeout = wrap(L, "rt", "timeout", guarded_timeout);
+    if (real_sethook == NULL || real_timeout == NULL)
+        abort(); /* the guard would not hold */
+    instructions = 0;
     started = clock();
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
+    lua_sethook(L, guard_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
     if (luaL_loadbufferx(L, (const char *)data, size, "=fuzz", "t") == LUA_OK)
         (void)lua_pcall(L, 0, 0, 0);
     lua_settop(L, 0);
