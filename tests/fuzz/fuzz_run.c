@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * guard_hook). */
 #define FUZZ_MAX_INSTRUCTIONS 200000
 #define FUZZ_EVENT_COST 16
-/* Processor time a run may take (libFuzzer's -timeout is 10 s). */
+/* Processor time a run may take (libFuzzer's -timeout is 60 s of wall
+ * time: tests/fuzz/run). */
 #define FUZZ_MAX_SECONDS 2
 /* The longest rt.timeout an input gets, in milliseconds. */
 #define FUZZ_TIMEOUT_MS 100
