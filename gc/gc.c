@@ -160,13 +160,13 @@ static int charge(global_State *g, size_t bytes, size_t room,
  *     whatever the pace of the CPU, as lua5.4's is.
  * The units owed accumulate in g->assistowed; every unit any step does
  * pays one.  Returns 1 when an assist step is due. */
-static int assist_due(global_State *g, size_t n)
+static int assist_due(global_State *g)
 {
     size_t free = arena_free_bytes(g->arena);
-    size_t bytes = n + ARENA_HEADER_SIZE;
+    size_t bytes;
     if (free < g->reserve) {
-        g->assistdebt += bytes;
-        if (g->assistdebt < free / GC_ASSIST_DIV)
+        g->assiststride = free / GC_ASSIST_DIV;
+        if (g->assistdebt < g->assiststride)
             return 0;
         size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
         bytes = g->assistdebt;
@@ -176,27 +176,41 @@ static int assist_due(global_State *g, size_t n)
             g->assistowed = GC_ASSIST_MIN_UNITS;
         return 1;
     }
+    size_t inuse = arena_in_use(g->arena);
+    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
+    size_t room = cycle_room(g, base);
+    size_t stride = room / GC_ASSIST_DIV;
+    /* Not past the reserve by the next look either. */
+    if (stride > free - g->reserve)
+        stride = free - g->reserve;
     if (g->gcphase == GC_PAUSE && !gc_cycle_due(g)) {
+        /* Nor past the growth that makes a cycle due. */
+        size_t due = g->gcestimate + pause_room(g);
+        if (due > inuse && stride > due - inuse)
+            stride = due - inuse;
+        g->assiststride = stride;
         g->assistdebt = 0;
         g->assistowed = 0;
         return 0;
     }
     if (g->gcphase == GC_PAUSE && g->tobefnz != NULL) {
         /* The cycle waits for the last one's __gc calls (gc_cycle_waits):
-         * the next safe point runs them. */
+         * the next safe point runs them; look again at the next
+         * allocation. */
+        g->assiststride = 0;
+        g->assistdebt = 0;
         if (!g->gchold) {
             g->fnzdue = 1;
             g->stepflag = 1;
         }
         return 0;
     }
-    size_t inuse = arena_in_use(g->arena);
-    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
-    size_t room = cycle_room(g, base);
-    g->assistdebt += bytes;
-    if (g->assistdebt < room / GC_ASSIST_DIV)
-        return 0;
     size_t grown = inuse > base ? inuse - base : 0;
+    if (grown > room)
+        stride /= GC_BEHIND_STRIDE_DIV;
+    g->assiststride = stride;
+    if (g->assistdebt < stride)
+        return 0;
     bytes = g->assistdebt;
     g->assistdebt = 0;
     /* A cycle past its room (behind) is charged at the rate that ends it
@@ -278,7 +292,9 @@ static __attribute__((noinline)) void assist(lua_State *L)
          * times fewer instructions a budget than under shift=0) single
          * steps let a cycle overrun, the next one start bigger and run
          * longer still (finshort at shift=5: 354 KB to 4 MB in ten
-         * cycles, then a 750 ms emergency collection). */
+         * cycles, then a 750 ms emergency collection).  (A cycle behind
+         * has assist_due look GC_BEHIND_STRIDE_DIV times as often, so
+         * that each catch-up is that much shorter.) */
         uint32_t tol = paced_units(g);
         while (g->assistowed > tol) {
             uint32_t steps = g->stats.steps;
@@ -368,12 +384,19 @@ void *gc_alloc(lua_State *L, size_t n)
     if (n == 0)
         return NULL;
     void *p = obtain(L, NULL, 0, n);
-    if (p != NULL && g->gcphase != GC_PAUSE)
-        g->cyclealloc += n + ARENA_HEADER_SIZE;
+    if (p == NULL)
+        return NULL;
+    size_t bytes = n + ARENA_HEADER_SIZE;
+    if (g->gcphase != GC_PAUSE)
+        g->cyclealloc += bytes;
     /* No __gc runs here: steps never call finalizers (gc_finalize does,
-     * at safe points), and the caller is mid-way. */
-    if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n))
-        assist(L);
+     * at safe points), and the caller is mid-way.  assist_due looks only
+     * every g->assiststride bytes (what it works out each time). */
+    if (g->gcrunning && !g->gcemergency) {
+        g->assistdebt += bytes;
+        if (g->assistdebt >= g->assiststride && assist_due(g))
+            assist(L);
+    }
     return p;
 }
 
@@ -1251,7 +1274,33 @@ static int propagate_unit(global_State *g)
         if (g->trav == NULL) {
             if (left == 0)
                 return 1;
-            if (g->gray != NULL)
+            gcobj *o = g->gray;
+            if (o != NULL && o->tt == V_TABLE && !(o->marked & MARK_EPHKEY)) {
+                /* Most of a heap: a small strong table with no metatable
+                 * (a list node, a record), whole in what is left of the
+                 * unit, is traversed here at once, as start_traversal
+                 * and the scan below would, at the same count of pieces
+                 * (1 + slots), without their bookkeeping (a full
+                 * collection of a list: 292 instructions a node on the
+                 * host, 172 in lua5.4). */
+                table *t = gco2tab(o);
+                uint32_t asize = t->asize, nsize = tab_sizenode(t);
+                if (t->metatable == NULL && !t->moving &&
+                    asize + nsize + 2 <= left) {
+                    g->gray = t->gclist;
+                    g->remarkfound = 1;
+                    t->weak = 0;
+                    set2black(o);
+                    for (uint32_t i = 0; i < asize; i++)
+                        markvalue(g, &t->array[i]);
+                    for (uint32_t i = 0; i < nsize; i++)
+                        scannode(g, &t->node[i]);
+                    left -= asize + nsize + 2;
+                    did = 1;
+                    continue;
+                }
+            }
+            if (o != NULL)
                 start_traversal(g, &g->gray);
             else if (g->weakwait != NULL)
                 start_traversal(g, &g->weakwait);
@@ -1896,7 +1945,11 @@ int gc_cycle_due(global_State *g)
 {
     size_t inuse = arena_in_use(g->arena);
     size_t threshold = g->gcestimate + pause_room(g);
-    return inuse >= threshold || arena_free_bytes(g->arena) < g->reserve;
+    if (inuse >= threshold || arena_free_bytes(g->arena) < g->reserve)
+        return 1;
+    size_t big = arena_largest_alloc(g->arena);
+    return big < g->reserve &&
+           big < g->lastlargest - g->lastlargest / GC_LARGEST_DIV;
 }
 
 /* One unit of a re-mark pass: the registry, then each thread on
@@ -2160,6 +2213,7 @@ static int work(lua_State *L, int force)
     int r = unit(L, force);
     if (phase == GC_PAUSE && g->gcphase != GC_PAUSE) {
         g->cyclebytes = arena_in_use(g->arena);
+        g->assiststride = 0;
         g->cyclealloc = 0;
         g->cyclefnzbytes = 0;
     }
@@ -2171,9 +2225,11 @@ static int work(lua_State *L, int force)
     if (phase != GC_PAUSE && g->gcphase == GC_PAUSE) {
         g->lastunits = g->cycleunits;
         g->lastbytes = g->cyclebytes;
+        g->lastlargest = arena_largest_alloc(g->arena);
         g->cycleunits = 0;
         g->assistowed = 0;
         g->assistdebt = 0;
+        g->assiststride = 0;
     }
     return r;
 }
@@ -2256,7 +2312,10 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
     uint32_t used = port_cycles() - start;
     if (units) {
         /* cycles per unit, x16, averaged over the last steps */
-        uint32_t per = (uint32_t)(((uint64_t)used << 4) / units);
+        /* (32-bit: a 64-bit division is a library call of a hundred
+         * cycles on the boards, in every step) */
+        uint32_t per = used < (UINT32_MAX >> 4) ? (used << 4) / units
+                                                : UINT32_MAX / units;
         g->unitcost = g->unitcost ? (g->unitcost * 7 + per) / 8 : per;
         if (g->gcinassist)
             g->stats.assist_units += units;
@@ -2308,6 +2367,11 @@ void gc_fullgc(lua_State *L)
 
 int gc_finalize(lua_State *L, int max)
 {
+    return gc_finalize_for(L, max, UINT32_MAX);
+}
+
+int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
+{
     global_State *g = G(L);
     if (g->tobefnz == NULL || g->gcemergency || g->gcfinalizing ||
         g->gcclosing || max <= 0)
@@ -2317,7 +2381,8 @@ int gc_finalize(lua_State *L, int max)
     /* What this cycle separated waits for the cycle's atomic phase, when
      * all it reaches is marked and the weak tables are cleared. */
     while (n < max && g->tobefnz != NULL &&
-           !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch)) {
+           !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch) &&
+           (n == 0 || port_cycles() - start < cycles)) {
         call_one_finalizer(L);
         n++;
     }

@@ -40,7 +40,10 @@
  *                 read of a table not cleared yet clears what it finds
  *                 dead: gc_clearslot, gc_clearnode)
  *   SWEEP_STRING  GC_SWEEP_STR_MAX string-table buckets per unit (up to
- *                 GC_SWEEP_STR_SCAN of them while they hold fewer strings)
+ *                 GC_SWEEP_STR_SCAN of them while they hold fewer
+ *                 strings), but at most GC_SWEEP_SCAN strings examined
+ *                 and GC_SWEEP_STR_FREE freed: a long chain goes on in
+ *                 the next unit
  *   SWEEP_OBJ     GC_SWEEP_MAX objects per unit (a dead table with parts
  *                 counts two; a dead thread is taken apart first: its
  *                 open upvalues GC_TRAVERSE_CHUNK a unit, its call-record
@@ -192,6 +195,11 @@
  * buckets cost next to nothing; a unit of 2 of them paid a unit's fixed
  * cost, a third of the collector's time in a cycle of a small heap). */
 #define GC_SWEEP_STR_SCAN 16
+/* Strings freed at most per unit of the string sweep (and GC_SWEEP_SCAN
+ * examined): a bucket's chain has no bound, and a longer one goes on in
+ * the next unit.  Strings cost less to free than objects (GC_SWEEP_MAX):
+ * with 2, the units of a table of dead strings cost a quarter more. */
+#define GC_SWEEP_STR_FREE 4
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
 /* ---- Assists: allocation pays in work -------------------------------------
@@ -228,9 +236,21 @@
  * mps2-an385's 4 MiB, a table rehashed to 40,000 keys beside its garbage
  * ran out of memory at shift=5 with 4, and fits with 16. */
 #define GC_PAUSE_ARENA_DIV 16
+/* A cycle is due, too, when the largest block the arena is sure to
+ * give (arena_largest_alloc) is under the reserve and has lost over
+ * 1/this of what it was when the last cycle ended: in a fragmented
+ * arena, free bytes are many while the big blocks run out (a 100 KiB
+ * string every 10 ms beside 2 KiB holes used up the 460 KiB block in
+ * 60 ms with 3.6 MiB free and ran out of memory inside rt.loop). */
+#define GC_LARGEST_DIV 4
 /* Growth assists allow at least this many bytes of growth per cycle
  * (a tiny estimate would otherwise make every allocation pay). */
 #define GC_GROWTH_MIN 4096
+/* A cycle grown past its room has assist_due look this many times as
+ * often: an assist outside an rt.loop body then pays all that is owed
+ * (gc.c: assist), a pause of the program that is shorter the more often
+ * it comes (one of over 1 ms in ephchain at shift=5). */
+#define GC_BEHIND_STRIDE_DIV 8
 /* The goal: the cycle should end before free bytes fall to reserve / this. */
 #define GC_ASSIST_GOAL_DIV 4
 /* A cycle longer than the last still owes at least this part of the
@@ -417,10 +437,15 @@ void gc_fullgc(lua_State *L);
  * loop.  Returns how many ran.  Only at safe points: the caller's frame
  * must be consistent, as for any Lua call. */
 int gc_finalize(lua_State *L, int max);
+/* The same, but no call starts once `cycles` have passed since the first
+ * (which always runs): a paced step's finalizers, in what is left of its
+ * budget. */
+int gc_finalize_for(lua_State *L, int max, uint32_t cycles);
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
-/* A new cycle is due: use grew pausepct over the last estimate, or free
- * bytes fell under the reserve.  (It may still wait for the last cycle's
+/* A new cycle is due: use grew pausepct over the last estimate, free
+ * bytes fell under the reserve, or the largest block did
+ * (GC_LARGEST_DIV).  (It may still wait for the last cycle's
  * __gc calls: see Finalizers above.) */
 int gc_cycle_due(global_State *g);
 

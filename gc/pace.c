@@ -125,15 +125,16 @@ void pace_safepoint_(lua_State *L)
         if (budget > g->stepbudget)
             budget = g->stepbudget;
         g->stats.paced++;
+        uint32_t t0 = port_cycles();
         uint32_t used = gc_step(L, budget);
-        /* Then the finalizers, a few, on the same credit (outside the
-         * step: __gc is the program's code, of any length). */
-        if (g->tobefnz != NULL) {
-            uint32_t t0 = port_cycles();
-            gc_finalize(L, GC_FINALIZE_MAX);
-            used += port_cycles() - t0;
-        }
-        spend(g, used);
+        /* Then the finalizers, a few, in what is left of the same budget
+         * (outside the step: __gc is the program's code, of any length).
+         * The credit pays for all of it, the step's bookkeeping too: its
+         * own figure leaves out a few hundred cycles a step, which made
+         * the paced share of a tick 29% at 25% (findie at shift=5). */
+        if (g->tobefnz != NULL && used < budget)
+            gc_finalize_for(L, GC_FINALIZE_MAX, budget - used);
+        spend(g, port_cycles() - t0);
     }
     if (g->fnzdue)
         g->stepflag = 1;

@@ -15,11 +15,12 @@
  * and inside an rt.loop body capped by g->assistcap cycles in all (what
  * they leave owed is paid by the next steps, in the loop's slack).
  * pace_idle_until() gives a control loop's slack to the collector.  After a
- * paced or idle step, at most GC_FINALIZE_MAX pending __gc run on the same
- * credit (gc_finalize); and an allocation's assist that left finalizers
- * owed (g->fnzdue) has the next safe point run one batch of
- * GC_FINALIZE_MAX first, outside the credit, as assists are.  Neither
- * runs while an rt.loop body is within its period (pace_held).
+ * paced step, at most GC_FINALIZE_MAX pending __gc run in what is left of
+ * its budget, all of it charged to the credit (gc_finalize_for; after an
+ * idle step, a batch of GC_FINALIZE_MAX); and an allocation's assist
+ * that left finalizers owed (g->fnzdue) has the next safe point run one
+ * batch of GC_FINALIZE_MAX first, outside the credit, as assists are.
+ * Neither runs while an rt.loop body is within its period (pace_held).
  *
  * Bound: a paced step runs at most stepbudget cycles plus one work unit
  * (gc.h lists the units' bounds).

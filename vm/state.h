@@ -243,6 +243,7 @@ typedef struct global_State {
     gcobj **sweepgc;   /* the sweep's position in the current list */
     uint8_t sweeplist; /* 0 allgc, 1 finobj, 2 tobefnz */
     uint32_t sweepstr; /* the string sweep's next bucket */
+    str **sweepstrpos; /* the link in it to go on from, NULL: its head */
     gcobj *gray;       /* gray objects to traverse */
     gcobj *grayagain;  /* threads: scanned again in atomic */
     gcobj *weak;       /* weak-value tables, for clearing */
@@ -279,6 +280,8 @@ typedef struct global_State {
     size_t reserve;        /* assist steps below this many free bytes */
     size_t assistdebt;     /* bytes allocated under the reserve since the last
                               assist step */
+    size_t assiststride;   /* assist_due looks again once assistdebt
+                              reaches this (it sets it; 0: next time) */
     uint32_t assistowed;   /* work units allocation owes the cycle: paid by
                               assist steps and by any other step's units */
     uint32_t cycleunits;   /* work units done in this cycle so far */
@@ -287,6 +290,7 @@ typedef struct global_State {
                               over the steps (assist tolerance) */
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
+    size_t lastlargest;    /* the largest sure allocation when it ended */
     uint32_t atomiccycles; /* what the last atomic unit took */
     uint32_t atomicslots;  /* the stack slots it re-scanned and cleared */
     uint32_t atomiclslots; /* those of the thread running its step */

@@ -456,25 +456,41 @@ void str_remove(global_State *g, str *s)
 void str_sweep_start(global_State *g)
 {
     g->sweepstr = 0;
+    g->sweepstrpos = NULL;
 }
 
+/* A unit sweeps whole buckets, up to GC_SWEEP_STR_MAX of them and more
+ * while they are empty or short (at most GC_SWEEP_STR_SCAN buckets,
+ * stopping after the bucket that made GC_SWEEP_STR_MAX strings
+ * examined), but a long chain only in part: at most GC_SWEEP_SCAN
+ * strings examined and GC_SWEEP_STR_FREE freed, the rest in the next units
+ * (g->sweepstrpos: the link to go on from).  A chain's length has no
+ * bound (the soak at shift=5: a unit of 1,460 instructions, 47 us).
+ * The link stays valid between units: nothing moves a string from its
+ * chain during the string sweep (migrate waits for its end; a resize
+ * that switches arrays keeps every chain) or frees one but the sweep,
+ * and new strings go in at the chains' heads. */
 int str_sweep_unit(lua_State *L, size_t *freed)
 {
     global_State *g = G(L);
     strtab *t = &g->strt;
     uint32_t end = t->oldsize + t->size;
-    /* Whole buckets: up to GC_SWEEP_STR_MAX of them, and more while they
-     * are empty or short (at most GC_SWEEP_STR_SCAN buckets, stopping
-     * after the bucket that made GC_SWEEP_STR_MAX strings examined). */
-    uint32_t seen = 0;
-    for (uint32_t n = 0; g->sweepstr < end &&
-                         (n < GC_SWEEP_STR_MAX ||
-                          (n < GC_SWEEP_STR_SCAN && seen < GC_SWEEP_STR_MAX));
-         n++, g->sweepstr++) {
-        uint32_t i = g->sweepstr;
-        str **pp = i < t->oldsize ? &t->old[i] : &t->hash[i - t->oldsize];
+    uint32_t seen = 0, nfreed = 0, i = g->sweepstr;
+    str **pp = g->sweepstrpos;
+    g->sweepstrpos = NULL;
+    for (uint32_t n = 0;
+         i < end && (n < GC_SWEEP_STR_MAX ||
+                     (n < GC_SWEEP_STR_SCAN && seen < GC_SWEEP_STR_MAX));
+         n++, i++, pp = NULL) {
+        if (pp == NULL)
+            pp = i < t->oldsize ? &t->old[i] : &t->hash[i - t->oldsize];
         str *s;
         while ((s = *pp) != NULL) {
+            if (seen >= GC_SWEEP_SCAN || nfreed >= GC_SWEEP_STR_FREE) {
+                g->sweepstr = i;
+                g->sweepstrpos = pp;
+                return 0;
+            }
             seen++;
             if (is_fixed(s)) {
                 pp = &s->u.hnext;
@@ -484,6 +500,7 @@ int str_sweep_unit(lua_State *L, size_t *freed)
                 t->nuse--;
                 gc_free(g, s, bytes);
                 *freed += bytes;
+                nfreed++;
             } else {
                 s->marked =
                     (uint8_t)((s->marked & ~MARK_COLOR) | g->currentwhite);
@@ -491,7 +508,8 @@ int str_sweep_unit(lua_State *L, size_t *freed)
             }
         }
     }
-    return g->sweepstr >= end;
+    g->sweepstr = i;
+    return i >= end;
 }
 
 static void free_buckets(global_State *g, str **b, uint32_t n)

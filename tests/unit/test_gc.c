@@ -827,6 +827,62 @@ static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
     CHECK(close_state_empty());
 }
 
+#ifndef RTLUA_TORTURE /* (a collection at every allocation runs them all) */
+/* A finalizer that takes fin_spin cycles. */
+static uint32_t fin_spin;
+static int slow_finalizer(lua_State *L1, gcobj *o)
+{
+    uint32_t t = port_cycles();
+    while (port_cycles() - t < fin_spin)
+        ;
+    return test_finalizer(L1, o);
+}
+
+/* The finalizers after a paced step run in what is left of its budget:
+ * none starts once it is spent (the first always may).  With a batch of
+ * GC_FINALIZE_MAX whatever its length, a safe point was a step's budget
+ * plus four calls of __gc, beyond its share of the tick. */
+static void test_paced_finalizers_keep_to_the_step_budget(void)
+{
+    enum { N = 3 * GC_FINALIZE_MAX };
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    CHECK(count_list(g->tobefnz, 0) > 2);
+    g->finalizer = slow_finalizer;
+    g->stepbudget = port_cycle_hz() / 10000;
+    fin_spin = g->stepbudget / 2;
+    g->pausepct = 1000; /* no cycle due: the step has nothing to do */
+    g->credit = g->stepbudget;
+    g->fnzdue = 0;
+    g->stepflag = 1;
+    int base = fin_n;
+    pace_safepoint(L);
+    int ran = fin_n - base;
+    CHECK(ran >= 1);
+    CHECK(ran <= 2);
+    CHECK_EQ(g->credit, 0); /* the calls were charged */
+    fin_spin = 0;
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+#endif
+
 /* Separating the unreachable finalizable objects and marking them for
  * their finalizers are bounded units, not a walk of finobj inside the
  * atomic step: stepped one unit at a time, tobefnz gains at most
@@ -1811,6 +1867,58 @@ static void test_a_cycle_behind_its_room_is_caught_up(void)
     CHECK(g->gcphase == GC_PAUSE);
     CHECK(most <= 2 * room + room / 8);
     CHECK_EQ(g->stats.emergencies, emergencies);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* A fragmented arena: free bytes are many, in holes, and the big block
+ * left is used up by big allocations long before use has grown by the
+ * pause's share.  A cycle is due once that block is under the reserve
+ * and has lost a GC_LARGEST_DIV-th of what it was when the last cycle
+ * ended (rt.loop making a 100 KiB string every 10 ms beside 2 KiB holes
+ * ran out of memory with 3.6 MiB free). */
+static void test_cycle_is_due_when_the_largest_block_runs_out(void)
+{
+    CHECK(open_small_state());
+    /* (a reserve of more than 8 KiB, and holes below it) */
+    if (!arena_fits(256u << 10,
+                    "test_cycle_is_due_when_the_largest_block_runs_out")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->gcrunning = 0; /* the test drives the collector */
+    rt_int k = 1;
+    /* live strings (not in a page, as small objects are), each followed
+     * by 2 KiB of garbage, until the big block at the top is under the
+     * reserve */
+    while (arena_largest_alloc(g->arena) >= g->reserve) {
+        CHECK(anchor_str(k++, str_newlong(L, 512)));
+        CHECK(str_newlong(L, 2048) != NULL);
+    }
+    gc_fullgc(L);
+    size_t big = arena_largest_alloc(g->arena);
+    CHECK(big < g->reserve && big > 8192);
+    CHECK(arena_free_bytes(g->arena) >= g->reserve);
+    CHECK_EQ(gc_cycle_due(g), 0);
+    /* two fifths of the big block, anchored (other free blocks may serve the
+     * first), until it has lost a quarter: use grows by far less than the
+     * pause's share of the estimate, or a 16th of the arena over it */
+    size_t before = arena_in_use(g->arena);
+    int n = 0;
+    while (arena_largest_alloc(g->arena) >= big - big / GC_LARGEST_DIV) {
+        CHECK_EQ(gc_cycle_due(g), 0);
+        CHECK(++n <= 8);
+        CHECK(anchor_str(++k, str_newlong(L, big / 5 * 2)));
+    }
+    size_t grown = arena_in_use(g->arena) - before;
+    CHECK(grown < g->gcestimate / 100 * g->pausepct);
+    CHECK(grown <
+          (arena_capacity(g->arena) - g->gcestimate) / GC_PAUSE_ARENA_DIV);
+    CHECK(arena_free_bytes(g->arena) >= g->reserve);
+    CHECK_EQ(gc_cycle_due(g), 1);
     CHECK(checked());
     CHECK(close_state_empty());
 }
@@ -2826,6 +2934,9 @@ static const struct check_case cases[] = {
     CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
     CASE(test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers),
+#ifndef RTLUA_TORTURE
+    CASE(test_paced_finalizers_keep_to_the_step_budget),
+#endif
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
     CASE(test_resurrected_object_survives_then_is_freed),
@@ -2844,6 +2955,7 @@ static const struct check_case cases[] = {
     CASE(test_assist_pays_work_owed_not_its_whole_budget),
     CASE(test_growth_assists_wait_for_the_paced_steps),
     CASE(test_a_cycle_behind_its_room_is_caught_up),
+    CASE(test_cycle_is_due_when_the_largest_block_runs_out),
     CASE(test_assists_in_a_body_stop_at_its_cap),
     CASE(test_emergency_in_a_body_is_bounded_then_fails),
 #endif

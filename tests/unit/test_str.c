@@ -826,7 +826,9 @@ static void test_sweep_frees_other_white_strings_only(void)
         uint32_t at = g->sweepstr;
         done = str_sweep_unit(L, &freed);
         CHECK(g->sweepstr - at <= GC_SWEEP_STR_SCAN);
-        CHECK(g->sweepstr - at >= GC_SWEEP_STR_MAX || done);
+        /* (or it stopped in a chain, at its strings' cap) */
+        CHECK(g->sweepstr - at >= GC_SWEEP_STR_MAX || done ||
+              g->sweepstrpos != NULL);
         CHECK(++units <= 10000);
     }
     CHECK((uint32_t)units <=
@@ -913,6 +915,73 @@ static void test_resize_during_the_sweep_keeps_its_place(void)
         CHECK(s != NULL);
         CHECK_EQ(s->marked & MARK_COLOR, g->currentwhite);
     }
+    g->gcrunning = 1;
+    close_state();
+}
+
+/* A bucket's chain has no bound on its length (collisions), so a unit
+ * sweeps a long one in part: at most GC_SWEEP_STR_FREE strings freed and
+ * GC_SWEEP_SCAN examined, the next unit going on from where it stopped.
+ * The chain is made by hand (every string moved into bucket 0): the
+ * sweep does not look at hashes. */
+#define CHAIN_KEYS 30
+
+static void test_long_chain_is_swept_a_few_strings_a_unit(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    global_State *g = G(L);
+    strtab *t = &g->strt;
+    g->gcrunning = 0;
+    static str *chain[CHAIN_KEYS];
+    char buf[24];
+    size_t dead_bytes = 0, biggest = 0;
+    for (int i = 0; i < CHAIN_KEYS; i++) {
+        size_t n = keyname(buf, "chain", i);
+        chain[i] = str_new(L, buf, n);
+        CHECK(chain[i] != NULL);
+        if (str_objsize(chain[i]) > biggest)
+            biggest = str_objsize(chain[i]);
+    }
+    CHECK(t->old == NULL);
+    for (int i = 0; i < CHAIN_KEYS; i++) {
+        str_remove(g, chain[i]);
+        chain[i]->u.hnext = t->hash[0];
+        t->hash[0] = chain[i];
+        t->nuse++;
+    }
+    uint32_t nuse = t->nuse;
+    /* As atomic leaves it: the white flipped, every third string marked. */
+    g->currentwhite = gc_otherwhite(g);
+    for (int i = 0; i < CHAIN_KEYS; i++) {
+        if (i % 3 == 0)
+            chain[i]->marked =
+                (uint8_t)((chain[i]->marked & ~MARK_COLOR) | MARK_BLACK);
+        else
+            dead_bytes += str_objsize(chain[i]);
+    }
+    g->gcphase = GC_SWEEP_STRING;
+    str_sweep_start(g);
+    size_t freed = 0, most = 0;
+    int units = 0, done = 0;
+    while (!done) {
+        size_t before = freed;
+        done = str_sweep_unit(L, &freed);
+        if (freed - before > most)
+            most = freed - before;
+        CHECK(++units <= 10000);
+    }
+    g->gcphase = GC_PAUSE;
+    CHECK(most <= GC_SWEEP_STR_FREE * biggest);
+    CHECK_EQ(freed, dead_bytes);
+    CHECK_EQ(t->nuse, nuse - (CHAIN_KEYS - (CHAIN_KEYS + 2) / 3));
+    uint32_t kept = 0;
+    for (str *p = t->hash[0]; p != NULL; p = p->u.hnext) {
+        CHECK_EQ(p->marked & MARK_COLOR, g->currentwhite);
+        kept++;
+    }
+    CHECK_EQ(kept, (CHAIN_KEYS + 2) / 3);
+    CHECK(arena_check(g->arena) == 0);
     g->gcrunning = 1;
     close_state();
 }
@@ -1225,6 +1294,7 @@ static const struct check_case cases[] = {
     CASE(test_no_migration_during_the_string_sweep),
     CASE(test_sweep_frees_other_white_strings_only),
     CASE(test_resize_during_the_sweep_keeps_its_place),
+    CASE(test_long_chain_is_swept_a_few_strings_a_unit),
     CASE(test_interning_revives_a_string_the_sweep_has_not_reached),
     CASE(test_full_collection_frees_unreachable_strings),
     CASE(test_table_shrinks_after_most_strings_die),
