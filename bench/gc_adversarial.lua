@@ -1,28 +1,28 @@
 -- bench/gc_adversarial.lua WORKLOAD [N [MODE [MS]]] | workloads — a workload written
 -- to break the collector's bound, run on a board at the default pacing
--- (100 us steps, 25% utilisation); prints one line:
---   @adv WORKLOAD N WORST_STEP_CYCLES STEPS EMERGENCIES CYCLES_COMPLETED
+-- (100 us steps, 25% utilisation); prints JSON lines (runner
+-- "gc_adversarial"), at the end one of kind "adv": workload, n, worst
+-- (the worst step, cycles), steps, emergencies, cycles (completed).
 -- MODE (bench/report runs each):
 --   free  (default) the garbage phase (churn) runs at the default pacing,
 --         and prints the minimum mutator utilisation over 1 ms windows it
 --         saw (the mutator's own time between iterations: an iteration
 --         over 5/4 of the fastest one plus 1 us lost the excess to the
 --         collector or an interrupt):
---           @mmu WORKLOAD N 1000 PERMILLE
+--           kind "mmu": workload, n, window_us (1000), permille
 --   loop  the garbage phase runs from rt.loop at 1 kHz, each body busy for
 --         850 us of the period (150 us of slack for the collector):
---           @loop WORKLOAD misses M worst_late_us L
+--           kind "loop": workload, misses, worst_late_us
 --   live  the workload's largest live set (in_use after full collections
 --         at its fullest point), to tell whether it fits in an arena:
---           @live WORKLOAD N BYTES ARENA
+--           kind "live": workload, n, live (bytes), arena (bytes)
 -- MS caps each garbage phase at MS ms (bench/report --smoke: short runs).
 -- `workloads` prints the workloads, one "@workload NAME" line each: every key
 -- of `defaults` below (a new workload needs its entry there to be run).
 -- Workloads (issue 12's list):
 --   list      a linked list of N nodes built while garbage is made
 --   listloop  rt.loop at 1 kHz for N ms: each body appends 200 nodes to a
---             list (fewer if 200 take over 500 us: "per" on the @loop
---             line), dropped every 15 periods (prints misses and the
+--             list (fewer if 200 take over 500 us), dropped every 15 periods (prints misses and the
 --             worst lateness in every mode)
 --   weakk     a weak-key table of N entries, kept while garbage is made
 --   weakv     a weak-value table of N entries
@@ -52,9 +52,10 @@
 --   frag      the arena fragmented by 2 KiB holes between live tables
 --             (under half of it live), then rt.loop at 1 kHz for N ms,
 --             every 10th body making a 100 KiB string
--- The loop workloads also print
---   @loop WORKLOAD misses M worst_late_us L assists A worst_body_assists B
---         worst_body_assist_us U emergencies E worst_emergency_us X
+-- The loop workloads also print a "loop" record with assists,
+-- worst_body_assists, worst_body_assist_us, emergencies and
+-- worst_emergency_us besides (or, where an allocation failed in a body,
+-- with error, bodies, emergencies and emergencies_failed).
 -- The figures leave out the script's own loading (on a board it is read
 -- over semihosting, whose calls QEMU times by the host's clock).
 rt.stats("reset")
@@ -176,6 +177,27 @@ end
 
 local keep
 
+-- One JSON line: runner, kind, units, then the fields (a string that of
+-- a Lua string, null that of nil, a float to 0.1).
+local function record(kind, units, fields)
+  local out = {string.format('{"runner": "gc_adversarial", "kind": "%s", ' ..
+                             '"units": {%s}', kind, units)}
+  for i = 1, #fields, 2 do
+    local v = fields[i + 1]
+    if type(v) == "string" then
+      v = '"' .. v:gsub('[%c"\\]', function (c)
+        return string.format("\\u%04x", c:byte())
+      end) .. '"'
+    elseif v == nil then
+      v = "null"
+    elseif math.type(v) == "float" then
+      v = string.format("%.1f", v)
+    end
+    out[#out + 1] = string.format('"%s": %s', fields[i], v)
+  end
+  print(table.concat(out, ", ") .. "}")
+end
+
 -- rt.loop under pcall: an allocation that fails inside a body ends the
 -- loop with "not enough memory", reported as such
 local function loop(period, fn, n)
@@ -183,9 +205,9 @@ local function loop(period, fn, n)
   ok, r = pcall(rt.loop, period, function (...) done = done + 1 return fn(...) end, n)
   if not ok then
     local s = rt.stats()
-    print(string.format("@loop %s error after %d bodies: %s (emergencies %d, " ..
-                        "failed %d)", W, done, tostring(r), s.emergencies,
-                        s.emergencies_failed))
+    record("loop", "", {"workload", W, "error", tostring(r), "bodies", done,
+                        "emergencies", s.emergencies, "emergencies_failed",
+                        s.emergencies_failed})
     return {misses = -1, worst_late_us = -1}
   end
   return r
@@ -193,13 +215,13 @@ end
 
 local function loop_report(r)
   local s = rt.stats()
-  print(string.format("@loop %s misses %d worst_late_us %.1f assists %s " ..
-                      "worst_body_assists %s worst_body_assist_us %s " ..
-                      "emergencies %d worst_emergency_us %.1f", W, r.misses,
-                      r.worst_late_us, tostring(r.assists),
-                      tostring(r.worst_body_assists),
-                      tostring(r.worst_body_assist_us), s.emergencies,
-                      s.worst_emergency_us))
+  record("loop", '"worst_late_us": "us", "worst_body_assist_us": "us", ' ..
+         '"worst_emergency_us": "us"',
+         {"workload", W, "misses", r.misses, "worst_late_us",
+          r.worst_late_us + 0.0, "assists", r.assists,
+          "worst_body_assists", r.worst_body_assists, "worst_body_assist_us",
+          r.worst_body_assist_us, "emergencies", s.emergencies,
+          "worst_emergency_us", s.worst_emergency_us + 0.0})
 end
 
 if W == "list" then
@@ -408,13 +430,19 @@ else
 end
 if MODE == "live" then
   live()
-  print(string.format("@live %s %d %d %d", W, N, live_max, rt.stats().arena))
+  record("live", '"live": "bytes", "arena": "bytes"',
+         {"workload", W, "n", N, "live", live_max, "arena", rt.stats().arena})
 end
 if looped then
-  print(string.format("@loop %s misses %d worst_late_us %.1f", W, loop_misses,
-                      loop_late))
+  record("loop", '"worst_late_us": "us"',
+         {"workload", W, "misses", loop_misses, "worst_late_us",
+          loop_late + 0.0})
 end
-if mmu_min then print(string.format("@mmu %s %d 1000 %d", W, N, mmu_min)) end
+if mmu_min then
+  record("mmu", '"window_us": "us", "permille": "1/1000"',
+         {"workload", W, "n", N, "window_us", 1000, "permille", mmu_min})
+end
 local s = rt.stats()
-print(string.format("@adv %s %d %d %d %d %d", W, N, s.worst_step_cycles,
-                    s.steps, s.emergencies, s.cycles_completed))
+record("adv", '"worst": "cycles at rt.hz()"',
+       {"workload", W, "n", N, "worst", s.worst_step_cycles, "steps", s.steps,
+        "emergencies", s.emergencies, "cycles", s.cycles_completed})

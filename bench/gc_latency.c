@@ -14,12 +14,15 @@
  * The mutator polls the collector's flag at every iteration, as the VM's
  * safe points will.
  *
- * Output: a markdown table, one row a run, and after each row the run's
- * figures as data lines for bench/report, all beginning with '@':
- *   @run WORKLOAD KIB HZ BUDGET WORST P999 MEDIAN STEPS KEPT COMPLETED
- *        EMERGENCIES ASSISTS PEAK_KIB        (lengths in port cycles)
- *   @hist WORKLOAD KIB LO_CYCLES COUNT      (bins of HIST_BIN_CYCLES)
- *   @mmu WORKLOAD KIB WINDOW_US PERMILLE
+ * Output: JSON lines, one a measurement (bench/report.py makes the
+ * tables), each with "runner": "gc_latency", its "kind" and "units":
+ *   head  board, hz, ms (per run)
+ *   run   workload, kib, hz, budget, worst, p999, median, steps, kept,
+ *         completed, emergencies, assists, peak_kib (lengths in cycles)
+ *   hist  workload, kib, bin (its low end, cycles; HIST_BIN_CYCLES wide),
+ *         steps
+ *   mmu   workload, kib, window_us, permille
+ *   failed  workload, kib (state_open_in failed)
  */
 #include "board.h"
 #include "gc/gc.h"
@@ -258,32 +261,15 @@ static void sort(uint32_t *a, uint32_t n)
 
 static const char *const names[] = {"churn", "table", "list"};
 
-/* Cycles as microseconds with one decimal, into b. */
-static const char *us1(char *b, size_t cap, uint32_t cycles)
-{
-    uint32_t per_us = port_cycle_hz() / 1000000u;
-    uint32_t t = (uint32_t)(((uint64_t)cycles * 10 + per_us / 2) / per_us);
-    port_snprintf(b, cap, "%u.%u", (unsigned)(t / 10), (unsigned)(t % 10));
-    return b;
-}
-
-static const char *pct(char *b, size_t cap, uint32_t permille)
-{
-    if (permille > 1000)
-        port_snprintf(b, cap, "-");
-    else
-        port_snprintf(b, cap, "%u.%u%%", (unsigned)(permille / 10),
-                      (unsigned)(permille % 10));
-    return b;
-}
-
 static void run(int workload, void *mem, size_t bytes, uint32_t run_ms)
 {
     unsigned kib = (unsigned)(bytes >> 10);
     lua_State *L = state_open_in(mem, bytes);
     if (L == NULL) {
-        port_printf("| %s | %u KiB | state_open failed |\n", names[workload],
-                    kib);
+        port_printf("{\"runner\": \"gc_latency\", \"kind\": \"failed\", "
+                    "\"units\": {\"kib\": \"KiB\"}, \"workload\": \"%s\", "
+                    "\"kib\": %u}\n",
+                    names[workload], kib);
         return;
     }
     pace_init(L);
@@ -313,20 +299,17 @@ static void run(int workload, void *mem, size_t bytes, uint32_t run_ms)
     uint32_t worst = g->stats.worst_step_cycles;
     uint32_t med = nsteps ? step_len[nsteps / 2] : 0;
     uint32_t p999 = nsteps ? step_len[nsteps - 1 - nsteps / 1000] : 0;
-    char b[5][16];
     port_printf(
-        "| %s | %u KiB | %u | %s | %s | %s | %u | %s | %s | %u | %u "
-        "| %u |\n",
-        names[workload], kib, (unsigned)(g->stepbudget / (hz / 1000000)),
-        us1(b[0], sizeof b[0], worst), us1(b[1], sizeof b[1], p999),
-        us1(b[2], sizeof b[2], med), (unsigned)g->stats.steps,
-        pct(b[3], sizeof b[3], m[3]), pct(b[4], sizeof b[4], m[6]),
-        (unsigned)g->stats.cycles_completed, (unsigned)g->stats.emergencies,
-        (unsigned)(arena_peak(g->arena) >> 10));
-    port_printf(
-        "@run %s %u %u %u %u %u %u %u %u %u %u %u %u\n", names[workload], kib,
-        (unsigned)hz, (unsigned)g->stepbudget, (unsigned)worst, (unsigned)p999,
-        (unsigned)med, (unsigned)g->stats.steps, (unsigned)nsteps,
+        "{\"runner\": \"gc_latency\", \"kind\": \"run\", \"units\": "
+        "{\"kib\": \"KiB\", \"budget\": \"cycles\", \"worst\": \"cycles\", "
+        "\"p999\": \"cycles\", \"median\": \"cycles\", "
+        "\"peak_kib\": \"KiB\"}, \"workload\": \"%s\", \"kib\": %u, "
+        "\"hz\": %u, \"budget\": %u, \"worst\": %u, \"p999\": %u, "
+        "\"median\": %u, \"steps\": %u, \"kept\": %u, \"completed\": %u, "
+        "\"emergencies\": %u, \"assists\": %u, \"peak_kib\": %u}\n",
+        names[workload], kib, (unsigned)hz, (unsigned)g->stepbudget,
+        (unsigned)worst, (unsigned)p999, (unsigned)med,
+        (unsigned)g->stats.steps, (unsigned)nsteps,
         (unsigned)g->stats.cycles_completed, (unsigned)g->stats.emergencies,
         (unsigned)g->stats.assists, (unsigned)(arena_peak(g->arena) >> 10));
     for (uint32_t i = 0; i < nsteps;) { /* sorted: one bin after another */
@@ -336,13 +319,21 @@ static void run(int workload, void *mem, size_t bytes, uint32_t run_ms)
             n++;
             i++;
         }
-        port_printf("@hist %s %u %u %u\n", names[workload], kib, (unsigned)lo,
-                    (unsigned)n);
+        port_printf("{\"runner\": \"gc_latency\", \"kind\": \"hist\", "
+                    "\"units\": {\"kib\": \"KiB\", \"bin\": \"cycles\"}, "
+                    "\"workload\": \"%s\", \"kib\": %u, \"bin\": %u, "
+                    "\"steps\": %u}\n",
+                    names[workload], kib, (unsigned)lo, (unsigned)n);
     }
     for (uint32_t i = 0; i < NWINDOWS; i++)
         if (m[i] <= 1000)
-            port_printf("@mmu %s %u %u %u\n", names[workload], kib,
-                        (unsigned)windows_us[i], (unsigned)m[i]);
+            port_printf("{\"runner\": \"gc_latency\", \"kind\": \"mmu\", "
+                        "\"units\": {\"kib\": \"KiB\", \"window_us\": "
+                        "\"us\", \"permille\": \"1/1000\"}, "
+                        "\"workload\": \"%s\", \"kib\": %u, "
+                        "\"window_us\": %u, \"permille\": %u}\n",
+                        names[workload], kib, (unsigned)windows_us[i],
+                        (unsigned)m[i]);
     state_close(L);
 }
 
@@ -356,12 +347,10 @@ int main(void)
     if (argc > 1 && strcmp(argv[1], "--smoke") == 0)
         run_ms = SMOKE_MS;
     port_heap(&heap, &bytes);
-    port_printf("gc_latency on %s, %u Hz, %u ms per run\n\n", port_board(),
-                (unsigned)port_cycle_hz(), (unsigned)run_ms);
-    port_printf("| workload | arena | budget us | worst us | p99.9 us | "
-                "median us | steps | MMU 1ms | MMU 10ms | cycles | "
-                "emergencies | peak KiB |\n");
-    port_printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    port_printf("{\"runner\": \"gc_latency\", \"kind\": \"head\", "
+                "\"units\": {\"hz\": \"Hz\", \"ms\": \"ms\"}, "
+                "\"board\": \"%s\", \"hz\": %u, \"ms\": %u}\n",
+                port_board(), (unsigned)port_cycle_hz(), (unsigned)run_ms);
     static const size_t sizes[] = {16u << 10, 64u << 10, 256u << 10, 1u << 20,
                                    4u << 20};
     for (int w = 0; w < 3; w++)

@@ -5,10 +5,12 @@
 -- board's time.  The collector runs at its default pacing (25% of each
 -- tick, 100 us steps) at the VM's safe points.
 --
--- Prints one markdown row (bench/report adds the header), then data lines:
---   @stats LIVE_KIB MS STEPS WORST_US P999_US MEDIAN_US CYCLES EMERGENCIES
---          ASSISTS ARENA
---   @hist LIVE_KIB BUCKET COUNT   (steps of [2^(BUCKET-1), 2^BUCKET) cycles)
+-- Prints JSON lines, one a measurement (bench/report.py makes the table):
+--   {"runner": "gc_stats", "kind": "stats", "units": {...}, "live_kib",
+--    "ms", "iterations", "steps", "worst_us", "p999_us", "median_us",
+--    "cycles", "emergencies", "assists", "in_use", "arena"}
+--   {"runner": "gc_stats", "kind": "hist", "units": {...}, "live_kib",
+--    "bucket", "steps"}   (steps of [2^(bucket-1), 2^bucket) cycles)
 -- rt.stats() counts from start-up, so the figures include the steps made
 -- while the live set was built.
 
@@ -40,16 +42,21 @@ while rt.cycles() - t0 < span do
 end
 
 local s = rt.stats()
-print(string.format("| %d | %d | %d | %d | %.1f | %.1f | %.1f | %d | %d | %d |",
-                    LIVE_KIB, MS, made, s.steps, s.worst_step_us,
-                    s.p999_step_us, s.median_step_us, s.cycles_completed,
-                    s.emergencies, s.in_use))
-print(string.format("@stats %d %d %d %.1f %.1f %.1f %d %d %d %d", LIVE_KIB,
-                    MS, s.steps, s.worst_step_us, s.p999_step_us,
-                    s.median_step_us, s.cycles_completed, s.emergencies,
-                    s.assists, s.arena))
+print(string.format('{"runner": "gc_stats", "kind": "stats", "units": ' ..
+                    '{"ms": "ms", "worst_us": "us", "p999_us": "us", ' ..
+                    '"median_us": "us", "in_use": "bytes", ' ..
+                    '"arena": "bytes"}, "live_kib": %d, "ms": %d, ' ..
+                    '"iterations": %d, "steps": %d, "worst_us": %.1f, ' ..
+                    '"p999_us": %.1f, "median_us": %.1f, "cycles": %d, ' ..
+                    '"emergencies": %d, "assists": %d, "in_use": %d, ' ..
+                    '"arena": %d}', LIVE_KIB, MS, made, s.steps,
+                    s.worst_step_us, s.p999_step_us, s.median_step_us,
+                    s.cycles_completed, s.emergencies, s.assists, s.in_use,
+                    s.arena))
 for i = 1, #s.hist do
   if s.hist[i] > 0 then
-    print(string.format("@hist %d %d %d", LIVE_KIB, i, s.hist[i]))
+    print(string.format('{"runner": "gc_stats", "kind": "hist", "units": ' ..
+                        '{"bucket": "log2 cycles"}, "live_kib": %d, ' ..
+                        '"bucket": %d, "steps": %d}', LIVE_KIB, i, s.hist[i]))
   end
 end

@@ -9,8 +9,9 @@
 -- clears a new bucket array).  colliding (default 4000): 8-byte strings
 -- built to share one hash under a known key (below), interned and kept:
 -- with the fixed, public seed the hash had before, an attacker who knew
--- the firmware could build such strings ahead of time.  Each workload prints one line
---   NAME worst=CYCLES ops=N
+-- the firmware could build such strings ahead of time.  Each workload prints one JSON line
+--   {"runner": "pauses", "kind": "pause", "units": ..., "op": NAME,
+--    "worst": CYCLES, "ops": N, "hz": rt.hz()}
 -- worst being the longest single operation.  The collector is stopped
 -- while an operation is timed, so its steps are not counted; memory is
 -- collected between workloads.
@@ -27,7 +28,9 @@ local nstrings = math.tointeger(tonumber(arg and arg[1])) or 40000
 local ncollide = math.tointeger(tonumber(arg and arg[2])) or 4000
 
 local function report(name, worst, ops)
-  print(string.format("%-9s worst=%d ops=%d", name, worst, ops))
+  print(string.format('{"runner": "pauses", "kind": "pause", "units": ' ..
+                      '{"worst": "cycles at hz"}, "op": "%s", "worst": %d, ' ..
+                      '"ops": %d, "hz": %d}', name, worst, ops, rt.hz()))
 end
 
 -- Time f(i) for i = 1..n, with the collector stopped; the worst one.
@@ -59,7 +62,10 @@ keep = array(4)
 local ok = pcall(function()
   report("rep1m", worst_of(1, function(i) keep[i] = string.rep("x", 1000000) end), 1)
 end)
-if not ok then print("rep1m     skipped (memory)") end
+if not ok then
+  print('{"runner": "pauses", "kind": "skipped", "op": "rep1m", ' ..
+        '"why": "memory"}')
+end
 keep = array(4)
 report("repsep", worst_of(2, function(i) keep[i] = string.rep("ab", 100000, ",") end), 2)
 
@@ -138,4 +144,3 @@ report("collide", worst_of(ncollide, function(i)
   keep[i] = p[1] .. p[2]
 end), ncollide)
 keep = nil
-print("hz", rt.hz())

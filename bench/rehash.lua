@@ -17,9 +17,9 @@
 --   loop   the same stores from an rt.loop at 1 kHz with a 100 us
 --          collector budget (rt.budget{cycles=}), per_period stores an
 --          iteration, each timed by itself.
--- One line per run:
---   rehash kind=K mode=M n=N worst_store_us=W at=I mean_store_us=A
---          worst_big_us=B [misses=X worst_late_us=L]
+-- One JSON line per run (runner "rehash", kind "rehash"):
+--   "table" K, "mode" M, "n" N, "worst_store_us" W, "at" I,
+--   "mean_store_us" A, "worst_big_us" B [, "misses" X, "worst_late_us" L]
 -- W is the longest store (the clock read's own cost taken off), at its
 -- entry count I; A the mean; B (worst_big_us) the longest store once the
 -- table holds more than BIG entries (past the small tables' rehash at
@@ -90,8 +90,12 @@ local function grow(kind, t, from, to, ks)
 end
 
 local function report(kind, mode, worst, at, sum, extra)
-  print(string.format("rehash kind=%s mode=%s n=%d worst_store_us=%.1f " ..
-                      "at=%d mean_store_us=%.2f worst_big_us=%.1f%s", kind,
+  print(string.format('{"runner": "rehash", "kind": "rehash", "units": ' ..
+                      '{"worst_store_us": "us", "mean_store_us": "us", ' ..
+                      '"worst_big_us": "us", "worst_late_us": "us"}, ' ..
+                      '"table": "%s", "mode": "%s", "n": %d, ' ..
+                      '"worst_store_us": %.1f, "at": %d, ' ..
+                      '"mean_store_us": %.2f, "worst_big_us": %.1f%s}', kind,
                       mode, N, worst * US, at, sum * US / N, bigworst * US,
                       extra or ""))
   bigworst = 0
@@ -122,7 +126,7 @@ for kind in KINDS:gmatch("[^,]+") do
   end)
   rt.budget{cycles = old_cycles}
   report(kind, "loop", worst, at, sum,
-         string.format(" misses=%d worst_late_us=%.1f", r.misses,
+         string.format(', "misses": %d, "worst_late_us": %.1f', r.misses,
                        r.worst_late_us))
   t = nil
   collectgarbage()

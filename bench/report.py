@@ -46,6 +46,9 @@ TARGETS = {
 BUDGET_US = 100
 MMU_WINDOWS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000]
 PLOTS = ["gc-step-histogram", "gc-mmu", "gc-worst-step", "control-lateness"]
+# how the soak's fields are written in its section
+SOAK_FORMAT = {"worst_late_us": "%.1f", "worst_step_us": "%.1f",
+               "growth_pct": "%.3f"}
 
 
 def say(msg):
@@ -75,6 +78,16 @@ def met(key, value):
     v = num(value)
     ok = v <= limit if op == "<=" else v >= limit
     return "yes" if ok else "**no**"
+
+
+def f2(x):
+    """A per-object byte count as bench/density.lua prints it."""
+    return None if x is None else "%.2f" % x
+
+
+def comma(x):
+    """An integer with thousands separators; "-" for none."""
+    return "-" if x is None else "{:,}".format(x)
 
 
 def block(L, text):
@@ -110,7 +123,8 @@ class Records:
                         continue
                 elif r["job"] != job:
                     continue
-            if all(r.get(k) == v for k, v in eq.items()):
+            # the runners' numbers are JSON numbers: compared as text
+            if all(str(r.get(k)) == str(v) for k, v in eq.items()):
                 out.append(r)
         return out
 
@@ -119,10 +133,6 @@ class Records:
         if not rs:
             return None
         return rs[0] if field is None else rs[0].get(field)
-
-    def text(self, job):
-        r = self.first("text", job)
-        return r["lines"] if r else None
 
     def ran(self, job):
         return job in self.jobs
@@ -191,41 +201,41 @@ class Report:
             self.check("latency-host")
         self.check("boot", 1, "arena after boot", len(r.of("boot", "boot")))
         for job in ("gc", "gc-real"):
-            self.check(job, 15, "@run", len(r.of("run", job)))
+            self.check(job, 15, "a run record", len(r.of("run", job)))
         for hz in self.rates:
             for u in self.utils:
                 job = "ctl-%s-%s" % (hz, u)
                 self.check(job, 1, "deadline misses",
                            len([x for x in r.of("ctl", job) if "misses" in x]))
         for k in self.lives:
-            self.check("stats-" + k, 1, "@stats", len(r.of("stats",
+            self.check("stats-" + k, 1, "a stats record", len(r.of("stats",
                                                            "stats-" + k)))
-        fibs = [x for x in r.text("board") or [] if x.startswith("| fib | ")]
-        self.check("board", len(self.boards), "| fib |", len(fibs))
+        self.check("board", len(self.boards), "a fib record",
+                   len(r.of("bench", "board", name="fib")))
         if r.ran("footprint"):
             self.check("footprint")
         if r.ran("image"):
-            rows = [x for x in r.text("image") or []
-                    if re.match(r"^\| from (source|the image) \| [0-9]+ \|$",
-                                x)]
-            self.check("image", 2, "| from source/the image |", len(rows))
+            st = r.first("startup", "image", board=self.board) or {}
+            self.check("image", 2, "start-up figures",
+                       len([k for k in ("source", "image")
+                            if st.get(k) is not None]))
         for p in ("0", "5"):
             ops = [x for x in r.of("pause", "pauses-" + p)
                    if x["op"] in ("rep64k", "intern", "collide")]
-            self.check("pauses-" + p, 3, "worst=", len(ops))
+            self.check("pauses-" + p, 3, "a pause record", len(ops))
             self.check("rehash-" + p, 3, "rehash mode=loop",
                        len(r.of("rehash", "rehash-" + p, mode="loop")))
-        self.check("finpeak-rtlua", 1, "@finpeak",
+        self.check("finpeak-rtlua", 1, "a finpeak record",
                    len(r.of("finpeak", "finpeak-rtlua")))
-        self.check("soak", 9, "@soak", len(r.of("soak", "soak")))
+        self.check("soak", 1, "a soak record", len(r.of("soak", "soak")))
         for job in ("finpeak-lua", "finpeak-luainc"):
-            self.check(job, 1, "@finpeak", len(r.of("finpeak", job)))
+            self.check(job, 1, "a finpeak record", len(r.of("finpeak", job)))
         if r.ran("finpeak-luaref"):
             self.check("finpeak-luaref", 1, "luaref peak=",
                        len(r.of("luaref_peak", "finpeak-luaref")))
         if not r.of("finpeak", "finpeak-board") and \
                 not r.nomem("finpeak-board"):
-            self.check("finpeak-board", 1, "@finpeak", 0)
+            self.check("finpeak-board", 1, "a finpeak record", 0)
 
     # ---- issue 12's adversarial runs, one row a run --------------------
     def adv_rows(self):
@@ -239,7 +249,7 @@ class Report:
             lj = "adv-live-" + w
             live = r.first("live", lj, field="live")
             if live is None and not r.nomem(lj):
-                self.check(lj, 1, "@live", 0)
+                self.check(lj, 1, "a live record", 0)
             for k in self.advkib:
                 for m in ("free", "loop"):
                     for p in ("0", "5"):
@@ -252,7 +262,7 @@ class Report:
                             st = "nofit"
                         else:
                             st = "failed"
-                            self.check(job, 1, "@adv", 0)
+                            self.check(job, 1, "an adv record", 0)
                         advs = r.of("adv", job)
                         loop = r.of("loop", job)
                         mmu = r.of("mmu", job)
@@ -527,7 +537,7 @@ set key right center
                     c.append((float(v), "%s µs (%s)" % (v, x["op"])))
             for x in r.of("rehash", "rehash-" + p, mode="loop"):
                 v = x.get("worst_store_us", "")
-                c.append((num(v), "%s µs (rehash %s)" % (v, x["kind_"])))
+                c.append((num(v), "%s µs (rehash %s)" % (v, x["table"])))
             return max(c)[1] if c else None
 
         f["pz0"], f["pz5"] = pause("0"), pause("5")
@@ -699,6 +709,7 @@ set key right center
             sk.update(x)
         g = sk.get("growth_pct")
         soak_abs = "%.3f" % abs(float(g)) if g is not None else None
+        g = "%.3f" % g if g is not None else None
         row("**issue 17:** soak, `rt.loop` at 1 kHz for %s s of virtual time "
             "at shift=5, the workload changing every second: deadline misses"
             % self.p.get("soaksecs"),
@@ -720,17 +731,18 @@ set key right center
 
     def issue14_rows(self, row, d):
         r, board = self.r, self.board
-        absent = len(r.of("luaref", "board")) != 0
-        gm = {x["model"]: x["ratio"] for x in r.of("geomean", "board")}
-        wst = None
-        for x in r.of("worst", "board"):
-            if num(x["ratio"]) > (num(wst[0]) if wst else 0):
-                wst = (x["ratio"], "%s, %s-bit" % (x["name"], x["model"]))
+        absent = self.luaref_absent()
+        gm, wst = {}, None
+        for m in ("32", "64"):
+            g, w = self.board_ratios(board, m)
+            gm[m] = g
+            if w and num(w[0]) > (num(wst[0]) if wst else 0):
+                wst = (w[0], "%s, %s-bit" % (w[1], m))
         rs, ls, bad = [], [], 0
         for x in r.of("density", "board", model="32"):
-            rs.append(x["rtlua"])
-            ls.append(x["luaref_spent"])
-            if x["luaref_spent"] == "-" or x["rtlua"] == "-":
+            rs.append(f2(x["rtlua"]) or "-")
+            ls.append(f2(x["luaref_spent"]) or "-")
+            if x["luaref_spent"] is None or x["rtlua"] is None:
                 bad = 2
             elif num(x["rtlua"]) > num(x["luaref_spent"]) and bad < 2:
                 bad = 1
@@ -761,7 +773,8 @@ set key right center
                 if rs else "not measured")
         big = r.first("biglist", "board", model="32")
         st = big["status"] if big else None
-        bign = r.first("biglist_n", "board", field="n") or ""
+        bign = r.first("board", "board", field="biglist_n", board=board) \
+            or ""
         row("the big list, %s nodes with 4 temporary tables each, in %s's "
             "arena (32-bit)" % (bign, board),
             "runs, peak %s bytes" % big["peak"] if st == "ok" else
@@ -781,25 +794,28 @@ set key right center
             met("emergencies", em[0] if em else None))
 
         def img(key, **eq):
-            return r.of("image", "image", key=key, **eq)
+            return r.of(key, "image", **eq)
 
         a = img("arena", board="mps2-an385", model="32", module="module1000")
         a = a[0] if a else {}
         src, im = a.get("source"), a.get("image")
         pct = "%.1f" % (100 * num(im) / num(src)) \
-            if num(src) > 0 and im not in (None, "") else None
+            if num(src) > 0 and im is not None else None
         s = img("arena", board="mps2-an385", model="32",
                 module="module1000s")
         pcts = "%.1f%%" % (100 * num(s[0]["image"]) / num(s[0]["source"])) \
-            if s and num(s[0]["source"]) > 0 else None
+            if s and num(s[0].get("source")) > 0 and \
+            s[0].get("image") is not None else None
         row("**issue 15:** arena after `require` of a 1,000-line module from "
             "its flash image, against compiling it on the board (%s, 32-bit)"
             % board, "%s%% (%s of %s bytes; the same lines in 51 functions: "
             "%s)" % (d(pct), d(im), d(src), d(pcts)), "image_arena_pct",
             met("image_arena_pct", pct))
-        app = img("app")
-        pi = app[0]["image_protos"] if app else None
-        ps = app[0]["source_protos"] if app else None
+        def protos(way):
+            a = img("app", board=board, way=way, ran=True)
+            return a[0]["protos"].replace(" ", "") if a else "-"
+
+        pi, ps = protos("image"), protos("source")
         row("prototypes a collector traverses while a program runs from "
             "flash (`examples/app`, 1 s at 1 kHz)", "%s (from source: %s)" % (
                 d(pi), d(ps)), "protos", met("protos", pi))
@@ -812,27 +828,28 @@ set key right center
         row("microbit runs every `tests/lua` topic script from a flash image",
             mbs or "not measured", "all",
             ("**no**" if short else "yes") if mb else "not measured")
-        st = img("startup")
+        st = img("startup", board=board)
         row("start-up to the first line of main.lua, instructions "
             "(`examples/app`, %s)" % board,
             "%s from source, %s from the image" % (
-                st[0]["source"], st[0]["image"]) if st else "-", "reported")
+                d(st[0]["source"]), d(st[0]["image"])) if st else "-",
+            "reported")
         ram = img("ram", board="mps2-an385")
         ramb = img("ram", board="microbit")
         row("arena in use with `examples/app` loaded, its loop about to "
             "start (%s, 32-bit): the RAM its code costs" % board,
             ("%s bytes from source, %s from the image" % (
-                ram[0]["source"], ram[0]["image"]) if ram else "-") +
+                d(ram[0]["source"]), d(ram[0]["image"])) if ram else "-") +
             ("; microbit: %s from source, %s from the image" % (
-                "does not fit" if ramb[0]["source"] == "-" else
-                ramb[0]["source"], ramb[0]["image"]) if ramb else ""),
+                "does not fit" if ramb[0]["source"] is None else
+                ramb[0]["source"], d(ramb[0]["image"])) if ramb else ""),
             "reported")
         gc = img("gc", board="mps2-an385", model="32", module="module1000")
         row("one full collection of a heap holding the 1,000-line module "
             "(%s, 32-bit)" % board,
             "%s instructions and %s prototypes from source, %s and %s from "
-            "the image" % (gc[0]["source_ins"], gc[0]["source_protos"],
-                           gc[0]["image_ins"], gc[0]["image_protos"])
+            "the image" % tuple(d(gc[0][k]) for k in (
+                "source_ins", "source_protos", "image_ins", "image_protos"))
             if gc else "-", "reported")
         fl = r.first("image_flips", "image-flips", field="bytes")
         row("corrupted images (every byte flipped in turn, every truncation) "
@@ -860,17 +877,404 @@ set key right center
             model, measured the same way; both print the same checksum). A ratio
             below 1 means rtlua ran fewer instructions. Every benchmark fits a
             256 KiB arena at its N.""")
-        if r.of("luaref", "board"):
+        if self.luaref_absent():
             block(L, """
                 ../shared/luaref is absent on this machine: stock Lua's columns
                 are left out.""")
         L.append("")
-        L.extend(r.text("board") or [])
+        self.board_text(L)
         self.gc_sections(L)
         self.stats_section(L)
         self.control_section(L)
         self.adv_section(L, adv, P)
         self.tail_sections(L, F)
+
+    # ---- bench/run-board's records ------------------------------------
+    def luaref_absent(self):
+        return self.r.first("board", "board", field="luaref",
+                            board=self.board) is False
+
+    def board_ratios(self, board, model):
+        """The geometric mean of a board's ratios in a model, and its
+        worst (ratio, name): None where there is no ratio."""
+        rs = [x for x in self.r.of("bench", "board", board=board,
+                                   model=model) if x["ratio"] is not None]
+        if not rs:
+            return None, None
+        g = math.exp(sum(math.log(x["ratio"]) for x in rs) / len(rs))
+        w = rs[0]
+        for x in rs:
+            if x["ratio"] > w["ratio"]:
+                w = x
+        return "%.3f" % g, ("%.3f" % w["ratio"], w["name"])
+
+    def board_text(self, L):
+        """bench/run-board's tables: speed per board, and on mps2-an385
+        bytes per object and the big list."""
+        r = self.r
+        for bd in r.of("board", "board"):
+            b, side = bd["board"], bd["luaref"]
+            L.extend(["### " + b, ""])
+            if side:
+                L.append("| benchmark | covers | N | rtlua 32-bit | Lua 5.4.8 "
+                         "32-bit | ratio | rtlua 64-bit | Lua 5.4.8 64-bit | "
+                         "ratio |")
+                L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+            else:
+                L.append("| benchmark | covers | N | rtlua 32-bit | rtlua "
+                         "64-bit |")
+                L.append("|---|---|---:|---:|---:|")
+            rows = {}
+            for x in r.of("bench", "board", board=b):
+                row = rows.setdefault(x["name"], "| %s | %s | %s" % (
+                    x["name"], x["covers"], x["n"]))
+                if x["status"] == "failed":
+                    row += " | failed" + (" | |" if side else "")
+                elif not side:
+                    row += " | " + comma(x["rtlua"])
+                elif x["status"] == "luaref failed":
+                    row += " | %s | failed | " % comma(x["rtlua"])
+                elif x["status"] == "checksum differs":
+                    row += " | %s | %s | checksum differs" % (
+                        comma(x["rtlua"]), comma(x["luaref"]))
+                else:
+                    row += " | %s | %s | %.3f" % (
+                        comma(x["rtlua"]), comma(x["luaref"]), x["ratio"])
+                rows[x["name"]] = row
+            L.extend(row + " |" for row in rows.values())
+            if side:
+                gw = [self.board_ratios(b, m) for m in ("32", "64")]
+                L.append("| geometric mean | | " + "".join(
+                    "| | | %s " % (g or "-") for g, _ in gw) + "|")
+                L.append("| worst | | " + "".join(
+                    "| | | %s " % ("%s (%s)" % w if w else "-")
+                    for _, w in gw) + "|")
+            L.append("")
+            if b != "mps2-an385":
+                continue
+            block(L, """\
+                Bytes per object (`bench/density.lua %d`, ext=1): rtlua's arena
+                bytes in use (block headers included) against stock Lua's newlib
+                malloc (chunk headers included) and, in brackets, the bytes stock Lua
+                asks malloc for.
+                """ % bd["density_n"])
+            if side:
+                L.append("| object | rtlua 32-bit | Lua 5.4.8 32-bit | rtlua "
+                         "64-bit | Lua 5.4.8 64-bit |")
+                L.append("|---|---:|---:|---:|---:|")
+            else:
+                L.append("| object | rtlua 32-bit | rtlua 64-bit |")
+                L.append("|---|---:|---:|")
+            rows = {}
+            for x in r.of("density", "board", board=b):
+                row = rows.get(x["object"], "| " + x["object"])
+                row += " | " + (f2(x["rtlua"]) or "failed")
+                if side:
+                    row += " | %s (%s)" % (f2(x["luaref_spent"]) or "failed",
+                                           f2(x["luaref_asked"]) or "-")
+                rows[x["object"]] = row
+            L.extend(row + " |" for row in rows.values())
+            block(L, """
+
+                The big list (`bench/biglist.lua %d`: that many nodes
+                `{next = h, v = i}` kept, with 4 temporary tables made at each),
+                rtlua in %s's own arena:
+
+                | model | result | peak bytes in use | run-phase instructions |
+                |---|---|---:|---:|""" % (bd["biglist_n"], b))
+            for x in r.of("biglist", "board", board=b):
+                L.append("| %d-bit | %s | %s | %s |" % (
+                    x["model"], {"ok": "runs",
+                                 "nomem": "**not enough memory**"}.get(
+                                     x["status"], "**failed**"),
+                    comma(x["peak"]), comma(x["run_ns"])))
+            L.extend(["", ""])
+
+    # ---- bench/run-image's records ------------------------------------------
+    def image_text(self):
+        """The flash images' tables and prose (docs/images.md)."""
+        r = self.r
+
+        def d(v):
+            return "-" if v is None else v
+
+        L = []
+        block(L, """\
+            ### Arena: a module from flash against compiled on the board
+
+            Arena bytes a `require` of the module costs (after two full
+            collections, `bench/image/arena/main.lua`): compiled on the board
+            from source, and run from a flash image made by rtluac.
+
+            | board | numbers | module | from source | from the image | image / source | image size |
+            |---|---|---|---:|---:|---:|---:|""")
+        for x in r.of("arena", "image"):
+            head = "| %s | %d-bit | %s.lua" % (x["board"], x["model"],
+                                              x["module"])
+            if not x["fits"]:
+                L.append(head + " | | larger than the image region | | |")
+                continue
+            src, im = x["source"], x["image"]
+            L.append(head + " (%d lines) | %s | %s | %s | %d%s |" % (
+                x["lines"], "does not compile (arena)" if src is None
+                else src, d(im), "%.1f%%" % (100 * (im or 0) / src)
+                if src else "-", x["image_size"],
+                " (stripped)" if x["stripped"] else ""))
+        block(L, """
+            ### The collector's work: the module's code in RAM and in flash
+
+            One full collection (`collectgarbage()`) of the heap that holds the
+            module just required, as above: its instructions under
+            `-icount shift=0` (rt.cycles), and the prototypes it traversed.
+            From source the module's prototypes, constants and line information
+            are in the arena and every cycle traverses them; from the image they
+            are in flash and no cycle touches them.
+
+            | board | numbers | module | from source: instructions | prototypes traversed | from the image: instructions | prototypes traversed |
+            |---|---|---|---:|---:|---:|---:|""")
+        for x in r.of("gc", "image"):
+            L.append("| %s | %d-bit | %s.lua | %s | %s | %s | %s |" % (
+                x["board"], x["model"], x["module"],
+                "does not compile" if x["source_ins"] is None
+                else x["source_ins"], d(x["source_protos"]),
+                d(x["image_ins"]), d(x["image_protos"])))
+        ups = r.of("startup", "image")
+        main = next((x for x in ups if x["board"] == "mps2-an385"), {})
+        block(L, """
+            ### Start-up: reset to the first line of main.lua
+
+            Instructions from the tick's start in `port_init` (a few hundred
+            after reset) to the first line of the application's main.lua
+            (`examples/app` with a first line that reads `rt.cycles()`),
+            mps2-an385, 32-bit numbers: from source main.lua is compiled at
+            boot; from the image (all three modules, %s bytes) the
+            image is checked at boot (CRC, every pointer, the bytecode verifier).
+
+            | way | instructions |
+            |---|---:|
+            | from source | %s |
+            | from the image | %s |
+            """ % (main.get("image_size") or "?", d(main.get("source")),
+                   d(main.get("image"))))
+        small = [x for x in ups if x["board"] != "mps2-an385"]
+        if small:
+            block(L, """\
+                The same on the small board (32-bit numbers):
+
+                | board | from source | from the image | image size |
+                |---|---:|---:|---:|""")
+            for x in small:
+                L.append("| %s | %s | %s | %s |" % (
+                    x["board"], "does not compile (arena)"
+                    if x["source"] is None else x["source"], d(x["image"]),
+                    d(x["image_size"])))
+            L.append("")
+        block(L, """\
+            ### examples/app from source and from its image
+
+            The controller, filter and telemetry modules, 1,000 periods of
+            `rt.loop` at 1 kHz (32-bit numbers), figures its telemetry prints at
+            the end. "Loaded" is the arena in use where the loop would start
+            (its modules required, its objects made, after full collections):
+            the RAM the application's code costs from source, and what is left
+            of it from the image.
+
+            | board | way | arena in use, loaded | arena in use at the end | deadline misses | GC steps, cycles | prototypes traversed by the collector |
+            |---|---|---:|---:|---:|---|---:|""")
+        for x in r.of("app", "image"):
+            ram = r.first("ram", "image", field=x["way"], board=x["board"])
+            head = "| %s | %s | %s |" % (
+                x["board"], "from source" if x["way"] == "source"
+                else "from the image", d(ram))
+            if x["ran"]:
+                L.append(head + " %s | %s | %s | %s |" % (
+                    x["arena_end"], x["misses"], x["gc"], x["protos"]))
+            else:
+                L.append(head + " does not run: %s | | | |" %
+                         x["error"].replace("|", "\\|"))
+        block(L, """
+            ### Flash
+
+            Each firmware's flash (code, read-only data, the initial data), the
+            share of it that `lang/image.c` (the checks, attaching, the
+            searcher) takes, the images of examples/app and of
+            bench/image/module1000.lua (with bench/image/arena/main.lua), and the
+            image region the board keeps at the top of its flash.
+
+            | board | numbers | firmware | of it lang/image.c | examples/app's image | module1000's image | image region |
+            |---|---|---:|---:|---:|---:|---:|""")
+        for x in r.of("flash", "image"):
+            L.append("| %s | %d-bit | %s | %s | %s | %s | %s |" % (
+                x["board"], x["model"], *("" if x[k] is None else x[k]
+                                          for k in ("firmware", "image_o",
+                                                    "app_image",
+                                                    "module_image")),
+                x["region"]))
+        L.append("")
+        mb = r.of("microbit", "image")
+        if mb:
+            block(L, """\
+                ### microbit: the Lua test scripts from flash images
+
+                microbit (16 KiB of RAM, a 7.5 KiB arena) cannot compile the
+                topic scripts of tests/lua (from source it runs smoke.lua only);
+                from images (tests/image/run) it runs those whose own data fit its
+                arena.  The others (first line `--! medium` or `--! medium64`)
+                need 8 to 30 KiB.
+
+                | numbers | run from images | topic scripts | need more arena |
+                |---|---:|---:|---:|""")
+            for x in mb:
+                L.append("| %d-bit | %d | %d | %d |" % (
+                    x["model"], x["passed"], x["total"], x["medium"]))
+            L.append("")
+        return L
+
+    # ---- bench/run-footprint's records --------------------------------------
+    def footprint_text(self):
+        """The footprint's three tables and their notes."""
+        r = self.r
+        L = ["| board | flash bytes | code | rodata | data | RAM bytes | bss "
+             "| arena | stack |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        keys = ["flash", "code", "rodata", "data", "ram", "bss", "arena",
+                "stack"]
+        for x in r.of("image", "footprint"):
+            if x["status"] == "ok":
+                L.append("| %s |" % x["board"] + "".join(
+                    " %s |" % comma(x[k]) for k in keys))
+            else:
+                L.append("| %s | %s | | | | | | | |" % (x["board"],
+                                                      x["status"]))
+        block(L, """
+            32-bit number model, `make BOARD=b`; flash = code + rodata + data
+            image, RAM = data + bss; the arena is the RAM left between .bss and
+            the stack.
+
+            | interpreter | target | numbers | after opening the libraries | at script start | after a full collection |
+            |---|---|---|---:|---:|---:|""")
+        for x in r.of("heap", "footprint"):
+            head = "| %s | %s | %s |" % (x["interpreter"], x["target"],
+                                        x["numbers"])
+            if x["status"] == "ok":
+                L.append(head + " %s | %s | %s |" % (
+                    "—" if x["libs"] is None else comma(x["libs"]),
+                    comma(x["start"]), comma(x["after"])))
+            elif x["status"] == "published":
+                L.append(head + " %s | | |" % comma(x["libs"]))
+            else:
+                L.append(head + " %s | | |" % x["status"])
+        block(L, """
+            Bytes of heap in use.  rtlua counts its arena's bytes with block
+            headers; lua5.4 counts what it asked malloc for (host, 64-bit
+            pointers and numbers), so its row is for scale, not a like-for-like
+            figure.  "At script start" includes bench/footprint.lua's own chunk
+            and the arg table (and, for rtlua, the garbage of compiling it); the
+            full collection removes start-up garbage.  The published Lua 5.4.8
+            figures are after luaL_openlibs.  Issue 6 target for rtlua on
+            mps2-an385: at most 2,048 bytes after boot (measured here, not checked).
+
+            | script | size | peak arena bytes | checksum |
+            |---|---:|---:|---|""")
+        for x in r.of("peak", "footprint"):
+            if x["status"] == "ok":
+                L.append("| %s | %s | %s | %s |" % (
+                    x["script"], x["size"], comma(x["peak"]), x["checksum"]))
+            else:
+                L.append("| %s | %s | failed | |" % (x["script"], x["size"]))
+        arena = r.first("arena", "footprint", field="bytes")
+        block(L, """
+            mps2-an385, 32-bit numbers, under QEMU: the highest arena bytes in use
+            (block headers included) over the whole run: state, libraries,
+            compiling and running the script, with the collector paced by time as
+            usual.  The arena is %s bytes.""" % (
+            "" if arena is None else comma(arena)))
+        return L
+
+    # ---- bench/run-latency-host's records ---------------------------------
+    def latency_text(self):
+        """The host latency table, its ratios and notes."""
+        r = self.r
+        cols = ["worst_gap_us", "p999_us", "median_us", "cpu_worst_gap_us",
+                "cpu_p999_us"]
+        L = ["| interpreter | worst gap µs | p99.9 µs | median µs | CPU worst "
+             "gap µs | CPU p99.9 µs | iterations | live entries |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        runs = r.of("latency", "latency-host")
+        for x in runs:
+            if x["status"] != "ok":
+                L.append("| %s | failed | | | | | | |" % x["interpreter"])
+            else:
+                L.append("| %s |" % x["interpreter"] + "".join(
+                    " %s |" % x[c] for c in cols + ["iterations", "live"]))
+        ok = [x for x in runs if x["status"] == "ok"]
+        if runs and runs[0] in ok:
+            for x in runs[1:]:
+                if x in ok:
+                    L.append("| rtlua / %s |" % x["interpreter"] + "".join(
+                        " %s |" % ("%.2f" % (runs[0][c] / x[c]) if x[c] > 0
+                                   else "-") for c in cols) + " | |")
+        h = r.first("host", "latency-host") or {}
+        block(L, """
+            One run each, one after the other in the same invocation (rtlua,
+            lua5.4, lua5.4 incremental), on this host: %s CPUs, load average
+            %s at the end.  The lua5.4 program runs its
+            collector in generational mode (its lua.c asks for it); the incremental
+            row is the same program after `collectgarbage("incremental")`.
+            Host wall-clock figures are noisy: the process can be preempted, so a
+            wall gap may include time when neither interpreter was running; the CPU
+            columns (os.clock, 1 µs steps) leave that out.  Each timed iteration
+            replaces one entry of a live table of small tables (a fresh table and
+            string each time, fixed-seed order); gaps include reading both clocks.""" % (
+            h.get("cpus", "?"), h.get("loadavg", "?")))
+        c = r.first("collector", "latency-host")
+        if c:
+            block(L, """\
+                rtlua's collector was paced by the host tick (SIGALRM; %s Hz
+                seen during the loop), with its default settings, as `make run` uses
+                them: %d%% utilisation, %s µs step budget, assist
+                below %s free bytes.  rt.stats() after the loop:
+                %s steps, worst %s µs, %s cycles completed, %s assists,
+                %s emergency collections.""" % (
+                c["tick_hz"], int(c["budget"] * 100), c["step_us"],
+                c["reserve"], c["steps"], c["worst_step_us"], c["cycles"],
+                c["assists"], c["emergencies"]))
+        return L
+
+    # ---- bench/gc_latency.c's table -------------------------------------
+    def gc_table(self, L, job):
+        """One row a run of gc_latency.c (JOB: gc or gc-real)."""
+        L.append("| workload | arena | budget us | worst us | p99.9 us | "
+                 "median us | steps | MMU 1ms | MMU 10ms | cycles | "
+                 "emergencies | peak KiB |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        per_us = self.hz // 1000000
+
+        def us1(c):  # as the C program wrote it: rounded to 0.1
+            t = (c * 10 + per_us // 2) // per_us
+            return "%d.%d" % (t // 10, t % 10)
+
+        for x in self.r.all:
+            if x.get("job") != job or x["kind"] not in ("run", "failed"):
+                continue
+            if x["kind"] == "failed":
+                L.append("| %s | %d KiB | state_open failed |" % (
+                    x["workload"], x["kib"]))
+                continue
+            m = {}
+            for y in self.r.of("mmu", job, workload=x["workload"],
+                               kib=x["kib"]):
+                m[y["window_us"]] = y["permille"]
+
+            def pct(w):
+                v = m.get(w)
+                return "-" if v is None else "%d.%d%%" % (v // 10, v % 10)
+
+            L.append("| %s | %d KiB | %d | %s | %s | %s | %d | %s | %s | %d "
+                     "| %d | %d |" % (
+                         x["workload"], x["kib"], x["budget"] // per_us,
+                         us1(x["worst"]), us1(x["p999"]), us1(x["median"]),
+                         x["steps"], pct(1000), pct(10000), x["completed"],
+                         x["emergencies"], x["peak_kib"]))
 
     def by_arena(self, L, head):
         L.append("| %s |" % head + "".join(" %d KiB |" % k
@@ -889,9 +1293,9 @@ set key right center
             and a %d µs step budget. Every step is recorded; p99.9 and median
             are exact. MMU is the lowest share of any window of that length left
             to the mutator.
-            """ % (self.board, r.first("gc_head", "gc", field="ms") or "",
+            """ % (self.board, r.first("head", "gc", field="ms") or "",
                    BUDGET_US))
-        L.extend(x for x in r.text("gc") or [] if x.startswith("|"))
+        self.gc_table(L, "gc")
         block(L, """
             Assist steps (run by allocation when free memory is under the
             reserve, beside the paced ones) among all steps:
@@ -928,7 +1332,7 @@ set key right center
             instruction, close to the real board) the overrun shows at its true
             length.
             """)
-        L.extend(x for x in r.text("gc-real") or [] if x.startswith("|"))
+        self.gc_table(L, "gc-real")
         block(L, """
             Plots: [step histogram](gc-step-histogram.png),
             [MMU](gc-mmu.png), [worst step against arena](gc-worst-step.png).
@@ -952,9 +1356,11 @@ set key right center
             |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|""" % (
             self.board, "%d KiB" % (int(st[0]["arena"]) // 1024) if st
             else ""))
-        for k in self.lives:
-            L.extend(x for x in r.text("stats-" + k) or []
-                     if x.startswith("|"))
+        for x in (y for k in self.lives for y in r.of("stats", "stats-" + k)):
+            L.append("| %d | %d | %d | %d | %.1f | %.1f | %.1f | %d | %d | %d |"
+                     % (x["live_kib"], x["ms"], x["iterations"], x["steps"],
+                        x["worst_us"], x["p999_us"], x["median_us"],
+                        x["cycles"], x["emergencies"], x["in_use"]))
         block(L, """
             Step-length histogram from `rt.stats().hist` (steps per log2 bucket):
             """)
@@ -963,7 +1369,7 @@ set key right center
         L.append("|---|" + "---:|" * len(self.lives))
         h = {}
         for x in r.of("hist", "stats-*"):
-            h[(x["live_kib"], int(x["bucket"]))] = int(x["steps"])
+            h[(str(x["live_kib"]), int(x["bucket"]))] = int(x["steps"])
         bs = [b for _, b in h]
         lo, top = (min(bs), max(bs)) if bs else (0, 0)
         for b in range(lo, top + 1):
@@ -1120,7 +1526,7 @@ set key right center
                 "%.1f" % self.us(x["worst"]) if x else "-" for x in c)))
         for kd in ("array", "hash", "field"):
             for md in ("free", "loop"):
-                c = [r.first("rehash", "rehash-" + pace, kind_=kd, mode=md)
+                c = [r.first("rehash", "rehash-" + pace, table=kd, mode=md)
                      for pace in ("0", "5")]
                 L.append("| rehash %s (%s) | %s | %s |" % ((kd, md) + tuple(
                     (x.get("worst_store_us") if x else None) or "-"
@@ -1179,7 +1585,9 @@ set key right center
                     collection (`tests/unit/test_romtab.c`, the figure `make size` prints): %s bytes.
                     """ % (board, F["boot"] or "-"))
             if r.ran(job):
-                L.extend([ran, ""] + (r.text(job) or []))
+                L.extend([ran, ""] + {"latency-host": self.latency_text,
+                                      "footprint": self.footprint_text,
+                                      "image": self.image_text}[job]())
             else:
                 L.append(absent)
             L.append("")
@@ -1195,8 +1603,14 @@ set key right center
 
             ```""" % (self.p.get("soaksecs"), board))
         for x in r.of("soak", "soak"):
-            L.append("@soak " + " ".join("%s %s" % tuple(kv)
-                                         for kv in x["pairs"]))
+            for k, v in x.items():
+                if k in ("runner", "kind", "units", "job"):
+                    continue
+                kv = "%s %s" % (k, SOAK_FORMAT.get(k, "%s") % v)
+                if k.startswith("largest_free_"):  # beside its arena_
+                    L[-1] += " " + kv
+                else:
+                    L.append("@soak " + kv)
         mhz = self.hz // 1000000
         block(L, """\
             ```

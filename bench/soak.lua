@@ -14,10 +14,10 @@
 -- After the first minute (or the first sixth of a shorter run) and at the
 -- end, at the same point of the workloads' round, the live data of the
 -- workloads is dropped and two full collections run; the arena in use
--- and its largest free block are measured there.  Prints "@soak" lines:
--- iterations, deadline misses, the worst lateness and the worst
--- collector step (rt.stats), the arena at both points, and the growth
--- between them in percent (the target: at most 1).
+-- and its largest free block are measured there.  Prints one JSON line
+-- (runner "soak", kind "soak"): iterations, deadline misses, the worst
+-- lateness and the worst collector step (rt.stats), the arena at both
+-- points, and the growth between them in percent (the target: at most 1).
 
 local SECONDS = tonumber(arg and arg[1]) or 600
 local N = SECONDS * 1000
@@ -110,12 +110,15 @@ run(N - FIRST)
 local in2, free2 = level()
 local s = rt.stats()
 
-print(string.format("@soak iterations %d", iterations))
-print(string.format("@soak misses %d", misses))
-print(string.format("@soak worst_late_us %.1f", late))
-print(string.format("@soak worst_step_us %.1f", s.worst_step_us))
-print(string.format("@soak finalizers %d", finalized))
-print(string.format("@soak arena_first %d largest_free_first %d", in1, free1))
-print(string.format("@soak arena_last %d largest_free_last %d", in2, free2))
-print(string.format("@soak growth_pct %.3f", (in2 - in1) * 100 / in1))
-print(string.format("@soak emergencies %d", s.emergencies))
+print(string.format('{"runner": "soak", "kind": "soak", "units": ' ..
+                    '{"worst_late_us": "us", "worst_step_us": "us", ' ..
+                    '"arena_first": "bytes", "largest_free_first": ' ..
+                    '"bytes", "arena_last": "bytes", "largest_free_last": ' ..
+                    '"bytes", "growth_pct": "%%"}, "iterations": %d, ' ..
+                    '"misses": %d, "worst_late_us": %.1f, ' ..
+                    '"worst_step_us": %.1f, "finalizers": %d, ' ..
+                    '"arena_first": %d, "largest_free_first": %d, ' ..
+                    '"arena_last": %d, "largest_free_last": %d, ' ..
+                    '"growth_pct": %.3f, "emergencies": %d}', iterations,
+                    misses, late, s.worst_step_us, finalized, in1, free1, in2,
+                    free2, (in2 - in1) * 100 / in1, s.emergencies))

@@ -11,6 +11,26 @@
 
 #define UART_REG(base, off) (*(volatile uint32_t *)(uintptr_t)((base) + (off)))
 
+/* The polled UARTs below differ only in their registers and bits: a
+ * status register whose bits under `txmask` read `txready` when the data
+ * register takes a byte, and under `rxmask` read `rxready` when it holds
+ * one. */
+static inline void uart_reg_putc(uint32_t base, uint32_t status, uint32_t data,
+                                 uint32_t txmask, uint32_t txready, int c)
+{
+    while ((UART_REG(base, status) & txmask) != txready)
+        ;
+    UART_REG(base, data) = (uint8_t)c;
+}
+
+static inline int uart_reg_getc(uint32_t base, uint32_t status, uint32_t data,
+                                uint32_t rxmask, uint32_t rxready)
+{
+    if ((UART_REG(base, status) & rxmask) != rxready)
+        return -1;
+    return (int)(UART_REG(base, data) & 0xFFu);
+}
+
 /* ARM CMSDK APB UART (MPS2). */
 #define CMSDK_DATA 0x00u
 #define CMSDK_STATE 0x04u
@@ -31,16 +51,13 @@ static inline void cmsdk_uart_init(uint32_t base)
 
 static inline void cmsdk_uart_putc(uint32_t base, int c)
 {
-    while (UART_REG(base, CMSDK_STATE) & CMSDK_STATE_TXFULL)
-        ;
-    UART_REG(base, CMSDK_DATA) = (uint8_t)c;
+    uart_reg_putc(base, CMSDK_STATE, CMSDK_DATA, CMSDK_STATE_TXFULL, 0, c);
 }
 
 static inline int cmsdk_uart_getc(uint32_t base)
 {
-    if (!(UART_REG(base, CMSDK_STATE) & CMSDK_STATE_RXFULL))
-        return -1;
-    return (int)(UART_REG(base, CMSDK_DATA) & 0xFFu);
+    return uart_reg_getc(base, CMSDK_STATE, CMSDK_DATA, CMSDK_STATE_RXFULL,
+                         CMSDK_STATE_RXFULL);
 }
 
 /* ARM PL011 (Stellaris). */
@@ -60,16 +77,12 @@ static inline void pl011_init(uint32_t base)
 
 static inline void pl011_putc(uint32_t base, int c)
 {
-    while (UART_REG(base, PL011_FR) & PL011_FR_TXFF)
-        ;
-    UART_REG(base, PL011_DR) = (uint8_t)c;
+    uart_reg_putc(base, PL011_FR, PL011_DR, PL011_FR_TXFF, 0, c);
 }
 
 static inline int pl011_getc(uint32_t base)
 {
-    if (UART_REG(base, PL011_FR) & PL011_FR_RXFE)
-        return -1;
-    return (int)(UART_REG(base, PL011_DR) & 0xFFu);
+    return uart_reg_getc(base, PL011_FR, PL011_DR, PL011_FR_RXFE, 0);
 }
 
 /* ST STM32F2/F4 USART. */
@@ -91,16 +104,13 @@ static inline void stm32_usart_init(uint32_t base, uint32_t brr)
 
 static inline void stm32_usart_putc(uint32_t base, int c)
 {
-    while (!(UART_REG(base, STM32_SR) & STM32_SR_TXE))
-        ;
-    UART_REG(base, STM32_DR) = (uint8_t)c;
+    uart_reg_putc(base, STM32_SR, STM32_DR, STM32_SR_TXE, STM32_SR_TXE, c);
 }
 
 static inline int stm32_usart_getc(uint32_t base)
 {
-    if (!(UART_REG(base, STM32_SR) & STM32_SR_RXNE))
-        return -1;
-    return (int)(UART_REG(base, STM32_DR) & 0xFFu);
+    return uart_reg_getc(base, STM32_SR, STM32_DR, STM32_SR_RXNE,
+                         STM32_SR_RXNE);
 }
 
 /* Nordic nRF51 UART (tasks and events). */

@@ -2096,7 +2096,9 @@ static int atomic_next(const global_State *g, const lua_State *L)
 }
 
 /* One unit of work.  Returns 0 when the collector is paused with nothing
- * due, or when the unit ended the cycle. */
+ * due, or when the unit ended the cycle.  GC_ATOMIC is never the phase
+ * between units: atomic runs inside the propagate unit that ends gray's
+ * work (atomic_next), with gcphase GC_ATOMIC only while it runs. */
 static int unit(lua_State *L, int force)
 {
     global_State *g = G(L);
@@ -2134,8 +2136,6 @@ static int unit(lua_State *L, int force)
         clear_start(g, 1);
         g->gcphase = GC_CLEARWEAK;
         return 1;
-    case GC_ATOMIC:
-        return 1; /* not reached: atomic is one unit */
     case GC_CLEARWEAK:
         if (clear_unit(g))
             return 1;

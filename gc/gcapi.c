@@ -64,19 +64,9 @@ void rtlua_bodyend(lua_State *L, int saved, uint32_t *assists,
         g->stats.worst_body_assist_cycles = g->bodyassistcycles;
 }
 
-int rtlua_idlestep(lua_State *L, uint32_t deadline)
+uint32_t rtlua_idleuntil(lua_State *L, uint32_t deadline)
 {
-    global_State *g = G(L);
-    if (!g->gcrunning || !pace_has_work(L))
-        return 0;
-    uint32_t now = port_cycles();
-    uint32_t slice = deadline - now;
-    if ((int32_t)slice <= 0)
-        return 0;
-    if (slice > g->stepbudget)
-        slice = g->stepbudget;
-    pace_idle_until(L, now + slice);
-    return 1;
+    return pace_idle_until(L, deadline);
 }
 
 void rtlua_atsafepoint(lua_State *L, void (*fn)(lua_State *L))

@@ -161,6 +161,8 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
     global_State *g = G(L);
     uint32_t spent = 0;
     for (;;) {
+        if (pace_safepoint_hook != NULL)
+            pace_safepoint_hook(L);
         int32_t left = (int32_t)(deadline - port_cycles());
         if (left <= 0)
             break;

@@ -67,10 +67,15 @@ extern void (*pace_safepoint_hook)(lua_State *L);
             pace_safepoint_(L);                                               \
     } while (0)
 
-/* Give the time until `deadline` (port_cycles) to the collector, then
- * wait out the rest: asleep while the tick surely wakes us before the
- * deadline, polling in the last tick; returns the cycles spent
- * collecting. */
+/* The one idle loop (rt.loop's slack, through rtlua_idleuntil).  Until
+ * `deadline` (port_cycles): call pace_safepoint_hook (event delivery),
+ * then give the time to the collector in steps of at most the step
+ * budget, each with its finalizer batch, or, when it has no work, sleep
+ * while the tick surely wakes us before the deadline (port_may_sleep)
+ * and poll in the last tick.  Every step ends before the deadline plus
+ * one work unit.  Returns the cycles spent collecting.  (Nothing here
+ * masks interrupts: a poll loop that did would starve them on QEMU,
+ * which takes an interrupt only between translated blocks.) */
 uint32_t pace_idle_until(lua_State *L, uint32_t deadline);
 
 /* Does the collector have work it could do now? */

@@ -144,11 +144,13 @@ int rtlua_bodybegin(lua_State *L, uint32_t period);
 void rtlua_bodyend(lua_State *L, int saved, uint32_t *assists,
                    uint32_t *assist_cycles);
 
-/* Idle time for the collector: when it has work, one step of at most the
- * step budget that ends by `deadline` and its finalizer batch, returning
- * 1; 0 at once when it has none now (or is stopped): the caller may
- * sleep. */
-int rtlua_idlestep(lua_State *L, uint32_t deadline);
+/* Wait until `deadline` (port_cycles), giving the time to the
+ * collector and to the safe-point hook (event delivery): steps of at
+ * most the step budget, each ending by the deadline plus one work unit,
+ * with their finalizer batches; asleep while the collector has no work
+ * (or is stopped) and an interrupt surely comes before the deadline.
+ * Returns the cycles spent collecting. */
+uint32_t rtlua_idleuntil(lua_State *L, uint32_t deadline);
 
 /* Have the VM's next safe point call fn(L), after its collector work;
  * fn stays installed, and later safe points call it whenever the flag is

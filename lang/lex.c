@@ -662,31 +662,10 @@ static int read_token(lexstate *ls, token *tk)
     return LEX_OK;
 }
 
-int lex_init_flags(lexstate *ls, lua_State *L, const char *src, size_t len,
-                   str *chunkname, int flags)
-{
-    memset(ls, 0, sizeof(*ls));
-    ls->L = L;
-    ls->p = src;
-    ls->end = src + len;
-    ls->line = 1;
-    ls->lastline = 1;
-    ls->source = chunkname;
-    ls->t.tok = TK_EOS;
-    ls->ahead.tok = TK_EOS;
-    step(ls);
-    if ((flags & LEX_SKIPHASH) && ls->current == '#') {
-        /* the newline stays, so the next line is still line 2 */
-        while (!is_newline(ls->current) && ls->current != LEX_EOZ)
-            step(ls);
-    }
-    return LEX_OK;
-}
-
 int lex_init(lexstate *ls, lua_State *L, const char *src, size_t len,
              str *chunkname)
 {
-    return lex_init_flags(ls, L, src, len, chunkname, 0);
+    return lex_init_reader(ls, L, src, len, NULL, NULL, chunkname);
 }
 
 int lex_init_reader(lexstate *ls, lua_State *L, const char *src, size_t len,

@@ -42,9 +42,6 @@
 /* `current` at the end of the source. */
 #define LEX_EOZ (-1)
 
-/* lex_init_flags: skip a first line beginning with '#' (a Unix "#!"). */
-#define LEX_SKIPHASH 1
-
 /* Error codes of lex_next / lex_lookahead. */
 #define LEX_OK 0
 #define LEX_ESYNTAX 1 /* a lexical error: the message is in err */
@@ -115,9 +112,6 @@ typedef struct lexstate {
  * Returns LEX_OK (it allocates nothing). */
 int lex_init(lexstate *ls, lua_State *L, const char *src, size_t len,
              str *chunkname);
-/* The same with LEX_* flags (LEX_SKIPHASH). */
-int lex_init_flags(lexstate *ls, lua_State *L, const char *src, size_t len,
-                   str *chunkname, int flags);
 /* The same, src..len being the first piece of a source that the reader
  * delivers piece by piece (lua_load's protocol: NULL or an empty piece
  * ends it; a piece stays valid until the next call).  The reader runs

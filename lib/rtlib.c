@@ -40,7 +40,7 @@
  * rt.loop keeps absolute release times: iteration k is released at
  * r_k = t0 + k * period (t0: the call), so lateness never accumulates
  * into drift.  Between iterations the slack goes to the collector
- * (rtlua_idlestep, include/rtlua.h) and to event delivery.  The loop never
+ * and to event delivery (rtlua_idleuntil, include/rtlua.h).  The loop never
  * skips a release: after an overrun the late iterations run back to back
  * until the schedule is caught up.  fn returning false ends the loop.
  * fn itself runs without paced collector steps (rtlua_bodybegin): a control
@@ -147,27 +147,6 @@ static lua_Number cycles_to_us(uint32_t c)
     return (lua_Number)((double)c * US_PER_S / (double)port_cycle_hz());
 }
 
-/* Wait until `deadline`: deliver events, give the time to the collector
- * in steps of at most the step budget (rtlua_idlestep), sleep when
- * neither has work and an interrupt comes before the deadline
- * (port_may_sleep), else poll.  Every step ends before the deadline plus
- * one work unit.  (Nothing here masks interrupts: a poll loop that did
- * would starve them on QEMU, which takes an interrupt only between
- * translated blocks.) */
-static void idle_until(lua_State *L, uint32_t deadline)
-{
-    for (;;) {
-        if (rt_post_pending())
-            rt_post_dispatch(L);
-        uint32_t now = port_cycles();
-        int32_t left = (int32_t)(deadline - now);
-        if (left <= 0)
-            return;
-        if (!rtlua_idlestep(L, deadline) && port_may_sleep((uint32_t)left))
-            port_idle();
-    }
-}
-
 /* rt.loop(period_ms, fn [, count]).
  * Iteration k (k = 0, 1, ...) is released at r_k = t0 + k*period and
  * starts at s_k (just before fn is called); its lateness is s_k - r_k.
@@ -190,7 +169,7 @@ static int rt_loop(lua_State *L)
     lua_Integer iterations = 0, misses = 0, assists = 0;
     while (count < 0 || iterations < count) {
         LOOP_STEP(L);
-        idle_until(L, release);
+        rtlua_idleuntil(L, release);
         uint32_t start = port_cycles();
         int32_t late = (int32_t)(start - release);
         if (late > 0) {

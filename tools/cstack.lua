@@ -710,17 +710,25 @@ local function inctx(ctx, name)
     return false
 end
 
--- A checkpoint c's check fails: the most its failure functions use.
+-- The deepest of n's callees that keep(id) accepts (all without keep),
+-- entered from level: bytes, and the path.
 local edge_cost
-local function fail_cost(c, level, ctx)
+local function deepest(n, binding, ctx, level, keep)
     local best, bp = 0, {}
-    for _, e in ipairs(callees(nodes[c], nil, ctx)) do
-        if FAIL_FUNCS[e[1]:match("[^:]+$")] and e[1] ~= c then
+    for _, e in ipairs(callees(n, binding, ctx)) do
+        if not keep or keep(e[1]) then
             local v, p = edge_cost(e, level, ctx)
             if v > best then best, bp = v, p end
         end
     end
     return best, bp
+end
+
+-- A checkpoint c's check fails: the most its failure functions use.
+local function fail_cost(c, level, ctx)
+    return deepest(nodes[c], nil, ctx, level, function(id)
+        return FAIL_FUNCS[id:match("[^:]+$")] and id ~= c
+    end)
 end
 
 -- What entering callee e from level costs, with its path.
@@ -764,11 +772,7 @@ cost = function(id, level, binding, ctx)
     onpath[key] = #stack
     if n.dynamic then fail(id .. " has a frame of dynamic size") end
     if n.lib_indirect then fail(id .. " (library) makes an indirect call") end
-    local best, bestpath = 0, {}
-    for _, e in ipairs(callees(n, binding, ctx)) do
-        local v, p = edge_cost(e, level, ctx)
-        if v > best then best, bestpath = v, p end
-    end
+    local best, bestpath = deepest(n, binding, ctx, level)
     onpath[key] = nil
     stack[#stack] = nil
     local total = n.frame + best
@@ -794,13 +798,9 @@ for id in pairs(checkpoints) do
     if not n.kind then
         fail("checkpoint " .. id .. " names no rtlua_cstack_keep_KIND")
     end
-    local best, bp = 0, {}
-    for _, e in ipairs(callees(n, nil, nil)) do
-        if e[1] ~= "port_stack_left" then
-            local v, p = edge_cost(e, 0, nil)
-            if v > best then best, bp = v, p end
-        end
-    end
+    local best, bp = deepest(n, nil, nil, 0, function(c)
+        return c ~= "port_stack_left"
+    end)
     local kind = n.kind or "?"
     results[#results + 1] = { id = id, bytes = best, path = bp, kind = kind }
     local k = by_kind[kind]
