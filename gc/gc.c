@@ -160,13 +160,13 @@ static int charge(global_State *g, size_t bytes, size_t room,
  *     whatever the pace of the CPU, as lua5.4's is.
  * The units owed accumulate in g->assistowed; every unit any step does
  * pays one.  Returns 1 when an assist step is due. */
-static int assist_due(global_State *g)
+static int assist_due(global_State *g, size_t n)
 {
     size_t free = arena_free_bytes(g->arena);
-    size_t bytes;
+    size_t bytes = n + ARENA_HEADER_SIZE;
     if (free < g->reserve) {
-        g->assiststride = free / GC_ASSIST_DIV;
-        if (g->assistdebt < g->assiststride)
+        g->assistdebt += bytes;
+        if (g->assistdebt < free / GC_ASSIST_DIV)
             return 0;
         size_t goal = g->reserve / GC_ASSIST_GOAL_DIV;
         bytes = g->assistdebt;
@@ -176,41 +176,27 @@ static int assist_due(global_State *g)
             g->assistowed = GC_ASSIST_MIN_UNITS;
         return 1;
     }
-    size_t inuse = arena_in_use(g->arena);
-    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
-    size_t room = cycle_room(g, base);
-    size_t stride = room / GC_ASSIST_DIV;
-    /* Not past the reserve by the next look either. */
-    if (stride > free - g->reserve)
-        stride = free - g->reserve;
     if (g->gcphase == GC_PAUSE && !gc_cycle_due(g)) {
-        /* Nor past the growth that makes a cycle due. */
-        size_t due = g->gcestimate + pause_room(g);
-        if (due > inuse && stride > due - inuse)
-            stride = due - inuse;
-        g->assiststride = stride;
         g->assistdebt = 0;
         g->assistowed = 0;
         return 0;
     }
     if (g->gcphase == GC_PAUSE && g->tobefnz != NULL) {
         /* The cycle waits for the last one's __gc calls (gc_cycle_waits):
-         * the next safe point runs them; look again at the next
-         * allocation. */
-        g->assiststride = 0;
-        g->assistdebt = 0;
+         * the next safe point runs them. */
         if (!g->gchold) {
             g->fnzdue = 1;
             g->stepflag = 1;
         }
         return 0;
     }
-    size_t grown = inuse > base ? inuse - base : 0;
-    if (grown > room)
-        stride /= GC_BEHIND_STRIDE_DIV;
-    g->assiststride = stride;
-    if (g->assistdebt < stride)
+    size_t inuse = arena_in_use(g->arena);
+    size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
+    size_t room = cycle_room(g, base);
+    g->assistdebt += bytes;
+    if (g->assistdebt < room / GC_ASSIST_DIV)
         return 0;
+    size_t grown = inuse > base ? inuse - base : 0;
     bytes = g->assistdebt;
     g->assistdebt = 0;
     /* A cycle past its room (behind) is charged at the rate that ends it
@@ -292,9 +278,7 @@ static __attribute__((noinline)) void assist(lua_State *L)
          * times fewer instructions a budget than under shift=0) single
          * steps let a cycle overrun, the next one start bigger and run
          * longer still (finshort at shift=5: 354 KB to 4 MB in ten
-         * cycles, then a 750 ms emergency collection).  (A cycle behind
-         * has assist_due look GC_BEHIND_STRIDE_DIV times as often, so
-         * that each catch-up is that much shorter.) */
+         * cycles, then a 750 ms emergency collection). */
         uint32_t tol = paced_units(g);
         while (g->assistowed > tol) {
             uint32_t steps = g->stats.steps;
@@ -384,19 +368,12 @@ void *gc_alloc(lua_State *L, size_t n)
     if (n == 0)
         return NULL;
     void *p = obtain(L, NULL, 0, n);
-    if (p == NULL)
-        return NULL;
-    size_t bytes = n + ARENA_HEADER_SIZE;
-    if (g->gcphase != GC_PAUSE)
-        g->cyclealloc += bytes;
+    if (p != NULL && g->gcphase != GC_PAUSE)
+        g->cyclealloc += n + ARENA_HEADER_SIZE;
     /* No __gc runs here: steps never call finalizers (gc_finalize does,
-     * at safe points), and the caller is mid-way.  assist_due looks only
-     * every g->assiststride bytes (what it works out each time). */
-    if (g->gcrunning && !g->gcemergency) {
-        g->assistdebt += bytes;
-        if (g->assistdebt >= g->assiststride && assist_due(g))
-            assist(L);
-    }
+     * at safe points), and the caller is mid-way. */
+    if (p != NULL && g->gcrunning && !g->gcemergency && assist_due(g, n))
+        assist(L);
     return p;
 }
 
@@ -2213,7 +2190,6 @@ static int work(lua_State *L, int force)
     int r = unit(L, force);
     if (phase == GC_PAUSE && g->gcphase != GC_PAUSE) {
         g->cyclebytes = arena_in_use(g->arena);
-        g->assiststride = 0;
         g->cyclealloc = 0;
         g->cyclefnzbytes = 0;
     }
@@ -2229,7 +2205,6 @@ static int work(lua_State *L, int force)
         g->cycleunits = 0;
         g->assistowed = 0;
         g->assistdebt = 0;
-        g->assiststride = 0;
     }
     return r;
 }

@@ -246,11 +246,6 @@
 /* Growth assists allow at least this many bytes of growth per cycle
  * (a tiny estimate would otherwise make every allocation pay). */
 #define GC_GROWTH_MIN 4096
-/* A cycle grown past its room has assist_due look this many times as
- * often: an assist outside an rt.loop body then pays all that is owed
- * (gc.c: assist), a pause of the program that is shorter the more often
- * it comes (one of over 1 ms in ephchain at shift=5). */
-#define GC_BEHIND_STRIDE_DIV 8
 /* The goal: the cycle should end before free bytes fall to reserve / this. */
 #define GC_ASSIST_GOAL_DIV 4
 /* A cycle longer than the last still owes at least this part of the

@@ -280,8 +280,6 @@ typedef struct global_State {
     size_t reserve;        /* assist steps below this many free bytes */
     size_t assistdebt;     /* bytes allocated under the reserve since the last
                               assist step */
-    size_t assiststride;   /* assist_due looks again once assistdebt
-                              reaches this (it sets it; 0: next time) */
     uint32_t assistowed;   /* work units allocation owes the cycle: paid by
                               assist steps and by any other step's units */
     uint32_t cycleunits;   /* work units done in this cycle so far */

@@ -2,21 +2,20 @@
  * fuzz_run.c — libFuzzer target for the interpreter and the libraries:
  * every input is compiled and, when it compiles, run under lua_pcall in a
  * fresh state with the standard libraries open (print silenced).  A count
- * hook stops a run after FUZZ_MAX_HOOKS * FUZZ_HOOK_EVERY instructions (the
+ * hook stops a run after FUZZ_MAX_INSTRUCTIONS instructions (the
  * library's long loops count their iterations as instructions: rtlua_poll),
  * so endless loops end as errors; it also stops a run after
  * FUZZ_MAX_SECONDS of processor time (rt.loop waits for its periods, and
- * the sleeps count); the arena is small
+ * the sleeps count).  The input cannot take that bound away: its
+ * debug.sethook installs the input's hook behind the run's (guard_hook
+ * calls the debug library's for the events the input asked for), and its
+ * rt.timeout, whose hook stands in for the run's until its deadline,
+ * lasts at most FUZZ_TIMEOUT_MS.  (tests/lua/interrupt.lua with its hook's
+ * "calls + 1" made "calls + 0" set a hook that never stops table.move
+ * over 2^63 slots: libFuzzer's timeout, a failure of fuzz.run.)  The
+ * arena is small
  * (RTLUA_HOST_ARENA, set by tests/fuzz/run), so memory errors are exercised
  * too.  After the run a full collection and the heap checker must succeed.
- *
- * The budget holds whatever hook the program sets: debug.sethook installs
- * the debug library's hook as usual, and the harness then puts its own
- * back in front of it (counting its count events as instructions, the
- * library's hook called behind it for the events asked), and rt.timeout's
- * deadline is cut to the time a run may take (a mutated
- * tests/lua/interrupt.lua whose own count hook never raised ran
- * table.move over 2^63 slots for hours).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,101 +31,126 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Instructions between two calls of the count hook. */
-#define FUZZ_HOOK_EVERY 1000
-/* Hook calls before a run is stopped (~200k instructions; with the
- * program's own count, as many instructions). */
-#define FUZZ_MAX_HOOKS 200
-
-/* Processor time a run may take (libFuzzer's -timeout is 10 s). */
+/* Instructions between two calls of the count hook (when the input asks
+ * for no count of its own); a power of two. */
+#define FUZZ_HOOK_EVERY 1024
+/* Instructions before a run is stopped; a hook event of the input's
+ * counts as FUZZ_EVENT_COST of them (its function runs some, uncounted:
+ * guard_hook). */
+#define FUZZ_MAX_INSTRUCTIONS 200000
+#define FUZZ_EVENT_COST 16
+/* Processor time a run may take (libFuzzer's -timeout is 60 s of wall
+ * time: tests/fuzz/run). */
 #define FUZZ_MAX_SECONDS 2
+/* The longest rt.timeout an input gets, in milliseconds. */
+#define FUZZ_TIMEOUT_MS 100
 
+static long instructions;
 static clock_t started;
-
-/* Past a limit the hook runs at every instruction from then on: a pcall
- * inside the program that catches the error (an rt.on handler's, which
- * the hook always met in tests/lua/rt_post_frame.lua: its loop and
- * handler take a divisor of FUZZ_HOOK_EVERY instructions) does not let
- * the run go on. */
-static void stop(lua_State *L, const char *why)
-{
-    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
-    luaL_error(L, "%s", why);
-}
+/* The debug library's own hook (its hook_dispatch), once an input set
+ * one: guard_hook passes it the events the input asked for. */
+static lua_Hook input_hook;
+static lua_CFunction real_sethook, real_timeout;
+/* The registry's table of the hook masks the inputs asked for, by thread. */
+static const char mask_key = 0;
 
 static void check_time(lua_State *L)
 {
     if (clock() - started > FUZZ_MAX_SECONDS * CLOCKS_PER_SEC)
-        stop(L, "time limit reached");
+        luaL_error(L, "time limit reached");
 }
 
-/* The program's hook (the debug library's), its mask and count; the
- * instructions the budget has left. */
-static lua_Hook user_hook;
-static int user_mask, user_count;
-static long budget;
-
-static void count_hook(lua_State *L, lua_Debug *ar)
+/* The mask the input asked for on L's thread (0: none). */
+static int input_mask(lua_State *L)
 {
-    if (ar->event == LUA_HOOKCOUNT) {
-        budget -= user_count > 0 ? user_count : FUZZ_HOOK_EVERY;
-        if (budget < 0)
-            stop(L, "instruction limit reached");
-        check_time(L);
-        if (!(user_mask & LUA_MASKCOUNT))
-            return;
+    int mask = 0;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mask_key) == LUA_TTABLE) {
+        lua_pushthread(L);
+        lua_rawget(L, -2);
+        mask = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
     }
-    if (user_hook != NULL)
-        user_hook(L, ar);
+    lua_pop(L, 1);
+    return mask;
 }
 
-/* debug.sethook, then the harness's hook in front of what it set (on
- * the thread it set it on; one program hook is kept, the last set). */
-static int chained_sethook(lua_State *L)
+/* The run's bound, then the input's hook.  Every event of the input's
+ * counts too (FUZZ_EVENT_COST): the instructions of a Lua hook function
+ * count down the thread's count (5.4's rule) while no hook can run, so
+ * a count that runs out inside it is lost, and a line hook's function
+ * of the right length loses every one ("l" with a count of 999 over
+ * `while true do end`: no count event at all, in lua5.4 too). */
+static void guard_hook(lua_State *L, lua_Debug *ar)
 {
-    lua_State *T = lua_type(L, 1) == LUA_TTHREAD ? lua_tothread(L, 1) : L;
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, 0);
-    lua_Hook h = lua_gethook(T);
-    if (h == count_hook) /* nothing new */
-        return 0;
-    user_hook = h;
-    user_mask = h != NULL ? lua_gethookmask(T) : 0;
-    user_count = h != NULL ? lua_gethookcount(T) : 0;
-    lua_sethook(T, count_hook, user_mask | LUA_MASKCOUNT,
-                user_mask & LUA_MASKCOUNT ? user_count : FUZZ_HOOK_EVERY);
-    return 0;
+    int mask = input_hook != NULL ? input_mask(L) : 0;
+    int count = ar->event == LUA_HOOKCOUNT;
+    instructions += count ? lua_gethookcount(L) : FUZZ_EVENT_COST;
+    if (instructions > FUZZ_MAX_INSTRUCTIONS)
+        luaL_error(L, "instruction limit reached");
+    if (count || (instructions & (FUZZ_HOOK_EVERY - 1)) < FUZZ_EVENT_COST)
+        check_time(L);
+    if (mask != 0 && (!count || (mask & LUA_MASKCOUNT)))
+        input_hook(L, ar);
 }
 
-/* rt.timeout with its deadline cut to the time a run may take. */
-static int clamped_timeout(lua_State *L)
+/* debug.sethook([thread,] ...): the debug library's, then guard_hook in
+ * front of the hook it set, with a count always. */
+static int guarded_sethook(lua_State *L)
+{
+    lua_State *L1 = lua_type(L, 1) == LUA_TTHREAD ? lua_tothread(L, 1) : L;
+    int n = real_sethook(L);
+    lua_Hook h = lua_gethook(L1);
+    int mask = lua_gethookmask(L1);
+    int count = lua_gethookcount(L1);
+    if (h != NULL && h != guard_hook)
+        input_hook = h;
+    if (h == NULL || h == guard_hook)
+        mask = 0;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mask_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &mask_key);
+    }
+    luaL_checkstack(L1, 1, NULL);
+    lua_pushthread(L1);
+    lua_xmove(L1, L, 1);
+    lua_pushinteger(L, mask);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    if (!(mask & LUA_MASKCOUNT) || count <= 0)
+        count = FUZZ_HOOK_EVERY;
+    lua_sethook(L1, guard_hook, mask | LUA_MASKCOUNT, count);
+    return n;
+}
+
+/* rt.timeout(ms, fn, ...) with ms at most FUZZ_TIMEOUT_MS. */
+static int guarded_timeout(lua_State *L)
 {
     if (lua_type(L, 1) == LUA_TNUMBER &&
-        lua_tonumber(L, 1) > FUZZ_MAX_SECONDS * 1000) {
-        lua_pushinteger(L, FUZZ_MAX_SECONDS * 1000);
+        lua_tonumber(L, 1) > FUZZ_TIMEOUT_MS) {
+        lua_pushinteger(L, FUZZ_TIMEOUT_MS);
         lua_replace(L, 1);
     }
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
+    return real_timeout(L);
 }
 
-/* Replace lib.name (when there) by f with the original as upvalue. */
-static void wrap(lua_State *L, const char *lib, const char *name,
-                 lua_CFunction f)
+/* Replace lib.name, a C function, by f; returns the one replaced. */
+static lua_CFunction wrap(lua_State *L, const char *lib, const char *name,
+                          lua_CFunction f)
 {
-    if (lua_getglobal(L, lib) == LUA_TTABLE &&
-        lua_getfield(L, -1, name) == LUA_TFUNCTION) {
-        lua_pushcclosure(L, f, 1);
-        lua_setfield(L, -2, name);
+    lua_CFunction old = NULL;
+    if (lua_getglobal(L, lib) == LUA_TTABLE) {
+        lua_getfield(L, -1, name);
+        old = lua_tocfunction(L, -1);
         lua_pop(L, 1);
-    } else {
-        lua_pop(L, 2);
+        if (old != NULL) {
+            lua_pushcfunction(L, f);
+            lua_setfield(L, -2, name);
+        }
     }
+    lua_pop(L, 1);
+    return old;
 }
 
 /* print without output: fuzz inputs print a lot. */
@@ -155,13 +179,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     luaL_openlibs(L);
     lua_pushcfunction(L, quiet_print);
     lua_setglobal(L, "print");
-    wrap(L, "debug", "sethook", chained_sethook);
-    wrap(L, "rt", "timeout", clamped_timeout);
-    budget = (long)FUZZ_MAX_HOOKS * FUZZ_HOOK_EVERY;
-    user_hook = NULL;
-    user_mask = user_count = 0;
+    real_sethook = wrap(L, "debug", "sethook", guarded_sethook);
+    real_timeout = wrap(L, "rt", "timeout", guarded_timeout);
+    if (real_sethook == NULL || real_timeout == NULL)
+        abort(); /* the guard would not hold */
+    instructions = 0;
     started = clock();
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
+    lua_sethook(L, guard_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
     if (luaL_loadbufferx(L, (const char *)data, size, "=fuzz", "t") == LUA_OK)
         (void)lua_pcall(L, 0, 0, 0);
     lua_settop(L, 0);

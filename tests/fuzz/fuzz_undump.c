@@ -42,7 +42,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 #define FUZZ_HOOK_EVERY 1000
 /* Hook calls before a run is stopped (~200k instructions). */
 #define FUZZ_MAX_HOOKS 200
-/* Processor time a run may take (libFuzzer's -timeout is 10 s). */
+/* Processor time a run may take (libFuzzer's -timeout is 60 s of wall
+ * time: tests/fuzz/run). */
 #define FUZZ_MAX_SECONDS 2
 /* Seeds bigger than this are not written (tests/fuzz/run's -max_len). */
 #define FUZZ_SEED_MAX 16384
