@@ -711,19 +711,18 @@ static void scanmoving(global_State *g, table *t, uint32_t from, uint32_t to)
 }
 
 /* Scan slots [from, to) of a strong table (array part first). */
-static void scantable(global_State *g, table *t, uint32_t from, uint32_t to)
+static inline void scantable(global_State *g, table *t, uint32_t from,
+                             uint32_t to)
 {
     if (t->moving) {
         scanmoving(g, t, from, to);
         return;
     }
-    for (uint32_t i = from; i < to; i++) {
-        if (i < t->asize) {
-            markvalue(g, &t->array[i]);
-        } else {
-            scannode(g, &t->node[i - t->asize]);
-        }
-    }
+    uint32_t asize = t->asize, i = from;
+    for (; i < to && i < asize; i++)
+        markvalue(g, &t->array[i]);
+    for (; i < to; i++)
+        scannode(g, &t->node[i - asize]);
 }
 
 static uint32_t table_slots(table *t)
@@ -1268,10 +1267,7 @@ static int propagate_unit(global_State *g)
                     g->remarkfound = 1;
                     t->weak = 0;
                     set2black(o);
-                    for (uint32_t i = 0; i < asize; i++)
-                        markvalue(g, &t->array[i]);
-                    for (uint32_t i = 0; i < nsize; i++)
-                        scannode(g, &t->node[i]);
+                    scantable(g, t, 0, asize + nsize);
                     left -= asize + nsize + 2;
                     did = 1;
                     continue;
@@ -1316,14 +1312,7 @@ static int propagate_unit(global_State *g)
                 markobj(g, t->metatable);
                 i = 1;
             }
-            for (; i < to && i <= asize; i++)
-                markvalue(g, &t->array[i - 1]);
-            if (i < to) { /* then i > asize: the nodes */
-                node *nd = t->node + (i - 1 - asize);
-                do
-                    scannode(g, nd++);
-                while (++i < to);
-            }
+            scantable(g, t, i - 1, to - 1);
         } else {
             /* (A table whose entries were moving may have fewer slots
              * now than its traversal has passed: it is done.) */

@@ -246,16 +246,11 @@ int code_getlabel(FuncState *fs)
     return fs->pc;
 }
 
-static int istestop(int op)
-{
-    return op >= OP_EQ && op <= OP_TESTSET;
-}
-
 /* The instruction controlling the jump at pc (its test), or the jump. */
 static instr *getjumpcontrol(FuncState *fs, int pc)
 {
     instr *pi = &fs->f->code[pc];
-    if (pc >= 1 && istestop(GET_OP(*(pi - 1))))
+    if (pc >= 1 && OP_ISTEST(GET_OP(*(pi - 1))))
         return pi - 1;
     return pi;
 }

@@ -453,24 +453,15 @@ static void openable(const proto *p, uint32_t regs[8])
 static int successors(const proto *p, int pc, int to[2])
 {
     instr i = p->code[pc];
+    if (OP_ISTEST(GET_OP(i))) {
+        to[0] = pc + 1; /* its JMP */
+        to[1] = pc + 2;
+        return 2;
+    }
     switch (GET_OP(i)) {
     case OP_JMP:
         to[0] = pc + 1 + GETARG_sJ(i);
         return 1;
-    case OP_EQ:
-    case OP_LT:
-    case OP_LE:
-    case OP_EQK:
-    case OP_EQI:
-    case OP_LTI:
-    case OP_LEI:
-    case OP_GTI:
-    case OP_GEI:
-    case OP_TEST:
-    case OP_TESTSET:
-        to[0] = pc + 1; /* its JMP */
-        to[1] = pc + 2;
-        return 2;
     case OP_LOADKX:
     case OP_LFALSESKIP:
     case OP_NEWTABLE:

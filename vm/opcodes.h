@@ -290,6 +290,10 @@ enum op_format { OPF_ABC, OPF_ABx, OPF_AsBx, OPF_Ax, OPF_sJ };
 enum opcode { OP_LIST(OP_ENUM) OP_NUM };
 #undef OP_ENUM
 
+/* A test: a comparison (EQ .. GEI), TEST or TESTSET, always followed by
+ * the JMP it skips or not (OP_LIST keeps them together, in that order). */
+#define OP_ISTEST(op) ((op) >= OP_EQ && (op) <= OP_TESTSET)
+
 /* Opcode names ("MOVE") and formats, indexed by opcode (vm/debug.c). */
 extern const char *const op_names[OP_NUM];
 extern const uint8_t op_formats[OP_NUM];
