@@ -154,6 +154,7 @@ static void varargprep(lua_State *L, CallInfo *ci, int nfix)
     }
     ci->func += actual + 1;
     ci->top += actual + 1;
+    ci->callstatus |= CIST_VARARG;
 }
 
 /* CLOSURE: a new Lua closure anchored in ra. */
@@ -473,9 +474,12 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
     static const void *const disptab[OP_NUM] = {OP_LIST(OP_LABEL)};
 #undef OP_LABEL
 #endif
-startfunc:
-    /* the call may have run a collector step that scanned this stack */
+    /* Entered from C, which may have run a collector step on another
+     * thread that scanned this stack.  A Lua call or return inside the loop
+     * needs no new mark: what ran meanwhile (an allocation's step, a call
+     * hook, a safe point's finalizers, a C function) marked it. */
     gc_thread_ran(L);
+startfunc:
     trap = L->hookmask;
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
@@ -486,6 +490,7 @@ startfunc:
             else
                 hookcall(L, ci);
         }
+        gc_thread_ran(L);
         ci->u.l.trap = 1;
     }
     goto enter;
@@ -1050,6 +1055,7 @@ enter:
                 if (vm_unlikely(G(L)->stepflag)) {
                     ptrdiff_t off = do_savestack(L, ra);
                     pace_safepoint_(L);
+                    gc_thread_ran(L);
                     ra = do_restorestack(L, off);
                 }
                 newci = do_precall(L, ra, nresults);
@@ -1086,8 +1092,10 @@ enter:
                                                "to-be-closed variable"));
                 }
                 n = do_pretailcall(L, ci, ra, b, delta);
-                if (n < 0)
+                if (n < 0) {
+                    gc_thread_ran(L);
                     goto startfunc;
+                }
                 ci->func -= delta;
                 do_poscall(L, ci, n);
                 updatetrap();
@@ -1121,7 +1129,8 @@ enter:
             }
             vmcase(OP_RETURN0)
             {
-                if (vm_unlikely(L->hookmask || cl->p->is_vararg)) {
+                if (vm_unlikely(L->hookmask ||
+                                (ci->callstatus & CIST_VARARG))) {
                     savepc();
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
@@ -1135,12 +1144,14 @@ enter:
                     L->top = res;
                     for (; nres > 0; nres--)
                         set_nil(L->top++);
+                    goto ret_fast;
                 }
                 goto ret;
             }
             vmcase(OP_RETURN1)
             {
-                if (vm_unlikely(L->hookmask || cl->p->is_vararg)) {
+                if (vm_unlikely(L->hookmask ||
+                                (ci->callstatus & CIST_VARARG))) {
                     savepc();
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
@@ -1159,6 +1170,7 @@ enter:
                         for (; nres > 1; nres--)
                             set_nil(L->top++);
                     }
+                    goto ret_fast;
                 }
                 goto ret;
             }
@@ -1304,7 +1316,21 @@ enter:
             ci = ci->previous;
             if (wanted >= 0)
                 L->top = ci->top;
+            /* a hook, a __close or a C function may have run a step on
+             * another thread */
             gc_thread_ran(L);
+        }
+        goto returning;
+    ret_fast: /* RETURN0/RETURN1 without hooks: nothing ran since the
+               * last instruction */
+        gc_stack_lower(L, ci->previous->func);
+        if (ci->callstatus & CIST_FRESH)
+            return;
+        {
+            int wanted = ci->nresults;
+            ci = ci->previous;
+            if (wanted >= 0)
+                L->top = ci->top;
         }
         goto returning;
     }
