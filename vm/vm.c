@@ -32,14 +32,14 @@
 #include "vm/tm.h"
 
 /* The table has no __index (none, or its absence cached in the flags). */
-static inline int no_index_tm(const table *h)
+static vm_inline int no_index_tm(const table *h)
 {
     const table *mt = tab_metatable(h);
     return mt == NULL || (mt->flags & (1u << TM_INDEX));
 }
 
 /* A raw lookup with the array part and short strings inline. */
-static inline const tvalue *fastget(table *h, const tvalue *key)
+static vm_inline const tvalue *fastget(table *h, const tvalue *key)
 {
     if (is_int(key) && tab_inarray(h, key->v.i))
         return &h->array[key->v.i - 1];
@@ -232,7 +232,7 @@ static int order_imm(lua_State *L, const tvalue *ra, int imm, int flip,
 #endif
 
 /* b != 0 */
-static inline rt_int int_mod(rt_int a, rt_int b)
+static vm_inline rt_int int_mod(rt_int a, rt_int b)
 {
     rt_int r;
     if (vm_unlikely((rt_uint)b + 1u <= 1u)) /* b == -1: avoid the trap */
@@ -244,7 +244,7 @@ static inline rt_int int_mod(rt_int a, rt_int b)
 }
 
 /* b != 0 */
-static inline rt_int int_idiv(rt_int a, rt_int b)
+static vm_inline rt_int int_idiv(rt_int a, rt_int b)
 {
     rt_int q;
     if (vm_unlikely((rt_uint)b + 1u <= 1u))
