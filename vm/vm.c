@@ -311,21 +311,32 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
         gc_thread_ran(L);                                                     \
     } while (0)
 
+/* A safe point's slow path (G(L)->safeflags up): a pending interrupt
+ * raises (rtlua_interrupt: it needs no hook, so it stops a hook's or a
+ * finalizer's loop too), and then the tick's collector step. */
+static void safepoint_(lua_State *L)
+{
+    if (G(L)->interrupt)
+        dbg_interrupted(L);
+    if (G(L)->stepflag)
+        pace_safepoint_(L);
+}
+
 /* A safe point after an instruction that left its result in ra, the first
  * free register (a new table, closure or concatenation): registers above
  * it are dead, and a step there does not mark them. */
 #define safepoint_above(ra)                                                   \
     do {                                                                      \
-        if (vm_unlikely(G(L)->stepflag)) {                                    \
-            ProtectAt((ra) + 1, pace_safepoint_(L));                          \
+        if (vm_unlikely(G(L)->safeflags)) {                                   \
+            ProtectAt((ra) + 1, safepoint_(L));                               \
         }                                                                     \
     } while (0)
 
 /* A safe point: a collector step when the tick asked for one. */
 #define safepoint()                                                           \
     do {                                                                      \
-        if (vm_unlikely(G(L)->stepflag)) {                                    \
-            Protect(pace_safepoint_(L));                                      \
+        if (vm_unlikely(G(L)->safeflags)) {                                   \
+            Protect(safepoint_(L));                                           \
         }                                                                     \
     } while (0)
 
@@ -1047,9 +1058,9 @@ enter:
                 if (b != 0)
                     L->top = ra + b;
                 savepc();
-                if (vm_unlikely(G(L)->stepflag)) {
+                if (vm_unlikely(G(L)->safeflags)) {
                     ptrdiff_t off = do_savestack(L, ra);
-                    pace_safepoint_(L);
+                    safepoint_(L);
                     ra = do_restorestack(L, off);
                 }
                 newci = do_precall(L, ra, nresults);
