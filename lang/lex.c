@@ -546,6 +546,18 @@ static int pair(lexstate *ls, int c, int second, int tok)
     return tok;
 }
 
+/* `c`, '<' or '>', alone, with '=' after it (`orequal`), or twice
+ * (`shift`). */
+static int angle(lexstate *ls, int c, int orequal, int shift)
+{
+    step(ls);
+    if (ls->current != '=' && ls->current != c)
+        return c;
+    int tok = ls->current == '=' ? orequal : shift;
+    step(ls);
+    return tok;
+}
+
 static int scan(lexstate *ls, token *tk)
 {
     for (;;) {
@@ -589,27 +601,9 @@ static int scan(lexstate *ls, token *tk)
         case '=':
             return pair(ls, '=', '=', TK_EQ);
         case '<':
-            step(ls);
-            if (ls->current == '=') {
-                step(ls);
-                return TK_LE;
-            }
-            if (ls->current == '<') {
-                step(ls);
-                return TK_SHL;
-            }
-            return '<';
+            return angle(ls, '<', TK_LE, TK_SHL);
         case '>':
-            step(ls);
-            if (ls->current == '=') {
-                step(ls);
-                return TK_GE;
-            }
-            if (ls->current == '>') {
-                step(ls);
-                return TK_SHR;
-            }
-            return '>';
+            return angle(ls, '>', TK_GE, TK_SHR);
         case '/':
             return pair(ls, '/', '/', TK_IDIV);
         case '~':
