@@ -332,7 +332,8 @@ static void safepoint_(lua_State *L)
         }                                                                     \
     } while (0)
 
-/* A safe point: a collector step when the tick asked for one. */
+/* A safe point: a collector step when the tick asked for one, or the
+ * interrupt's error (safepoint_). */
 #define safepoint()                                                           \
     do {                                                                      \
         if (vm_unlikely(G(L)->safeflags)) {                                   \

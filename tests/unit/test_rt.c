@@ -350,6 +350,16 @@ static const char pcall_loops[] =
     "  pcall(function() interrupt() while true do end end)\n"
     "  pcall(error, 'again')\n"
     "end\n";
+/* A message handler written in Lua is interrupted too (an error in
+ * error handling); and a __close. */
+static const char handler_loops[] =
+    "local ok, e = xpcall(function() interrupt() while true do end end,\n"
+    "  function(m) return 'handled: ' .. m end)\n"
+    "error('not reached')\n";
+static const char close_loops[] =
+    "do local c <close> = setmetatable({}, {__close = function()\n"
+    "  interrupt() while true do end end}) end\n"
+    "error('not reached')\n";
 /* After the interrupt is withdrawn: hooks and finalizers work again. */
 static const char after_interrupt[] =
     "local hooked, fin = 0, false\n"
@@ -460,7 +470,10 @@ static void test_a_pcall_does_not_end_an_interrupt(void)
     if (!interruptible(L))
         return;
     int stopped = ends_interrupted(L, pcall_loops, 3);
-    CHECK(works_after_interrupt(L) && stopped);
+    int handler_stopped = ends_interrupted(L, handler_loops, 3);
+    int close_stopped = ends_interrupted(L, close_loops, 2);
+    CHECK(works_after_interrupt(L) && stopped && handler_stopped &&
+          close_stopped);
 }
 
 /* ---- The collector's controls of rtlua.h (gc/gcapi.c) ------------------ */
