@@ -34,12 +34,8 @@
  * "interrupted!" in the running code, other bytes are kept as type-ahead
  * (REPL_TYPEAHEAD of them: the console keeps the rest, unread, until the
  * prompt reads them).
- * On the host, SIGINT arms the same hook, and raises the runtime's
- * interrupt (rtlua_interrupt), which needs no hook: it stops a loop in a
- * hook function or a __gc too, and the code's own hook (debug.sethook
- * replaces the REPL's for the rest of the line on a board).  Ctrl-C's
- * interrupt stays raised until the chunk has ended: a pcall does not
- * keep it running.
+ * On the host, SIGINT arms the same hook.  A hook the code installs itself
+ * (debug.sethook) replaces this one for the rest of that line.
  *
  * rtlua_docall, with which lib/main.c runs every chunk too, is where
  * SIGINT (on the host) and the console poll (on a board, in the REPL
@@ -344,7 +340,6 @@ static void repl_hook(lua_State *L, lua_Debug *ar)
         in.interrupted = 0;
         in.was_interrupted = 1;
         lua_sethook(L, NULL, 0, 0);
-        rtlua_interrupt(L, 1); /* the pcalls it unwinds through too */
         luaL_error(L, "interrupted!");
     }
 }
@@ -353,13 +348,11 @@ static void repl_hook(lua_State *L, lua_Debug *ar)
 static lua_State *volatile signalled_state;
 
 /* SIGINT while a line runs: the next instruction runs the hook, which
- * raises the error (a signal handler cannot), as lua5.4's does; where no
- * hook runs (in a hook function or a __gc), the interrupt raises it. */
+ * raises the error (a signal handler cannot). */
 static void on_sigint(int sig)
 {
     signal(sig, SIG_DFL); /* a second Ctrl-C ends the program */
     in.interrupted = 1;
-    rtlua_interrupt(signalled_state, 1);
     lua_sethook(signalled_state, repl_hook,
                 LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
@@ -399,7 +392,6 @@ int rtlua_docall(lua_State *L, int narg, int nres)
 #endif
     if (lua_gethook(L) == repl_hook)
         lua_sethook(L, NULL, 0, 0);
-    rtlua_interrupt(L, 0);
     in.interrupted = 0;
     lua_remove(L, base);
     return status;
