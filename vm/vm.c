@@ -341,15 +341,24 @@ static void safepoint_(lua_State *L)
         }                                                                     \
     } while (0)
 
+/* The JMP after a test, taken: a backward one is a safe point, as
+ * OP_JMP's is (repeat ... until cond loops back through it), taken at
+ * the JMP, so that an error there (an interrupt) names the test's line. */
+#define dotestjump(ni)                                                        \
+    do {                                                                      \
+        int sj_ = GETARG_sJ(ni);                                              \
+        if (sj_ < 0)                                                          \
+            safepoint();                                                      \
+        pc += sj_ + 1;                                                        \
+    } while (0)
+
 /* The instruction after a comparison is its JMP: take it or skip it. */
 #define docondjump(cond)                                                      \
     do {                                                                      \
         if ((cond) != GETARG_k(i))                                            \
             pc++;                                                             \
-        else {                                                                \
-            instr ni_ = *pc;                                                  \
-            pc += GETARG_sJ(ni_) + 1;                                         \
-        }                                                                     \
+        else                                                                  \
+            dotestjump(*pc);                                                  \
     } while (0)
 
 /* Arithmetic with integer and float fast paths; `v2` is the second
@@ -1046,7 +1055,7 @@ enter:
                 else {
                     instr ni = *pc;
                     set_obj(RA(i), rb);
-                    pc += GETARG_sJ(ni) + 1;
+                    dotestjump(ni);
                 }
                 vmbreak;
             }

@@ -326,11 +326,16 @@ static void note_warning(void *ud, const char *msg, int tocont)
         memcpy(warned + n, msg, m + 1);
 }
 
-/* A hook function that loops. */
+/* A hook function that loops; one whose loop goes back through a test's
+ * jump (repeat ... until). */
 static const char hook_loops[] =
     "debug.sethook(function() interrupt() while true do end end, '', 1)\n"
     "local x = 0\n"
     "for i = 1, 10 do x = x + i end\n";
+static const char hook_repeats[] =
+    "debug.sethook(function() interrupt() local n = 0\n"
+    "  repeat n = n + 1 until n < 0 end, '', 1)\n"
+    "for i = 1, 10 do end\n";
 /* A finalizer that loops; then a C loop of 2^31 or 2^63 iterations in
  * one, which the tick interrupts (no hook polls it: rtlua_poll must). */
 static const char gc_loops[] =
@@ -428,7 +433,9 @@ static void test_an_interrupt_stops_a_looping_hook(void)
     if (!interruptible(L))
         return;
     int stopped = ends_interrupted(L, hook_loops, 1);
-    CHECK(works_after_interrupt(L) && stopped);
+    lua_sethook(L, NULL, 0, 0);
+    int repeats_stopped = ends_interrupted(L, hook_repeats, 2);
+    CHECK(works_after_interrupt(L) && stopped && repeats_stopped);
 }
 
 /* A __gc's loop, in Lua or in C, ends as a __gc error does, a warning;
