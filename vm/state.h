@@ -289,6 +289,8 @@ typedef struct global_State {
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
     size_t lastlargest;    /* the largest sure allocation when it ended */
+    size_t lastend;        /* bytes in use when it ended */
+    size_t fnzdrained;     /* bytes of objects whose __gc ran since */
     uint32_t atomiccycles; /* what the last atomic unit took */
     uint32_t atomicslots;  /* the stack slots it re-scanned and cleared */
     uint32_t atomiclslots; /* those of the thread running its step */
