@@ -301,15 +301,22 @@ static int l_interrupt(lua_State *L)
  * watchdog's or a timer's would (the tick stands in for the pacing's
  * until the case ends). */
 static lua_State *irqL;
+/* Once only: a later tick, after the case withdrew the interrupt, must
+ * not raise it again (it did on netduinoplus2, failing the next script). */
+static volatile int irq_armed;
 
 static void interrupt_from_tick(void)
 {
-    rtlua_interrupt(irqL, 1);
+    if (irq_armed) {
+        irq_armed = 0;
+        rtlua_interrupt(irqL, 1);
+    }
 }
 
 static int l_interrupt_soon(lua_State *L)
 {
     irqL = L;
+    irq_armed = 1;
     port_on_tick(interrupt_from_tick);
     return 0;
 }
