@@ -156,7 +156,7 @@ BOARD_ROM := $(call rom_generated,$(BDIR))
 # (vm/obj.h wants a configuration: the host's, whose number model the
 # generated files do not depend on.)
 $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
-           vm/num.h lang/reserved.h \
+           vm/num.h lang/reserved.h lang/escape.h \
            $(HOST_INC)/rtlua_config.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. -I$(HOST_INC) tools/romgen.c \

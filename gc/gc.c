@@ -1663,8 +1663,9 @@ static void atomic_mark(global_State *g)
  * tobefnz not empty).  Every object the program can reach is marked, so
  * a white object on finobj is unreachable: the stages that follow,
  * while the program runs, move those to tobefnz (FNZ_SEPARATE,
- * GC_SWEEP_MAX objects a unit) and mark all of tobefnz and what it
- * reaches (FNZ_RESURRECT, GC_TRAVERSE_CHUNK objects a unit, then the
+ * GC_SEPARATE_MAX objects looked at and GC_SEPARATE_MOVE moved a unit)
+ * and mark all of tobefnz and what it reaches (FNZ_RESURRECT,
+ * GC_TRAVERSE_CHUNK objects a unit, then the
  * usual propagation and re-marks), so that neither walk is in an atomic
  * step.  Weak values are cleared here, before the finalizers' objects are
  * marked (5.4's rule: a resurrected object leaves weak values first);
@@ -1701,8 +1702,14 @@ static int fnz_unit(global_State *g)
         return 1;
     }
     if (g->fnzstage == FNZ_SEPARATE) {
-        for (int i = 0; i < GC_SWEEP_MAX && *g->fnzsep != NULL; i++)
-            g->fnzsep = separate_one(g, g->fnzsep, 0);
+        int moved = 0;
+        for (int i = 0; i < GC_SEPARATE_MAX && moved < GC_SEPARATE_MOVE &&
+                        *g->fnzsep != NULL;
+             i++) {
+            gcobj **pp = g->fnzsep;
+            g->fnzsep = separate_one(g, pp, 0);
+            moved += g->fnzsep == pp;
+        }
         if (*g->fnzsep == NULL) {
             g->fnzstage = FNZ_RESURRECT;
             g->fnzmark = g->tobefnz;
@@ -1854,6 +1861,7 @@ static void call_one_finalizer(lua_State *L)
 {
     global_State *g = G(L);
     gcobj *o = g->tobefnz;
+    g->fnzdrained += fnz_cost(o);
     if (g->fnzmark == o) /* RESURRECT had not marked it yet */
         g->fnzmark = o->next;
     /* A sweep of tobefnz may stand on its link: it goes on along
@@ -1913,10 +1921,22 @@ static void start_cycle(global_State *g)
  * would be kept by the cycle (marked with tobefnz), and freed only by
  * the one after, so that finalizable garbage would live two cycles, and
  * the estimate and peak grow with the pause cycle on cycle.  (Lua 5.4's
- * cycle likewise ends only once its finalizers have run.) */
+ * cycle likewise ends only once its finalizers have run.)  But only
+ * while the calls keep pace with allocation: the wait frees nothing by
+ * itself, it only lets the next cycle free the objects whose __gc ran.
+ * Once the program has allocated more than twice what those held (and
+ * GC_GROWTH_MIN), the garbage it made is the greater part, and the
+ * cycle starts.  Calls that run only in an rt.loop's slack (150 a
+ * millisecond at shift=0) beside a body making garbage at 100 KB a
+ * millisecond: the wait lasted until free memory fell to the reserve,
+ * 16 ms, and the cycle that followed ran out of memory. */
 static int gc_cycle_waits(global_State *g)
 {
-    return g->tobefnz != NULL && arena_free_bytes(g->arena) >= g->reserve;
+    if (g->tobefnz == NULL || arena_free_bytes(g->arena) < g->reserve)
+        return 0;
+    size_t inuse = arena_in_use(g->arena);
+    size_t grown = inuse > g->lastend ? inuse - g->lastend : 0;
+    return grown <= GC_GROWTH_MIN || grown / 2 <= g->fnzdrained;
 }
 
 int gc_cycle_due(global_State *g)
@@ -2203,6 +2223,8 @@ static int work(lua_State *L, int force)
         g->lastunits = g->cycleunits;
         g->lastbytes = g->cyclebytes;
         g->lastlargest = arena_largest_alloc(g->arena);
+        g->lastend = arena_in_use(g->arena);
+        g->fnzdrained = 0;
         g->cycleunits = 0;
         g->assistowed = 0;
         g->assistdebt = 0;

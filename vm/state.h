@@ -289,6 +289,8 @@ typedef struct global_State {
     size_t cyclebytes;     /* bytes in use when this cycle started */
     size_t lastbytes;      /* the same for the last finished cycle */
     size_t lastlargest;    /* the largest sure allocation when it ended */
+    size_t lastend;        /* bytes in use when it ended */
+    size_t fnzdrained;     /* bytes of objects whose __gc ran since */
     uint32_t atomiccycles; /* what the last atomic unit took */
     uint32_t atomicslots;  /* the stack slots it re-scanned and cleared */
     uint32_t atomiclslots; /* those of the thread running its step */
@@ -306,9 +308,18 @@ typedef struct global_State {
     uint32_t bodyassistcycles; /* their cycles, and the catch-up's */
     uint32_t stepbudget;       /* cycles per paced step */
     volatile uint32_t credit;  /* cycles accrued by the tick */
-    volatile uint8_t stepflag; /* the tick asks for a step */
-    uint32_t utilisation_pct;  /* share of each tick given to the GC */
-    uint32_t creditcap;        /* credit never exceeds this */
+    /* What a safe point of the interpreter tests, both in one load
+     * (safeflags): nonzero when either byte is. */
+    union {
+        struct {
+            volatile uint8_t stepflag;  /* the tick asks for a step */
+            volatile uint8_t interrupt; /* rtlua_interrupt: raise
+                                           "interrupted!" (vm/debug.c) */
+        };
+        volatile uint16_t safeflags;
+    };
+    uint32_t utilisation_pct; /* share of each tick given to the GC */
+    uint32_t creditcap;       /* credit never exceeds this */
     uint32_t gcspent; /* cycles of collector steps and emergencies (wraps):
                          what a mutator pause's figure leaves out */
     gc_stats stats;

@@ -312,22 +312,45 @@ static vm_inline rt_int int_idiv(rt_int a, rt_int b)
         gc_thread_ran(L);                                                     \
     } while (0)
 
+/* A safe point's slow path (G(L)->safeflags up): a pending interrupt
+ * raises (rtlua_interrupt: it needs no hook, so it stops a hook's or a
+ * finalizer's loop too), and then the tick's collector step. */
+static void safepoint_(lua_State *L)
+{
+    if (G(L)->interrupt)
+        dbg_interrupted(L);
+    if (G(L)->stepflag)
+        pace_safepoint_(L);
+}
+
 /* A safe point after an instruction that left its result in ra, the first
  * free register (a new table, closure or concatenation): registers above
  * it are dead, and a step there does not mark them. */
 #define safepoint_above(ra)                                                   \
     do {                                                                      \
-        if (vm_unlikely(G(L)->stepflag)) {                                    \
-            ProtectAt((ra) + 1, pace_safepoint_(L));                          \
+        if (vm_unlikely(G(L)->safeflags)) {                                   \
+            ProtectAt((ra) + 1, safepoint_(L));                               \
         }                                                                     \
     } while (0)
 
-/* A safe point: a collector step when the tick asked for one. */
+/* A safe point: a collector step when the tick asked for one, or the
+ * interrupt's error (safepoint_). */
 #define safepoint()                                                           \
     do {                                                                      \
-        if (vm_unlikely(G(L)->stepflag)) {                                    \
-            Protect(pace_safepoint_(L));                                      \
+        if (vm_unlikely(G(L)->safeflags)) {                                   \
+            Protect(safepoint_(L));                                           \
         }                                                                     \
+    } while (0)
+
+/* The JMP after a test, taken: a backward one is a safe point, as
+ * OP_JMP's is (repeat ... until cond loops back through it), taken at
+ * the JMP, so that an error there (an interrupt) names the test's line. */
+#define dotestjump(ni)                                                        \
+    do {                                                                      \
+        int sj_ = GETARG_sJ(ni);                                              \
+        if (sj_ < 0)                                                          \
+            safepoint();                                                      \
+        pc += sj_ + 1;                                                        \
     } while (0)
 
 /* The instruction after a comparison is its JMP: take it or skip it. */
@@ -335,10 +358,8 @@ static vm_inline rt_int int_idiv(rt_int a, rt_int b)
     do {                                                                      \
         if ((cond) != GETARG_k(i))                                            \
             pc++;                                                             \
-        else {                                                                \
-            instr ni_ = *pc;                                                  \
-            pc += GETARG_sJ(ni_) + 1;                                         \
-        }                                                                     \
+        else                                                                  \
+            dotestjump(*pc);                                                  \
     } while (0)
 
 /* Arithmetic with integer and float fast paths; `v2` is the second
@@ -1039,7 +1060,7 @@ enter:
                 else {
                     instr ni = *pc;
                     set_obj(RA(i), rb);
-                    pc += GETARG_sJ(ni) + 1;
+                    dotestjump(ni);
                 }
                 vmbreak;
             }
@@ -1052,9 +1073,9 @@ enter:
                 if (b != 0)
                     L->top = ra + b;
                 savepc();
-                if (vm_unlikely(G(L)->stepflag)) {
+                if (vm_unlikely(G(L)->safeflags)) {
                     ptrdiff_t off = do_savestack(L, ra);
-                    pace_safepoint_(L);
+                    safepoint_(L);
                     gc_thread_ran(L);
                     ra = do_restorestack(L, off);
                 }

@@ -883,10 +883,91 @@ static void test_paced_finalizers_keep_to_the_step_budget(void)
 }
 #endif
 
+#ifndef RTLUA_TORTURE /* (a collection at every allocation runs them all) */
+/* A finalizable object of about `bytes`, for test id `id`. */
+static udata *finalizable_of(table *mt, int id, size_t bytes)
+{
+    udata *u = fn_newudata(L, bytes, 0);
+    if (u == NULL)
+        return NULL;
+    *(int *)udata_mem(u) = id;
+    u->metatable = mt;
+    gc_checkfinalizer(L, obj2gc(u), mt);
+    return u;
+}
+
+/* Garbage of at least `bytes`, in tables of a few hundred bytes. */
+static int make_garbage(size_t bytes)
+{
+    global_State *g = G(L);
+    size_t start = arena_in_use(g->arena);
+    while (arena_in_use(g->arena) - start < bytes)
+        if (tab_new_sized(L, 40, 0) == NULL)
+            return 0;
+    return 1;
+}
+
+/* A cycle due waits for the last one's __gc calls only while they keep
+ * pace with allocation: once the program has allocated more than twice
+ * what the calls run since the cycle ended held, waiting frees nothing
+ * sooner and lets garbage pile up (an rt.loop body making garbage
+ * beside 20,000 dead finalizable objects, whose calls run only in the
+ * loop's slack, waited 16 ms and ran out of memory). */
+static void test_a_cycle_waits_for_finalizers_only_while_they_keep_pace(void)
+{
+    enum { N = 12, BYTES = 600 };
+    CHECK(open_state());
+    if (!arena_fits(256u << 10, "cycle_waits_for_finalizers")) {
+        CHECK(close_state_empty());
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    g->gcrunning = 0; /* (no cycle while they are made) */
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable_of(mt, i, BYTES) != NULL);
+    release_newest();
+    g->gcrunning = 1;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    CHECK_EQ(count_list(g->tobefnz, 0), N);
+    /* Due, with nothing allocated since: it waits. */
+    g->gcestimate = 0;
+    gc_step(L, 1);
+    CHECK(g->gcphase == GC_PAUSE);
+    /* Two thirds of the calls ran: it waits while the growth is under
+     * twice what they held. */
+    CHECK_EQ(gc_finalize(L, 2 * N / 3), 2 * N / 3);
+    CHECK(make_garbage(GC_GROWTH_MIN + BYTES));
+    g->gcestimate = 0;
+    gc_step(L, 1);
+    CHECK(g->gcphase == GC_PAUSE);
+    /* Past it, the cycle starts, calls pending or not. */
+    CHECK(make_garbage(2 * N * BYTES));
+    CHECK(g->tobefnz != NULL);
+    g->gcestimate = 0;
+    gc_step(L, 1);
+    CHECK(g->gcphase != GC_PAUSE);
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+#endif
+
 /* Separating the unreachable finalizable objects and marking them for
  * their finalizers are bounded units, not a walk of finobj inside the
  * atomic step: stepped one unit at a time, tobefnz gains at most
- * GC_SWEEP_MAX objects and GC_TRAVERSE_CHUNK marked ones per unit. */
+ * GC_SEPARATE_MOVE objects and GC_TRAVERSE_CHUNK marked ones per unit. */
 static void test_finalizable_objects_are_separated_in_bounded_units(void)
 {
     CHECK(open_state());
@@ -922,7 +1003,7 @@ static void test_finalizable_objects_are_separated_in_bounded_units(void)
             marked = m;
         }
     }
-    CHECK(most <= GC_SWEEP_MAX && mostm <= GC_TRAVERSE_CHUNK);
+    CHECK(most <= GC_SEPARATE_MOVE && mostm <= GC_TRAVERSE_CHUNK);
 #ifndef RTLUA_TORTURE
     /* (The torture builds collect at each allocation: every object was
      * finalized on its own while they were made.) */
@@ -2934,6 +3015,9 @@ static const struct check_case cases[] = {
     CASE(test_stand_in_finalizer_runs_at_close),
     CASE(test_finalizers_run_outside_steps_a_bounded_few_at_a_time),
     CASE(test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers),
+#ifndef RTLUA_TORTURE
+    CASE(test_a_cycle_waits_for_finalizers_only_while_they_keep_pace),
+#endif
 #ifndef RTLUA_TORTURE
     CASE(test_paced_finalizers_keep_to_the_step_budget),
 #endif
