@@ -1328,22 +1328,15 @@ enter:
         }
         continue;
     ret:
-        /* The caller's frame runs again: its registers may change */
-        gc_stack_lower(L, ci->previous->func);
-        if (ci->callstatus & CIST_FRESH)
-            return;
-        {
-            int wanted = ci->nresults;
-            ci = ci->previous;
-            if (wanted >= 0)
-                L->top = ci->top;
-            /* a hook, a __close or a C function may have run a step on
-             * another thread */
+        /* A hook, a __close or a C function may have run a step on
+         * another thread: the caller's frame (not a C caller's) marks
+         * this one as running again. */
+        if (!(ci->callstatus & CIST_FRESH))
             gc_thread_ran(L);
-        }
-        goto returning;
+        /* fall through */
     ret_fast: /* RETURN0/RETURN1 without hooks: nothing ran since the
                * last instruction */
+        /* The caller's frame runs again: its registers may change */
         gc_stack_lower(L, ci->previous->func);
         if (ci->callstatus & CIST_FRESH)
             return;
