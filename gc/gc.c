@@ -176,9 +176,19 @@ static int assist_due(global_State *g, size_t n)
             g->assistowed = GC_ASSIST_MIN_UNITS;
         return 1;
     }
+    /* Above the reserve, the checks come at every g->assiststride bytes
+     * (an allocation that is not one costs an addition and a compare):
+     * while no cycle is due, at every GC_DUE_STRIDE; while one is due or
+     * under way, at every room / GC_ASSIST_DIV, the room as of the last
+     * check (work() sets the stride to 0 as a cycle starts and ends, so
+     * that the first allocation after checks at once). */
+    g->assistdebt += bytes;
+    if (g->assistdebt < g->assiststride)
+        return 0;
     if (g->gcphase == GC_PAUSE && !gc_cycle_due(g)) {
         g->assistdebt = 0;
         g->assistowed = 0;
+        g->assiststride = GC_DUE_STRIDE;
         return 0;
     }
     if (g->gcphase == GC_PAUSE && g->tobefnz != NULL) {
@@ -188,13 +198,15 @@ static int assist_due(global_State *g, size_t n)
             g->fnzdue = 1;
             g->stepflag = 1;
         }
+        g->assistdebt = 0;
+        g->assiststride = GC_DUE_STRIDE;
         return 0;
     }
     size_t inuse = arena_in_use(g->arena);
     size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
     size_t room = cycle_room(g, base);
-    g->assistdebt += bytes;
-    if (g->assistdebt < room / GC_ASSIST_DIV)
+    g->assiststride = room / GC_ASSIST_DIV;
+    if (g->assistdebt < g->assiststride)
         return 0;
     size_t grown = inuse > base ? inuse - base : 0;
     bytes = g->assistdebt;
@@ -2210,6 +2222,7 @@ static int work(lua_State *L, int force)
     uint8_t phase = g->gcphase;
     int r = unit(L, force);
     if (phase == GC_PAUSE && g->gcphase != GC_PAUSE) {
+        g->assiststride = 0;
         g->cyclebytes = arena_in_use(g->arena);
         g->cyclealloc = 0;
         g->cyclefnzbytes = 0;
@@ -2228,6 +2241,7 @@ static int work(lua_State *L, int force)
         g->cycleunits = 0;
         g->assistowed = 0;
         g->assistdebt = 0;
+        g->assiststride = 0;
     }
     return r;
 }

@@ -238,6 +238,10 @@
 /* What is owed is charged at every (free bytes / this) allocated under
  * the reserve, and every (room / this) in growth. */
 #define GC_ASSIST_DIV 64
+/* While no cycle is due, allocation asks whether one is at every this
+ * many bytes (gc_cycle_due, with the arena's counters and its largest
+ * block, cost more than most allocations' own work). */
+#define GC_DUE_STRIDE 256
 /* A cycle starts at the latest when use has grown over the estimate by
  * this part of what the arena has over it (whatever the pause): on
  * mps2-an385's 4 MiB, a table rehashed to 40,000 keys beside its garbage

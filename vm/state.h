@@ -278,8 +278,10 @@ typedef struct global_State {
     uint32_t pausepct;     /* a cycle starts when use grows this % over
                               the estimate (or free falls under reserve) */
     size_t reserve;        /* assist steps below this many free bytes */
-    size_t assistdebt;     /* bytes allocated under the reserve since the last
-                              assist step */
+    size_t assistdebt;     /* bytes allocated since the last assist step
+                              (or the last check of gc.c's assist_due) */
+    size_t assiststride;   /* the bytes between two such checks, above the
+                              reserve */
     uint32_t assistowed;   /* work units allocation owes the cycle: paid by
                               assist steps and by any other step's units */
     uint32_t cycleunits;   /* work units done in this cycle so far */
