@@ -2298,9 +2298,34 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         if (!work(L, 0))
             break;
         units++;
+        /* Short units run in runs between two reads of the clock (gc.h:
+         * GC_RUN_MAX): as many more as a GC_RUN_DIV-th of what is left
+         * holds at the longest unit's cost, in the same phase, never
+         * atomic, once GC_RUN_AFTER units were timed alone and the
+         * longest of them is under budget / GC_RUN_SHORT. */
+        uint32_t run = 1;
+        int ended = 0;
+        if (!atomic && units > GC_RUN_AFTER &&
+            longest <= budget / GC_RUN_SHORT) {
+            uint32_t more = (budget - (now - start)) / (GC_RUN_DIV * longest);
+            if (more > GC_RUN_MAX - 1)
+                more = GC_RUN_MAX - 1;
+            for (; more > 0 && (!maxunits || units < maxunits) &&
+                   g->gcphase == phase && !atomic_next(g, L);
+                 more--) {
+                if (!work(L, 0)) {
+                    ended = 1;
+                    break;
+                }
+                units++;
+                run++;
+            }
+            g->stats.units_in_runs += run - 1;
+        }
         uint32_t t = port_cycles();
-        if (t - now > g->stats.worst_unit_cycles) {
-            g->stats.worst_unit_cycles = t - now;
+        uint32_t took = run == 1 ? t - now : (t - now) / run;
+        if (took > g->stats.worst_unit_cycles) {
+            g->stats.worst_unit_cycles = took;
             g->stats.worst_unit_phase = phase;
         }
         if (atomic) {
@@ -2309,9 +2334,11 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
             g->atomiclslots = lslots;
             g->atomicput = 0;
         }
-        if (t - now > longest)
-            longest = t - now;
+        if (took > longest)
+            longest = took;
         now = t;
+        if (ended)
+            break;
     }
     /* The thread that called goes on running: a scan of its stack in this
      * step must be done again in atomic (C functions change it without

@@ -175,6 +175,25 @@
  * of those from 16-27 us to about 25-30 us, and a full collection's
  * instructions by an eighth (a unit's fixed cost: the dispatch, the
  * clock). */
+/* Where units are short against the budget (the longest of the step so
+ * far under budget / GC_RUN_SHORT: a fast core, or QEMU at -icount
+ * shift=0, where a unit is 5-10 cycles at 25 MHz), a step reads the
+ * clock after a run of them rather than after each (the read is about 40
+ * instructions on a board without a cycle counter, a fifth of a short
+ * unit): a run is the units that a GC_RUN_DIV-th of the budget left holds
+ * at the longest unit's cost, at most GC_RUN_MAX, all of one phase and
+ * none of them atomic.  A run's units count as its average in
+ * worst_unit_us.  At a 25 MHz board's pace (shift=5: units of 100-500
+ * cycles) there are no runs: runs of 2 or 3 there took finshort's worst
+ * step from 2,710 to 3,072 cycles.  At shift=0 they took bench/trees.lua
+ * on mps2-an385 from 32.64M to 31.42M instructions, and weakk of
+ * bench/gc_adversarial.lua in rt.loop from out of memory in 5 of 6
+ * layouts to none (and finlive, which the faster allocation of the
+ * assist stride had tipped into running out in 6 of 6, back to none). */
+#define GC_RUN_SHORT 64
+#define GC_RUN_AFTER 4
+#define GC_RUN_DIV 4
+#define GC_RUN_MAX 8
 /* Pieces per propagation unit (a slot scanned: array slots, hash nodes,
  * constants, upvalues; or an object taken from a gray list), stack
  * slots or open upvalues per unit of a thread's scan. */

@@ -86,7 +86,10 @@ typedef struct gc_stats {
     uint32_t paced;               /* steps run at safe points on tick credit */
     uint64_t bytes_freed;         /* arena bytes returned by the sweep */
     uint64_t step_cycles_total;   /* sum of all step lengths */
-    uint32_t worst_unit_cycles;   /* longest unit of any step */
+    uint32_t worst_unit_cycles;   /* longest unit of any step (a run's
+                                     units: their average, gc.h GC_RUN_MAX) */
+    uint32_t units_in_runs;       /* units that ran after another with no
+                                     clock read between (gc.h GC_RUN_MAX) */
     uint8_t worst_unit_phase;     /* the phase it ran in (GC_ATOMIC: atomic) */
     uint64_t protos_traversed;    /* prototypes whose traversal began (those
                                      of a flash image never are) */

@@ -1850,6 +1850,38 @@ static void test_assist_pays_work_owed_not_its_whole_budget(void)
     CHECK(close_state_empty());
 }
 
+/* Where units are short against the budget, a step reads the clock
+ * after runs of them (gc.h: GC_RUN_MAX): steps of a tenth of a second
+ * (host cycles are nanoseconds) run most of a cycle's units in runs;
+ * steps of GC_RUN_SHORT cycles, under which no unit is short enough,
+ * time each unit alone. */
+static void test_short_units_run_between_clock_reads(void)
+{
+    CHECK(open_small_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    for (rt_int i = 1; i <= 10; i++) {
+        table *t = tagged_table(i);
+        CHECK(t != NULL && anchor(i, obj2gc(t), V_TABLE));
+    }
+    gc_fullgc(L);
+    uint32_t budgets[2] = {GC_RUN_SHORT, port_cycle_hz() / 10};
+    for (int b = 0; b < 2; b++) {
+        uint32_t runs0 = g->stats.units_in_runs;
+        uint32_t done = g->stats.cycles_completed;
+        g->gcestimate = 0; /* a cycle is due */
+        for (int i = 0; i < 100000 && g->stats.cycles_completed == done; i++)
+            gc_step(L, budgets[b]);
+        CHECK(g->stats.cycles_completed > done);
+        if (b == 0)
+            CHECK_EQ(g->stats.units_in_runs, runs0);
+        else
+            CHECK(g->stats.units_in_runs > runs0);
+    }
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* The growth-assist cases' start: 400 anchored tables, a full cycle to
  * estimate by, no reserve (growth assists only), and a new cycle under
  * way with the estimate it will be given room by.  *estimate stays 0
@@ -3031,6 +3063,7 @@ static const struct check_case cases[] = {
     CASE(test_emergency_collection_frees_garbage_to_satisfy),
 #ifndef RTLUA_TORTURE
     CASE(test_assist_pays_work_owed_not_its_whole_budget),
+    CASE(test_short_units_run_between_clock_reads),
     CASE(test_growth_assists_wait_for_the_paced_steps),
     CASE(test_a_cycle_behind_its_room_is_caught_up),
     CASE(test_cycle_is_due_when_the_largest_block_runs_out),
