@@ -83,27 +83,6 @@ assert(getmetatable(1) == nil)
 ok, e = pcall(setmetatable, 1, {})
 assert(not ok and e == "bad argument #1 to 'setmetatable' (table expected, got number)")
 
--- Method calls (SELF) and fields through classes: a short and a long
--- (not interned) name, in the object or its class's base, a function
--- __index midway, and an __index added after a lookup found none.
-local long = string.rep("m", 50)
-local Base = {short = function(self) return self.k + 1 end}
-Base[long] = function(self) return self.k end
-Base.__index = Base
-local Derived = setmetatable({}, Base)
-Derived.__index = Derived
-local obj = setmetatable({k = 10}, Derived)
-local callong = assert(load("local o = ... return o:" .. long .. "()"))
-assert(obj:short() == 11 and callong(obj) == 10 and obj.none == nil)
-assert(callong({k = 5, [long] = function(self) return -self.k end}) == -5)
-local late = setmetatable({k = 1}, {})
-assert(late.short == nil and not pcall(callong, late))
-getmetatable(late).__index = Base
-assert(late:short() == 2 and callong(late) == 1)
-local viafn = setmetatable({k = 3}, {__index = setmetatable({},
-  {__index = function(_, key) return Base[key] end})})
-assert(viafn:short() == 4 and callong(viafn) == 3 and viafn.none == nil)
-
 -- __index loop depth is bounded
 local loop = {}
 setmetatable(loop, {__index = loop})

@@ -2756,6 +2756,9 @@ static void test_dead_part_clear_goes_on_above_a_new_top(void)
  * after atomic would be a stale slot. */
 static void test_a_yield_leaves_a_small_dead_part_to_atomic(void)
 {
+    /* Six threads: about 1 KiB each in the 64-bit model. */
+    if (!arena_fits(8u << 10, "test_a_yield_leaves_a_small_dead_part"))
+        return;
     CHECK(open_state());
     CHECK(make_root());
     global_State *g = G(L);
