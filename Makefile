@@ -631,19 +631,26 @@ debug: board
 	@echo "  gdb-multiarch $(BDIR)/rtlua.elf -ex 'target remote :1234'"
 	qemu/run --debug $(BOARD) $(BDIR)/rtlua.elf
 
+# A real board (tools/flash, README "An application on a real board"):
+# FLASH (default the board's BOARD_FLASH) is how: openocd (a probe,
+# BOARD_OPENOCD), dfu (the chip's USB boot loader, dfu-util, BOARD_DFU),
+# drive (a USB drive taking a hex file: DRIVE=its mount point) or sdcard
+# (an MPS2 board's SD card: SDCARD=its mount point, or the steps
+# printed).  DRY=1 shows what would be written and runs no programmer.
+FLASH ?= $(BOARD_FLASH)
+flash_with = OPENOCD_ARGS="$(BOARD_OPENOCD)" DFU_ID="$(BOARD_DFU)" \
+    DRIVE="$(DRIVE)" SDCARD="$(SDCARD)" tools/flash $(if $(DRY),--dry) $(FLASH)
 flash: board
-	@test -n "$(BOARD_OPENOCD)" || \
-	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
-	openocd $(BOARD_OPENOCD) -c "program $(or $(APP_ELF),$(BDIR)/rtlua.elf) verify reset exit"
+	@test -n "$(FLASH)" || \
+	    { echo "$(BOARD) has no way to be flashed (board.mk: BOARD_FLASH)"; exit 1; }
+	$(Q)$(flash_with) $(or $(APP_ELF),$(BDIR)/rtlua.elf)
 
 # The image alone, into the region of the firmware already on the board.
 flash-image: board
 	@test -n "$(APP)" || { echo "flash-image needs APP=dir"; exit 1; }
-	@test -n "$(BOARD_OPENOCD)" || \
-	    { echo "$(BOARD) has no openocd configuration"; exit 1; }
-	openocd $(BOARD_OPENOCD) -c "program $(APP_BDIR)/app.img \
-	    0x$$($(CROSS)nm $(BDIR)/rtlua.elf | sed -n 's/ . _app_image_start$$//p') \
-	    verify reset exit"
+	@test -n "$(FLASH)" || \
+	    { echo "$(BOARD) has no way to be flashed (board.mk: BOARD_FLASH)"; exit 1; }
+	$(Q)$(flash_with) $(BDIR)/rtlua.elf $(APP_BDIR)/app.img
 
 # One report against the reference lua5.4: speed (host and boards), the
 # collector's latency, the control loop, footprint; bench/results/latest.md

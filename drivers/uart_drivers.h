@@ -63,15 +63,27 @@ static inline int cmsdk_uart_getc(uint32_t base)
 /* ARM PL011 (Stellaris). */
 #define PL011_DR 0x00u
 #define PL011_FR 0x18u
+#define PL011_IBRD 0x24u
+#define PL011_FBRD 0x28u
+#define PL011_LCRH 0x2Cu
 #define PL011_CR 0x30u
 #define PL011_FR_RXFE (1u << 4)
 #define PL011_FR_TXFF (1u << 5)
+#define PL011_LCRH_8N1 (3u << 5) /* 8 bits, no parity, one stop bit */
 #define PL011_CR_UARTEN (1u << 0)
 #define PL011_CR_TXE (1u << 8)
 #define PL011_CR_RXE (1u << 9)
 
-static inline void pl011_init(uint32_t base)
+/* 115200 baud 8N1 from the UART's clock CLK_HZ: the divisor clk / (16 *
+ * baud) in 64ths, rounded; the line control written after it latches
+ * both (QEMU ignores the rate, a chip does not: its reset state is 5-bit
+ * characters). */
+static inline void pl011_init(uint32_t base, uint32_t clk_hz)
 {
+    uint32_t div64 = (clk_hz * 4u + 115200u / 2u) / 115200u;
+    UART_REG(base, PL011_IBRD) = div64 >> 6;
+    UART_REG(base, PL011_FBRD) = div64 & 63u;
+    UART_REG(base, PL011_LCRH) = PL011_LCRH_8N1;
     UART_REG(base, PL011_CR) = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE;
 }
 
@@ -127,9 +139,21 @@ static inline int stm32_usart_getc(uint32_t base)
 #define NRF_ENABLE_UART 4u
 #define NRF_BAUD_115200 0x01D7E000u
 
+/* The GPIO's configuration of the UART's pins, as the reference manual
+ * asks: TXD an output driven high (the line's idle level), RXD an
+ * input. */
+#define NRF_GPIO 0x50000000u
+#define NRF_GPIO_OUTSET 0x508u
+#define NRF_GPIO_PIN_CNF(n) (0x700u + 4u * (n))
+#define NRF_PIN_OUT_NOINPUT 3u /* DIR output, input buffer disconnected */
+#define NRF_PIN_IN 0u
+
 static inline void nrf51_uart_init(uint32_t base, uint32_t txpin,
                                    uint32_t rxpin)
 {
+    UART_REG(NRF_GPIO, NRF_GPIO_OUTSET) = 1u << txpin;
+    UART_REG(NRF_GPIO, NRF_GPIO_PIN_CNF(txpin)) = NRF_PIN_OUT_NOINPUT;
+    UART_REG(NRF_GPIO, NRF_GPIO_PIN_CNF(rxpin)) = NRF_PIN_IN;
     UART_REG(base, NRF_PSELTXD) = txpin;
     UART_REG(base, NRF_PSELRXD) = rxpin;
     UART_REG(base, NRF_BAUDRATE) = NRF_BAUD_115200;

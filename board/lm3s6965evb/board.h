@@ -26,5 +26,11 @@
 /* Polls of RIS waiting for the PLL to lock before giving up. */
 #define BOARD_PLL_LOCK_POLLS 100000
 #define BOARD_RCGC1_UART0 (1u << 0)
+#define BOARD_SYSCTL_RCGC2 0x400FE108u
+#define BOARD_RCGC2_GPIOA (1u << 0)
+#define BOARD_GPIOA_BASE 0x40004000u
+#define BOARD_GPIO_AFSEL 0x420u
+#define BOARD_GPIO_DEN 0x51Cu
+#define BOARD_UART0_PINS 3u /* PA0 U0Rx, PA1 U0Tx */
 
 #endif

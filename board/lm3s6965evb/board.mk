@@ -16,6 +16,8 @@ BOARD_NULL_GUARD := 512
 # at 0x3C000 (1 KiB pages); the 64-bit model's firmware takes 243 KiB with
 # the hw library, raw mode and line editor, and keeps 8 KiB at 0x3E000.
 BOARD_APP_IMAGE := $(if $(filter 64,$(RTLUA_NUM)),0x2000,0x4000)
+# make flash: the EK-LM3S6965's own debug port (FTDI, USB), through openocd.
+BOARD_FLASH := openocd
 BOARD_OPENOCD := -f board/ek-lm3s6965.cfg
 # The arena tests' big arena: half of the 64 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=32768

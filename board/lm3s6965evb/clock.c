@@ -1,4 +1,6 @@
-/* Clock to 50 MHz, and the console UART0's clock (a PL011). */
+/* Clock to 50 MHz, and the console UART0's clock (a PL011) and pins: PA0
+ * (U0Rx) and PA1 (U0Tx), which reset as plain GPIO with their digital
+ * buffers off (QEMU's model keeps the registers; a chip needs them). */
 #include "board.h"
 #include "port/cortex-m/cm.h"
 
@@ -25,4 +27,10 @@ void board_clock_init(void)
 {
     clock_init();
     REG32(BOARD_SYSCTL_RCGC1) |= BOARD_RCGC1_UART0;
+    REG32(BOARD_SYSCTL_RCGC2) |= BOARD_RCGC2_GPIOA;
+    /* A gated peripheral answers a few clocks after its gate opens. */
+    (void)REG32(BOARD_SYSCTL_RCGC2);
+    (void)REG32(BOARD_SYSCTL_RCGC2);
+    REG32(BOARD_GPIOA_BASE + BOARD_GPIO_AFSEL) |= BOARD_UART0_PINS;
+    REG32(BOARD_GPIOA_BASE + BOARD_GPIO_DEN) |= BOARD_UART0_PINS;
 }

@@ -32,6 +32,10 @@ BOARD_NULL_GUARD := 0
 # The application image region (docs/images.md): the last 32 KiB of flash,
 # at 0x38000 (1 KiB pages); the firmware takes under 200 KiB.
 BOARD_APP_IMAGE := 0x8000
+# make flash: the micro:bit's interface chip (DAPLink, CMSIS-DAP over
+# USB), through openocd; or FLASH=drive DRIVE=/media/$USER/MICROBIT, the
+# firmware as a hex file copied to the drive it shows.
+BOARD_FLASH := openocd
 BOARD_OPENOCD := -f interface/cmsis-dap.cfg -f target/nrf51.cfg
 # The arena tests' big arena: 2 KiB beside the 4 KiB one, in 16 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2048 -DTEST_MODEL_SLOTS=64

@@ -17,7 +17,9 @@ BOARD_NULL_GUARD := 256
 # The application image region (docs/images.md): the top 1 MiB of the 4 MiB
 # of code memory, at 0x300000; the firmware takes about 250 KiB.
 BOARD_APP_IMAGE := 0x100000
-# An FPGA board programmed from its SD card: no openocd configuration.
+# An FPGA board that loads its SD card at power-on: make flash copies
+# the files there (SDCARD=its mount point) or prints the steps.
+BOARD_FLASH := sdcard
 BOARD_OPENOCD :=
 # The arena tests' big arena: 2 MiB of the 4 MiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=2097152 -DBENCH_MAX_STEPS=60000

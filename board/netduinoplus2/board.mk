@@ -15,6 +15,11 @@ BOARD_NULL_GUARD := 256
 # The application image region (docs/images.md): flash sectors 10 and 11,
 # the last 256 KiB at 0x080C0000 (erased apart from the firmware's).
 BOARD_APP_IMAGE := 0x40000
+# make flash: the STM32's USB DFU boot loader, which the board has no
+# probe but its USB port for (hold the button while plugging it in),
+# with dfu-util; or FLASH=openocd with an ST-LINK on its SWD pins.
+BOARD_FLASH := dfu
+BOARD_DFU := 0483:df11
 BOARD_OPENOCD := -f interface/stlink.cfg -f target/stm32f4x.cfg
 # The arena tests' big arena: half of the 128 KiB RAM.
 BOARD_TEST_DEFS := -DTEST_ARENA_BIG=65536

@@ -29,8 +29,13 @@ BOARD_TEST_LUA :=
 # The scripts' size class the arena holds (tests/lua/run --tag): board
 # (4 MiB), small (tens of KiB) or tiny (under 8 KiB).
 BOARD_TEST_TAG :=
-# openocd arguments for `make flash`, empty when there are none.
+# How `make flash` programs the board (tools/flash): openocd, dfu,
+# drive or sdcard; empty when it cannot.
+BOARD_FLASH :=
+# openocd arguments for FLASH=openocd, empty when there are none.
 BOARD_OPENOCD :=
+# The USB DFU boot loader's vendor:product for FLASH=dfu (dfu-util).
+BOARD_DFU :=
 # Sizes for the unit tests that must fit this board's RAM,
 # e.g. -DTEST_ARENA_BIG=32768.
 BOARD_TEST_DEFS :=

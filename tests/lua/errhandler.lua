@@ -1,4 +1,3 @@
---! medium
 -- Errors inside message handlers: the handler is called again for its
 -- own error until the C-call limit, and the result is "error in error
 -- handling" (LUA_ERRERR).  This needs the C stack to hold LUAI_MAXCCALLS

@@ -1,4 +1,4 @@
---! medium
+--! medium64
 -- coroutine: create resume yield status wrap isyieldable running close
 local function err(f, ...)
   local ok, m = pcall(f, ...)
