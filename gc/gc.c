@@ -1013,6 +1013,7 @@ void gc_ranlist_add(lua_State *L)
     L->dirty = GC_RAN_ALL;
     if (listed)
         return;
+    g->ranlen++;
     L->rannext = g->ranlist;
     if (g->ranlist != NULL)
         g->ranlist->ranprev = &L->rannext;
@@ -1052,6 +1053,7 @@ static void ranlist_remove(lua_State *th)
 {
     if (th->ranprev == NULL)
         return;
+    G(th)->ranlen--;
     *th->ranprev = th->rannext;
     if (th->rannext != NULL)
         th->rannext->ranprev = th->ranprev;
@@ -1113,9 +1115,18 @@ void gc_suspended(lua_State *L, lua_State *co)
     /* Cleared and off the list in every phase: a coroutine resumed while
      * the sweep or the pause ran, and dropped, stayed on g->ranlist until
      * atomic, which looked at each (the soak: 85 threads, a 2,635-cycle
-     * atomic unit at shift=5). */
-    if (co->dirty & GC_RAN_CLEAR)
+     * atomic unit at shift=5).  But not at a yield that leaves a small
+     * dead part while few threads are on the list: clearing it, and
+     * putting the coroutine back on the list at its next resume, was
+     * about 200 instructions a yield on the board.  Its traversal, or
+     * atomic, clears it (at most GC_LAZY_THREADS such parts, each at most
+     * GC_LAZY_SLOTS: the yield's own frame, the values it passed). */
+    if (co->dirty & GC_RAN_CLEAR) {
+        if (co->status == LUA_YIELD && g->ranlen <= GC_LAZY_THREADS &&
+            co->stack + co->stacklimit - co->top <= GC_LAZY_SLOTS)
+            return;
         clear_dead_part(g, co, co->stacklimit);
+    }
     ranlist_clean(co); /* atomic need not look at it */
 }
 
@@ -2850,6 +2861,8 @@ static void check_ranlist(struct checker *c)
             fail(c, GC_CHECK_LIST, "a dead object on g->ranlist");
         prev = &th->rannext;
     }
+    if (n != g->ranlen)
+        fail(c, GC_CHECK_LIST, "g->ranlen is not the length of g->ranlist");
 }
 
 int gc_check(lua_State *L, const char **why)

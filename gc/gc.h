@@ -310,6 +310,14 @@
 /* Atomic's fixed part, in slots of the per-slot rate it is predicted at
  * (roots, the re-mark of what barriers queued, the flip). */
 #define GC_ATOMIC_BASE_SLOTS 128
+/* A coroutine that yields with at most GC_LAZY_SLOTS slots from its top
+ * to its limit (a yield's own C frame reserves LUA_MINSTACK of them), at
+ * most GC_LAZY_THREADS threads on g->ranlist with it, stays on the list
+ * uncleared (gc_suspended): its traversal or atomic clears that part.  So
+ * atomic clears at most GC_LAZY_THREADS * GC_LAZY_SLOTS slots of
+ * coroutines that are not running. */
+#define GC_LAZY_SLOTS 32
+#define GC_LAZY_THREADS 4
 
 /* ---- Colours ------------------------------------------------------------ */
 #define gc_otherwhite(g) ((uint8_t)((g)->currentwhite ^ MARK_WHITES))
@@ -431,15 +439,15 @@ void gc_clear_popped(lua_State *L);
  * co's scan begins again: a suspended coroutine is clean, so that neither
  * the re-marks nor atomic chase coroutines that unwind and rebuild deep
  * stacks at every resume.  Whichever state co's scan is in (not begun,
- * under way, done), what it would miss is above lowmark.  Its dead part
- * (above top, up to stacklimit) is nil-filled too and its limit lowered
- * to what its frames use (do_trimlimit), so atomic has no dead part to
- * clear for it: at most what the resume's frames reached, once the limit
- * has come down after a deep excursion.  Only while marking: in the
- * other phases a resume costs nothing more (a coroutine that ran then is
- * cleared by atomic, as before) but its scan begins again, so that
- * atomic's look at unmarked threads' open upvalues (remarkupvals) skips
- * it: its changes came before the cycle's marks. */
+ * under way, done), what it would miss is above lowmark.  In the other
+ * phases only its scan begins again, so that atomic's look at unmarked
+ * threads' open upvalues (remarkupvals) skips it: its changes came before
+ * the cycle's marks.  In every phase its dead part (above top, up to
+ * stacklimit) is nil-filled and its limit lowered to what its frames use
+ * (do_trimlimit), and it leaves g->ranlist: atomic has nothing to do for
+ * it.  Except at a yield that leaves at most GC_LAZY_SLOTS there while
+ * at most GC_LAZY_THREADS threads are on the list: it stays on the list,
+ * its dead part left for its traversal or atomic to clear. */
 void gc_suspended(lua_State *L, lua_State *co);
 /* Slot p of L's stack may change from now on though it lies below the
  * running frame's function: a frame became active again (a return, an

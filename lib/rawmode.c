@@ -45,9 +45,12 @@
  * STX.  Bytes other than Ctrl-C that arrive while a script runs are
  * dropped.
  *
- * Memory: the script is kept as a table of chunks on the Lua stack, and
- * a session runs in a protected call: running out of memory refuses the
- * script ('r'), the session starts again and nothing else is lost.
+ * Memory: the script is kept as a table of chunks on the Lua stack, its
+ * CRC taken as they come, and compiled from them where they lie (a
+ * reader over the table: no joined copy, which on the micro:bit's 6.7 KiB
+ * arena refused scripts over about 1 KiB); a session runs in a protected
+ * call: running out of memory refuses the script ('r'), the session
+ * starts again and nothing else is lost.
  */
 #include <string.h>
 
@@ -100,8 +103,9 @@ typedef struct RawState {
     int last_seq;
     char last_kind;
     uint8_t last_x[RAW_X_BYTES];
-    /* The script being received: announced length and CRC, bytes so far. */
-    uint32_t want_len, want_crc, got_len;
+    /* The script being received: announced length and CRC, bytes and the
+     * CRC (not yet complemented) so far. */
+    uint32_t want_len, want_crc, got_len, got_crc;
     int started;
     uint8_t run_seq; /* the E frame of the run in progress */
 } RawState;
@@ -295,6 +299,7 @@ static int start(lua_State *L, int base, RawState *r)
     r->want_len = get32(f->payload);
     r->want_crc = get32(f->payload + 4);
     r->got_len = 0;
+    r->got_crc = 0xFFFFFFFFu;
     lua_createtable(L, 2, 0);
     int i = 0;
     for (size_t p = RAW_START_FIXED; p < f->len; i++) {
@@ -316,21 +321,32 @@ static void append(lua_State *L, int base, RawState *r)
     lua_pushlstring(L, (const char *)f->payload, f->len);
     lua_rawseti(L, base + SLOT_CHUNKS, luaL_len(L, base + SLOT_CHUNKS) + 1);
     r->got_len += (uint32_t)f->len;
+    r->got_crc = crc32_more(r->got_crc, f->payload, f->len);
 }
 
-/* Pushes the chunks at `chunks` joined.  Not inlined: its buffer is off
- * the C stack before the script is compiled (the micro:bit's 4 KiB of
- * stack hold the REPL, raw mode and the compiler). */
-static __attribute__((noinline)) void join(lua_State *L, int chunks)
+/* lua_load's reader over the chunks table, which keeps the chunk it
+ * returned alive until the next call, as lua_load needs; the one before
+ * is let go then, so that the compiler's allocations may reuse it. */
+typedef struct ChunkReader {
+    int chunks;
+    lua_Integer next, n;
+} ChunkReader;
+
+static const char *read_chunk(lua_State *L, void *ud, size_t *size)
 {
-    luaL_Buffer b;
-    lua_Integer n = luaL_len(L, chunks);
-    luaL_buffinit(L, &b);
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, chunks, i);
-        luaL_addvalue(&b);
+    ChunkReader *cr = ud;
+    if (cr->next > 1) {
+        lua_pushnil(L);
+        lua_rawseti(L, cr->chunks, cr->next - 1);
     }
-    luaL_pushresult(&b);
+    if (cr->next > cr->n) {
+        *size = 0;
+        return NULL;
+    }
+    lua_rawgeti(L, cr->chunks, cr->next++);
+    const char *s = lua_tolstring(L, -1, size);
+    lua_pop(L, 1);
+    return s;
 }
 
 /* E: the script, checked, run; X says how it ended. */
@@ -343,24 +359,24 @@ static void run(lua_State *L, int base, RawState *r, uint8_t seq)
         return;
     }
     int chunks = base + SLOT_CHUNKS;
-    join(L, chunks);
-    size_t len;
-    const char *code = lua_tolstring(L, -1, &len);
-    if (~crc32_more(0xFFFFFFFFu, (const uint8_t *)code, len) != r->want_crc) {
-        lua_pop(L, 1);
+    if (~r->got_crc != r->want_crc) {
         send_x(r, seq, 'r', 0);
         return;
     }
     r->started = 0;
-    lua_pushnil(L);
-    lua_replace(L, chunks);
     /* arg: the chunk name (without its '@' or '=') at 0, the arguments. */
     int words = base + SLOT_WORDS;
     lua_rawgeti(L, words, 0);
     const char *name = lua_tostring(L, -1);
-    int status = luaL_loadbuffer(L, code, len, name);
+    ChunkReader cr = {chunks, 1, luaL_len(L, chunks)};
+    int status = lua_load(L, read_chunk, &cr, name, NULL);
+    lua_pushnil(L);
+    lua_replace(L, chunks);
+    /* No memory to compile it: refused unrun, as when it could not be
+     * received (the error ends the session: rtlua_rawmode's refusal). */
+    if (status == LUA_ERRMEM)
+        lua_error(L);
     lua_remove(L, -2); /* the name */
-    lua_remove(L, -2); /* the code */
     lua_Integer nargs = luaL_len(L, words);
     lua_pushvalue(L, words);
     lua_pushstring(L, name + 1);

@@ -275,6 +275,7 @@ typedef struct global_State {
     uint32_t ephlookups;   /* ephemeron lookups made (tests) */
     uint32_t weakslots;    /* weak-table slots traversed (tests) */
     lua_State *ranlist;    /* threads atomic must look at (gc_thread_ran) */
+    uint32_t ranlen;       /* threads on it */
     gcobj *newest;         /* the last object made: an emergency collection
                               keeps it, it may not be anchored yet */
     size_t gcestimate;     /* bytes in use at the end of the last cycle */

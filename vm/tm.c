@@ -236,6 +236,22 @@ void tm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val)
  * slot: the raw lookup's result when t is a table (it was nil), NULL
  * when t is not a table. */
 
+/* tm_fast(g, mt, TM_INDEX), NULL mt too, inline: a method found through
+ * a class's __index table (bench/oo.lua) made two calls, tm_finishget's
+ * and this one's. */
+static inline const tvalue *index_tm(global_State *g, table *mt)
+{
+    if (mt == NULL || (mt->flags & (1u << TM_INDEX)))
+        return NULL;
+    const tvalue *v = tab_getshortstr(mt, g->tmname[TM_INDEX]);
+    if (is_nil(v)) {
+        if (!is_rom(obj2gc(mt)))
+            mt->flags = (uint8_t)(mt->flags | (1u << TM_INDEX));
+        return NULL;
+    }
+    return v;
+}
+
 void tm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
                   tvalue *res, const tvalue *slot)
 {
@@ -247,8 +263,7 @@ void tm_finishget(lua_State *L, const tvalue *t, const tvalue *key,
             if (is_nil(tm))
                 dbg_typeerror(L, t, "index");
         } else {
-            table *mt = tab_metatable(gco2tab(gc_of(t)));
-            tm = mt ? tm_fast(G(L), mt, TM_INDEX) : NULL;
+            tm = index_tm(G(L), tab_metatable(gco2tab(gc_of(t))));
             if (tm == NULL) {
                 set_nil(res);
                 return;

@@ -766,10 +766,11 @@ enter:
                 set_obj(ra + 1, &self);
                 if (vm_likely(is_table(&self))) {
                     table *h = gco2tab(gc_of(&self));
-                    /* a register key is the method name unless
-                     * debug.setlocal changed it */
-                    slot = vm_likely(is_str(key))
-                               ? tab_getstr(h, gco2str(gc_of(key)))
+                    /* a short string (the method's name: inline)
+                     * unless a long name, or debug.setlocal changing
+                     * a register key */
+                    slot = vm_likely(tt_of(key) == V_SHRSTR)
+                               ? tab_getshortstr(h, gco2str(gc_of(key)))
                                : tab_get(h, key);
                     if (!is_nil(slot)) {
                         set_obj(ra, slot);

@@ -2779,6 +2779,61 @@ static void test_dead_part_clear_goes_on_above_a_new_top(void)
     CHECK(close_state_empty());
 }
 
+/* A coroutine that yields with a small dead part while few threads are
+ * on g->ranlist stays on it, uncleared (gc_suspended: clearing it at
+ * every yield was most of a coroutine switch's cost), and atomic clears
+ * it; past GC_LAZY_THREADS threads on the list one is cleared at once,
+ * so that atomic clears few such parts.  The object in the dead parts is
+ * garbage: it is freed by the cycle, so a dead part still naming it
+ * after atomic would be a stale slot. */
+static void test_a_yield_leaves_a_small_dead_part_to_atomic(void)
+{
+    /* Six threads: about 1 KiB each in the 64-bit model. */
+    if (!arena_fits(8u << 10, "test_a_yield_leaves_a_small_dead_part"))
+        return;
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    enum { NTH = GC_LAZY_THREADS + 2 };
+    lua_State *th[NTH];
+    for (int i = 0; i < NTH; i++) {
+        th[i] = anchored_thread(10 + i);
+        CHECK(th[i] != NULL);
+    }
+    release_newest();
+    finish_the_cycle();
+    table *t = tagged_table(80);
+    CHECK(t != NULL);
+    release_newest();
+    CHECK(g->gcphase == GC_PAUSE);
+    for (int i = 0; i < NTH; i++) {
+        lua_State *co = th[i];
+        do_trimlimit(co); /* its limit as a yield leaves it */
+        CHECK(co->stack + co->stacklimit - co->top >= 2 &&
+              co->stack + co->stacklimit - co->top <= GC_LAZY_SLOTS);
+        co->status = LUA_YIELD;
+        gc_thread_ran(co);
+        set_gc(co->top + 1, t, V_TABLE); /* a dead value above its top */
+        gc_suspended(L, co);
+        CHECK(g->ranlen <= GC_LAZY_THREADS || !on_ranlist(co));
+    }
+    CHECK(on_ranlist(th[0]) && (th[0]->dirty & GC_RAN_CLEAR));
+    CHECK(gc_of(th[0]->top + 1) == obj2gc(t)); /* left as it was */
+    CHECK(!on_ranlist(th[NTH - 1]) && is_nil(th[NTH - 1]->top + 1));
+    CHECK(checked());
+    CHECK(step_past_atomic());
+    for (int i = 0; i < NTH; i++)
+        CHECK(!on_ranlist(th[i]));
+    for (int i = 0; i < NTH; i++) {
+        CHECK(is_nil(th[i]->top + 1));
+        CHECK(!(th[i]->dirty & GC_RAN_CLEAR));
+        th[i]->status = LUA_OK;
+    }
+    finish_the_cycle();
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* Idle threads, each with values on its stack and an open upvalue. */
 #define IDLE_THREADS 64
 
@@ -3075,6 +3130,7 @@ static const struct check_case cases[] = {
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
     CASE(test_coroutine_is_marked_as_it_stops),
     CASE(test_coroutine_stopping_between_marks_leaves_the_ranlist),
+    CASE(test_a_yield_leaves_a_small_dead_part_to_atomic),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),
     CASE(test_open_upvalues_are_marked_in_bounded_chunks),
     CASE(test_stack_rescans_cover_only_what_changed),

@@ -1,7 +1,8 @@
 /*
  * test_port.c — port.h on whatever it runs on (host or a board): the
  * formatter, the cycle counter, entropy, the tick against the cycle
- * counter, the critical section, and the arena bounds.
+ * counter, the critical section, the arena bounds, and the C library's
+ * string searches (the boards' own, port/cortex-m/strings.c).
  */
 #include "tests/unit/check.h"
 
@@ -163,6 +164,61 @@ static void test_heap_size_gives_the_arena_asked_for(void)
     CHECK_EQ(b2, bytes);
 }
 
+/* The strings (and the characters looked for) go through volatile
+ * objects, so that the compiler cannot fold the calls: each is the
+ * library's function at run time. */
+static const char *opaque(const char *s)
+{
+    const char *volatile p = s;
+    return p;
+}
+
+static int opaque_char(int c)
+{
+    volatile int v = c;
+    return v;
+}
+
+static void test_strcmp_orders_as_unsigned_bytes(void)
+{
+    CHECK(strcmp(opaque("abc"), opaque("abc")) == 0);
+    CHECK(strcmp(opaque(""), opaque("")) == 0);
+    CHECK(strcmp(opaque("abc"), opaque("abd")) < 0);
+    CHECK(strcmp(opaque("abd"), opaque("abc")) > 0);
+    CHECK(strcmp(opaque("ab"), opaque("abc")) < 0);
+    CHECK(strcmp(opaque("abc"), opaque("ab")) > 0);
+    CHECK(strcmp(opaque("\x80"), opaque("\x7f")) > 0);
+    CHECK(strcmp(opaque("a\xff"), opaque("a")) > 0);
+}
+
+static void test_strchr_finds_bytes_and_the_terminator(void)
+{
+    const char *s = opaque("a-b-");
+    CHECK(strchr(s, '-') == s + 1);
+    CHECK(strchr(s, 'a') == s);
+    CHECK(strchr(s, opaque_char('\0')) == s + 4);
+    CHECK(strchr(s, 'z') == NULL);
+    CHECK(strchr(s, 0x100 + 'b') == s + 2); /* c is converted to char */
+    const char *e = opaque("");
+    CHECK(strchr(e, 'a') == NULL);
+    CHECK(strchr(e, opaque_char('\0')) == e);
+}
+
+static void test_strstr_finds_the_first_occurrence(void)
+{
+    const char *h = opaque("aaabcabd");
+    CHECK(strstr(h, opaque("abd")) == h + 5);
+    CHECK(strstr(h, opaque("aab")) == h + 1);
+    CHECK(strstr(h, opaque("a")) == h);
+    CHECK(strstr(h, opaque("")) == h);
+    CHECK(strstr(h, opaque("bd")) == h + 6);
+    CHECK(strstr(h, opaque("abdx")) == NULL);
+    CHECK(strstr(h, opaque("x")) == NULL);
+    const char *e = opaque("");
+    CHECK(strstr(e, opaque("")) == e);
+    CHECK(strstr(e, opaque("a")) == NULL);
+}
+
 static const struct check_case cases[] = {
     CASE(test_snprintf_formats_integers_strings_and_padding),
     CASE(test_snprintf_truncates_and_reports_full_length),
@@ -174,6 +230,9 @@ static const struct check_case cases[] = {
     CASE(test_critical_section_holds_off_the_tick),
     CASE(test_heap_bounds_are_aligned_and_nonempty),
     CASE(test_heap_size_gives_the_arena_asked_for),
+    CASE(test_strcmp_orders_as_unsigned_bytes),
+    CASE(test_strchr_finds_bytes_and_the_terminator),
+    CASE(test_strstr_finds_the_first_occurrence),
 };
 
 int main(void)
