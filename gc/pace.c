@@ -164,7 +164,9 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
         if (pace_safepoint_hook != NULL)
             pace_safepoint_hook(L);
         int32_t left = (int32_t)(deadline - port_cycles());
-        if (left <= 0)
+        /* An interrupt (rtlua_interrupt) ends the wait: the caller's next
+         * safe point raises it, not one a period later. */
+        if (left <= 0 || g->interrupt)
             break;
         if (g->gcrunning && pace_has_work(L)) {
             uint32_t b = (uint32_t)left;

@@ -14,7 +14,9 @@
  * utilisation was set low; they are sized in work units, not time (gc.h),
  * and inside an rt.loop body capped by g->assistcap cycles in all (what
  * they leave owed is paid by the next steps, in the loop's slack).
- * pace_idle_until() gives a control loop's slack to the collector.  After a
+ * pace_idle_until() gives a control loop's slack to the collector, until
+ * its deadline or an interrupt (rtlua_interrupt), which the caller's next
+ * safe point raises.  After a
  * paced step, at most GC_FINALIZE_MAX pending __gc run in what is left of
  * its budget, all of it charged to the credit (gc_finalize_for; after an
  * idle step, a batch of GC_FINALIZE_MAX); and an allocation's assist

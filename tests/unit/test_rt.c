@@ -471,6 +471,29 @@ static void test_an_interrupt_stops_a_looping_finalizer(void)
     CHECK(stopped_c && warning_c);
 }
 
+/* rt.loop's wait for its next release ends at an interrupt
+ * (pace_idle_until): the next body raises it at once, not a period (2 s)
+ * later. */
+static const char loop_waits[] =
+    "interrupt_soon()\n"
+    "rt.loop(2000, function() for i = 1, 10 do end end, 3)\n";
+
+static void test_an_interrupt_ends_the_wait_of_rt_loop(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (!interruptible(L))
+        return;
+    uint32_t t0 = port_cycles();
+    int stopped = ends_interrupted(L, loop_waits, 2);
+    uint32_t took = port_cycles() - t0;
+    port_on_tick(NULL);
+    int after = works_after_interrupt(L);
+    CHECK(stopped);
+    CHECK(took < port_cycle_hz() / 2);
+    CHECK(after);
+}
+
 /* pcall catches the interrupt's error, and the next safe point raises it
  * again, up to the host's protected call. */
 static void test_a_pcall_does_not_end_an_interrupt(void)
@@ -610,6 +633,7 @@ static const struct check_case cases[] = {
     CASE(test_an_interrupt_stops_a_looping_hook),
     CASE(test_an_interrupt_stops_a_looping_finalizer),
     CASE(test_a_pcall_does_not_end_an_interrupt),
+    CASE(test_an_interrupt_ends_the_wait_of_rt_loop),
     CASE(test_budget_set_and_read),
     CASE(test_bodies_nest),
     CASE(test_infinalizer),
