@@ -2313,10 +2313,11 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
          * GC_RUN_MAX): as many more as a GC_RUN_DIV-th of what is left
          * holds at the longest unit's cost, in the same phase, never
          * atomic, once GC_RUN_AFTER units were timed alone and the
-         * longest of them is under budget / GC_RUN_SHORT. */
+         * longest of them is under budget / GC_RUN_SHORT (and not 0: a
+         * clock coarser than a unit would divide by it). */
         uint32_t run = 1;
         int ended = 0;
-        if (!atomic && units > GC_RUN_AFTER &&
+        if (!atomic && units > GC_RUN_AFTER && longest != 0 &&
             longest <= budget / GC_RUN_SHORT) {
             uint32_t more = (budget - (now - start)) / (GC_RUN_DIV * longest);
             if (more > GC_RUN_MAX - 1)
