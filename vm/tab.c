@@ -469,7 +469,10 @@ static int set_normalised_(lua_State *L, table *t, const tvalue *k,
             break;
         }
         /* The rehash counts k: the next round finds room for it. */
-        if (!timed) {
+        if (!timed &&
+            (t->mig != NULL ||
+             (uint64_t)t->asize + (uint64_t)TAB_NODE_WEIGHT * sizenode(t) >
+                 TAB_UNTIMED_MAX)) {
             timed = 1;
             pause = gc_pause_begin(G(L));
         }
