@@ -29,11 +29,14 @@
  * semihosting, which sees the end of the input; they are echoed so the
  * transcript reads as on a terminal.
  *
- * Interrupting: on a board reading the UART, a count hook polls the console
- * every REPL_POLL_COUNT instructions while a line runs; Ctrl-C raises
- * "interrupted!" in the running code, other bytes are kept as type-ahead
- * (REPL_TYPEAHEAD of them: the console keeps the rest, unread, until the
- * prompt reads them).
+ * Interrupting: on a board reading the UART, Ctrl-C while a line runs
+ * calls rtlua_interrupt from the tick's interrupt (port_console_onbreak),
+ * so the next safe point raises "interrupted!" wherever the code is: in
+ * a __gc metamethod or a hook too, where no hook runs, and in a library's
+ * C loop (rtlua_poll).  A count hook polls the console every
+ * REPL_POLL_COUNT instructions, and keeps the other bytes as type-ahead
+ * (REPL_TYPEAHEAD of them; the port's ring and the console keep the rest,
+ * unread, until the prompt reads them).
  * On the host, SIGINT arms the same hook.  A hook the code installs itself
  * (debug.sethook) replaces this one for the rest of that line.
  *
@@ -344,6 +347,17 @@ static void repl_hook(lua_State *L, lua_Debug *ar)
     }
 }
 
+#ifndef RTLUA_HOST
+static lua_State *volatile break_state;
+
+/* Ctrl-C while a line runs, from the tick's interrupt: one store. */
+static void on_break(void)
+{
+    in.was_interrupted = 1;
+    rtlua_interrupt(break_state, 1);
+}
+#endif
+
 #ifdef RTLUA_HOST
 static lua_State *volatile signalled_state;
 
@@ -380,8 +394,13 @@ int rtlua_docall(lua_State *L, int narg, int nres)
     lua_pushcfunction(L, rtlua_msghandler);
     lua_insert(L, base);
     in.interrupted = in.was_interrupted = 0;
-    if (in.polling)
+    if (in.polling) {
         lua_sethook(L, repl_hook, LUA_MASKCOUNT, REPL_POLL_COUNT);
+#ifndef RTLUA_HOST
+        break_state = L;
+        port_console_onbreak(on_break);
+#endif
+    }
 #ifdef RTLUA_HOST
     signalled_state = L;
     signal(SIGINT, on_sigint);
@@ -389,6 +408,11 @@ int rtlua_docall(lua_State *L, int narg, int nres)
     int status = lua_pcall(L, narg, nres, base);
 #ifdef RTLUA_HOST
     signal(SIGINT, SIG_DFL);
+#else
+    if (in.polling) {
+        port_console_onbreak(NULL);
+        rtlua_interrupt(L, 0); /* raised, or came too late to be */
+    }
 #endif
     if (lua_gethook(L) == repl_hook)
         lua_sethook(L, NULL, 0, 0);

@@ -40,6 +40,17 @@ void port_puts(const char *s); /* no newline added */
 int port_getc(void);
 /* Non-blocking: a byte, or -1 when none is waiting. */
 int port_pollc(void);
+/* Ctrl-C on the console calls fn (NULL: none, the byte is read as any
+ * other), from the tick's interrupt as soon as it arrives, whatever runs:
+ * code that no hook sees (a __gc metamethod, a hook) is interrupted too
+ * (fn calls rtlua_interrupt).  On a board the tick moves what the console
+ * UART receives into a ring (PORT_CONSOLE_RING bytes) that port_getc and
+ * port_pollc read first, so bytes typed ahead keep their order; while fn
+ * is set and the ring is full, the bytes beyond it are dropped (so that a
+ * Ctrl-C behind them still arrives).  On the host, a no-op (SIGINT). */
+typedef void (*port_break_fn)(void);
+void port_console_onbreak(port_break_fn fn);
+#define PORT_CONSOLE_RING 16u
 
 /* Minimal printf: %d %i %u %x %X %s %c %p %% with l/ll/z and width/zero
  * flags.  No floating point (newlib's float printf allocates). */

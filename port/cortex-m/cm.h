@@ -108,6 +108,8 @@ void SysTick_Handler(void);
 
 /* Between the port's files. */
 void cm_tick_init(void);
+/* The tick's look at the console UART (port_console_onbreak). */
+void cm_console_tick(void);
 void cm_cycles_init(void);
 void cm_entropy_init(void);
 void cm_stack_init(void);

@@ -76,15 +76,59 @@ void port_puts(const char *s)
     port_write(s, strlen(s));
 }
 
+/* The console's receive ring (port_console_onbreak): filled with
+ * interrupts masked (the tick's handler, or port_pollc in a critical
+ * section), so one side at a time. */
+_Static_assert((PORT_CONSOLE_RING & (PORT_CONSOLE_RING - 1u)) == 0,
+               "PORT_CONSOLE_RING must be a power of two");
+#define CONSOLE_CTRL_C 0x03
+static uint8_t rx_ring[PORT_CONSOLE_RING];
+static unsigned rx_head, rx_tail;
+static volatile port_break_fn on_break;
+
+void port_console_onbreak(port_break_fn fn)
+{
+    on_break = fn;
+}
+
+/* What the UART holds, into the ring. */
+static void console_drain(void)
+{
+    for (;;) {
+        port_break_fn fn = on_break;
+        int full = rx_head - rx_tail == PORT_CONSOLE_RING;
+        if (full && fn == NULL)
+            return; /* the UART keeps the rest */
+        int c = board_uart_getc();
+        if (c < 0)
+            return;
+        if (c == CONSOLE_CTRL_C && fn != NULL)
+            fn();
+        else if (!full)
+            rx_ring[rx_head++ % PORT_CONSOLE_RING] = (uint8_t)c;
+    }
+}
+
+void cm_console_tick(void)
+{
+    console_drain();
+}
+
 int port_pollc(void)
 {
-    return board_uart_getc();
+    int c = -1;
+    port_irqstate s = port_critical_enter();
+    console_drain();
+    if (rx_head != rx_tail)
+        c = rx_ring[rx_tail++ % PORT_CONSOLE_RING];
+    port_critical_exit(s);
+    return c;
 }
 
 int port_getc(void)
 {
     int c;
-    while ((c = board_uart_getc()) < 0)
+    while ((c = port_pollc()) < 0)
         port_idle();
     return c;
 }

@@ -62,6 +62,7 @@ void SysTick_Handler(void)
     tick_count++;
     if (!cm_stack_intact())
         cm_stack_overflow("tick");
+    cm_console_tick();
     if (tick_fn)
         tick_fn();
 }

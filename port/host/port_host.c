@@ -136,6 +136,11 @@ int port_pollc(void)
     return -1;
 }
 
+void port_console_onbreak(port_break_fn fn)
+{
+    (void)fn;
+}
+
 uint64_t port_cycles64(void)
 {
     struct timespec ts;
