@@ -394,11 +394,21 @@ int rtlua_docall(lua_State *L, int narg, int nres)
     lua_pushcfunction(L, rtlua_msghandler);
     lua_insert(L, base);
     in.interrupted = in.was_interrupted = 0;
+    /* The tick's Ctrl-C for the REPL's lines, not in the raw mode
+     * (in.discard), whose tools send frames in which a 0x03 may be data:
+     * with it, a 0x03 that arrived while a script ran interrupted it
+     * once (mps2-an500's remote.no_memory, under load); there the count
+     * hook polls, as it always did. */
+#ifndef RTLUA_HOST
+    int tickbreak = in.polling && !in.discard;
+#endif
     if (in.polling) {
         lua_sethook(L, repl_hook, LUA_MASKCOUNT, REPL_POLL_COUNT);
 #ifndef RTLUA_HOST
-        break_state = L;
-        port_console_onbreak(on_break);
+        if (tickbreak) {
+            break_state = L;
+            port_console_onbreak(on_break);
+        }
 #endif
     }
 #ifdef RTLUA_HOST
@@ -409,7 +419,7 @@ int rtlua_docall(lua_State *L, int narg, int nres)
 #ifdef RTLUA_HOST
     signal(SIGINT, SIG_DFL);
 #else
-    if (in.polling) {
+    if (tickbreak) {
         port_console_onbreak(NULL);
         rtlua_interrupt(L, 0); /* raised, or came too late to be */
     }
