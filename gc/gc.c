@@ -1717,8 +1717,9 @@ static void atomic_mark(global_State *g)
  * tobefnz not empty).  Every object the program can reach is marked, so
  * a white object on finobj is unreachable: the stages that follow,
  * while the program runs, move those to tobefnz (FNZ_SEPARATE,
- * GC_SEPARATE_MAX objects a unit) and mark all of tobefnz and what it
- * reaches (FNZ_RESURRECT, GC_TRAVERSE_CHUNK objects a unit, then the
+ * GC_SEPARATE_MAX objects looked at and GC_SEPARATE_MOVE moved a unit)
+ * and mark all of tobefnz and what it reaches (FNZ_RESURRECT,
+ * GC_TRAVERSE_CHUNK objects a unit, then the
  * usual propagation and re-marks), so that neither walk is in an atomic
  * step.  Weak values are cleared here, before the finalizers' objects are
  * marked (5.4's rule: a resurrected object leaves weak values first);
@@ -1755,8 +1756,14 @@ static int fnz_unit(global_State *g)
         return 1;
     }
     if (g->fnzstage == FNZ_SEPARATE) {
-        for (int i = 0; i < GC_SEPARATE_MAX && *g->fnzsep != NULL; i++)
-            g->fnzsep = separate_one(g, g->fnzsep, 0);
+        int moved = 0;
+        for (int i = 0; i < GC_SEPARATE_MAX && moved < GC_SEPARATE_MOVE &&
+                        *g->fnzsep != NULL;
+             i++) {
+            gcobj **pp = g->fnzsep;
+            g->fnzsep = separate_one(g, pp, 0);
+            moved += g->fnzsep == pp;
+        }
         if (*g->fnzsep == NULL) {
             g->fnzstage = FNZ_RESURRECT;
             g->fnzmark = g->tobefnz;

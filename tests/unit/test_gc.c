@@ -967,7 +967,7 @@ static void test_a_cycle_waits_for_finalizers_only_while_they_keep_pace(void)
 /* Separating the unreachable finalizable objects and marking them for
  * their finalizers are bounded units, not a walk of finobj inside the
  * atomic step: stepped one unit at a time, tobefnz gains at most
- * GC_SEPARATE_MAX objects and GC_TRAVERSE_CHUNK marked ones per unit. */
+ * GC_SEPARATE_MOVE objects and GC_TRAVERSE_CHUNK marked ones per unit. */
 static void test_finalizable_objects_are_separated_in_bounded_units(void)
 {
     CHECK(open_state());
@@ -1003,7 +1003,7 @@ static void test_finalizable_objects_are_separated_in_bounded_units(void)
             marked = m;
         }
     }
-    CHECK(most <= GC_SEPARATE_MAX && mostm <= GC_TRAVERSE_CHUNK);
+    CHECK(most <= GC_SEPARATE_MOVE && mostm <= GC_TRAVERSE_CHUNK);
 #ifndef RTLUA_TORTURE
     /* (The torture builds collect at each allocation: every object was
      * finalized on its own while they were made.) */
