@@ -1079,8 +1079,20 @@ static void nil_slots(lua_State *th, uint32_t from, uint32_t end)
 {
     if (end > th->stacksize)
         end = th->stacksize;
-    for (uint32_t i = from; i < end; i++)
-        set_nil(&th->stack[i]);
+    if (from >= end)
+        return;
+    /* Four slots an iteration: a suspended coroutine's dead part is a
+     * few dozen slots, cleared at every yield (gc_suspended), and the
+     * loop's own test and step cost more than the store. */
+    tvalue *p = &th->stack[from], *e = &th->stack[end];
+    for (; e - p >= 4; p += 4) {
+        set_nil(p);
+        set_nil(p + 1);
+        set_nil(p + 2);
+        set_nil(p + 3);
+    }
+    for (; p < e; p++)
+        set_nil(p);
 }
 
 void gc_clear_popped(lua_State *L)

@@ -97,9 +97,28 @@ void rtlua_pushrom(lua_State *L, const void *obj);
  * (n: the iterations since the last call): the count hook runs as if they
  * were n instructions.  So whatever a count hook does interrupts the loop
  * too: the REPL's Ctrl-C, debug.sethook's count hook, rt.timeout's
- * deadline.  It may raise. */
+ * deadline; and so does rtlua_interrupt, hooks or not.  It may raise. */
 #define RTLUA_POLL_EVERY 4096
 void rtlua_poll(lua_State *L, int n);
+
+/* Stop the script L's state runs, whatever it is doing: a watchdog's
+ * warning interrupt, a timer or a signal handler may call it (one byte
+ * store).  With on != 0, the interpreter's next safe point (a call, a
+ * backward jump, an allocating instruction) or C loop's poll
+ * (rtlua_poll) raises the error "interrupted!" in the running thread.
+ * No hook is involved, so it stops a hook function's loop and a __gc
+ * metamethod's too, where hooks are off; an error in __gc is a warning
+ * ("error in __gc (...interrupted!)", 5.4's manual), and the program then
+ * gets the error at the next safe point after the finalizer.  The
+ * interrupt stays pending until rtlua_interrupt(L, 0) withdraws it: a
+ * pcall that catches the error runs only to its next safe point, which
+ * raises again, so the error reaches the host's own protected call
+ * whatever the script does (a message handler or a __close written in
+ * Lua is stopped the same way: "error in error handling" then).
+ * Withdraw it when that call has returned, before running Lua code in
+ * the state again: lua_close's finalizers too, or they stop at their
+ * first safe point, each with its warning. */
+void rtlua_interrupt(lua_State *L, int on);
 
 /* A string built in place, as luaL_Buffer's boxes are: pushes room for
  * `size` bytes and returns it, for the caller to write; then

@@ -3,6 +3,7 @@
  * manual §3.1; error texts match what lua5.4 prints.
  */
 #include "lang/lex.h"
+#include "lang/escape.h"
 
 #include "gc/gc.h"
 #include "vm/num.h"
@@ -347,32 +348,6 @@ static int escape(lexstate *ls, size_t at)
 {
     int c;
     switch (ls->current) {
-    case 'a':
-        c = '\a';
-        break;
-    case 'b':
-        c = '\b';
-        break;
-    case 'f':
-        c = '\f';
-        break;
-    case 'n':
-        c = '\n';
-        break;
-    case 'r':
-        c = '\r';
-        break;
-    case 't':
-        c = '\t';
-        break;
-    case 'v':
-        c = '\v';
-        break;
-    case '\\':
-    case '"':
-    case '\'':
-        c = ls->current;
-        break;
     case LEX_EOZ:
         return 0; /* the string loop reports it unfinished */
     case '\n':
@@ -432,6 +407,9 @@ static int escape(lexstate *ls, size_t at)
         return 0;
     }
     default: {
+        c = lex_escapechar(ls->current);
+        if (c >= 0)
+            break; /* a one-byte escape, below */
         int v = 0, i;
         if (!is_digit(ls->current))
             return escape_error(ls, "invalid escape sequence");
@@ -546,6 +524,18 @@ static int pair(lexstate *ls, int c, int second, int tok)
     return tok;
 }
 
+/* `c`, '<' or '>', alone, with '=' after it (`orequal`), or twice
+ * (`shift`). */
+static int angle(lexstate *ls, int c, int orequal, int shift)
+{
+    step(ls);
+    if (ls->current != '=' && ls->current != c)
+        return c;
+    int tok = ls->current == '=' ? orequal : shift;
+    step(ls);
+    return tok;
+}
+
 static int scan(lexstate *ls, token *tk)
 {
     for (;;) {
@@ -589,27 +579,9 @@ static int scan(lexstate *ls, token *tk)
         case '=':
             return pair(ls, '=', '=', TK_EQ);
         case '<':
-            step(ls);
-            if (ls->current == '=') {
-                step(ls);
-                return TK_LE;
-            }
-            if (ls->current == '<') {
-                step(ls);
-                return TK_SHL;
-            }
-            return '<';
+            return angle(ls, '<', TK_LE, TK_SHL);
         case '>':
-            step(ls);
-            if (ls->current == '=') {
-                step(ls);
-                return TK_GE;
-            }
-            if (ls->current == '>') {
-                step(ls);
-                return TK_SHR;
-            }
-            return '>';
+            return angle(ls, '>', TK_GE, TK_SHR);
         case '/':
             return pair(ls, '/', '/', TK_IDIV);
         case '~':

@@ -395,28 +395,45 @@ static int checkinstr(vstate *V, instr i, int *next)
 #define BIT(b, pc) (((b)[(pc) >> 3] >> ((pc)&7)) & 1u)
 #define SETBIT(b, pc) ((b)[(pc) >> 3] |= (uint8_t)(1u << ((pc)&7)))
 
-/* Does instruction pc leave register r open, from `in` before it? */
-static unsigned openafter(const proto *p, int pc, int r, unsigned in)
+/* Register reg is opened: into the set regs (when given); is it r? */
+static int opened(int reg, int r, uint32_t *regs)
+{
+    if (regs != NULL)
+        regs[reg / 32] |= 1u << (reg % 32);
+    return reg == r;
+}
+
+/* The registers instruction pc opens (CLOSURE: the locals its function
+ * captures; TBC: A; TFORPREP: A + 3), added to regs when it is given;
+ * returns whether register r is one of them (r < 0: none is). */
+static int opens(const proto *p, int pc, int r, uint32_t *regs)
 {
     instr i = p->code[pc];
-    int a = GETARG_A(i);
+    int a = GETARG_A(i), hit = 0;
     switch (GET_OP(i)) {
     case OP_CLOSURE: {
         const proto *c = p->p[GETARG_Bx(i)];
         for (int j = 0; j < c->sizeupvalues; j++)
-            if (c->upvalues[j].instack && c->upvalues[j].idx == r)
-                return 1;
-        return in;
+            if (c->upvalues[j].instack)
+                hit |= opened(c->upvalues[j].idx, r, regs);
+        return hit;
     }
     case OP_TBC:
-        return a == r ? 1 : in;
+        return opened(a, r, regs);
     case OP_TFORPREP:
-        return a + 3 == r ? 1 : in;
-    case OP_CLOSE: /* closes a and those above */
-        return a <= r ? 0 : in;
+        return opened(a + 3, r, regs);
     default:
-        return in;
+        return 0;
     }
+}
+
+/* Does instruction pc leave register r open, from `in` before it? */
+static unsigned openafter(const proto *p, int pc, int r, unsigned in)
+{
+    instr i = p->code[pc];
+    if (GET_OP(i) == OP_CLOSE) /* closes A and those above */
+        return GETARG_A(i) <= r ? 0 : in;
+    return opens(p, pc, r, NULL) ? 1 : in;
 }
 
 /* The registers that some instruction opens, a bit each. */
@@ -424,28 +441,8 @@ static void openable(const proto *p, uint32_t regs[8])
 {
     for (int k = 0; k < 8; k++)
         regs[k] = 0;
-    for (int pc = 0; pc < p->sizecode; pc++) {
-        instr i = p->code[pc];
-        int a = GETARG_A(i);
-        switch (GET_OP(i)) {
-        case OP_CLOSURE: {
-            const proto *c = p->p[GETARG_Bx(i)];
-            for (int j = 0; j < c->sizeupvalues; j++)
-                if (c->upvalues[j].instack)
-                    regs[c->upvalues[j].idx / 32] |=
-                        1u << (c->upvalues[j].idx % 32);
-            break;
-        }
-        case OP_TBC:
-            regs[a / 32] |= 1u << (a % 32);
-            break;
-        case OP_TFORPREP:
-            regs[(a + 3) / 32] |= 1u << ((a + 3) % 32);
-            break;
-        default:
-            break;
-        }
-    }
+    for (int pc = 0; pc < p->sizecode; pc++)
+        opens(p, pc, -1, regs);
 }
 
 /* The instructions that can run after pc (checkinstr checked that they

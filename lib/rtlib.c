@@ -67,6 +67,7 @@
  * protected mode and may not yield; coroutines it resumes run without the
  * deadline (hooks belong to a thread).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "lauxlib.h"
@@ -259,46 +260,6 @@ static int rt_budget(lua_State *L)
     return 4;
 }
 
-/* rt.stats' output: every field into the table on the stack's top, or,
- * when want names one field, that field's value alone (no table, no key
- * string made: a small board's arena cannot always hold the table). */
-typedef struct {
-    lua_State *L;
-    const char *want;
-    int found;
-} statout;
-
-/* Is field k wanted?  Then the caller pushes its value and calls
- * stat_put. */
-static int stat_wants(const statout *o, const char *k)
-{
-    return o->want == NULL || (!o->found && strcmp(o->want, k) == 0);
-}
-
-static void stat_put(statout *o, const char *k)
-{
-    if (o->want == NULL)
-        lua_setfield(o->L, -2, k);
-    else
-        o->found = 1;
-}
-
-static void stat_int(statout *o, const char *k, lua_Integer v)
-{
-    if (stat_wants(o, k)) {
-        lua_pushinteger(o->L, v);
-        stat_put(o, k);
-    }
-}
-
-static void stat_num(statout *o, const char *k, lua_Number v)
-{
-    if (stat_wants(o, k)) {
-        lua_pushnumber(o->L, v);
-        stat_put(o, k);
-    }
-}
-
 /* Sizes and counts as integers; totals wider than lua_Integer (64-bit
  * sums in the 32-bit model) saturate. */
 static lua_Integer clampi(uint64_t v)
@@ -307,92 +268,171 @@ static lua_Integer clampi(uint64_t v)
     return (lua_Integer)(v > max ? max : v);
 }
 
+/* rt.stats' fields in their order: where each value lies (a field of
+ * rtlua_GCStats or of rt_post_stats, at off) and how it is shown. */
+enum {
+    ST_U32,   /* uint32_t, an integer */
+    ST_U64,   /* uint64_t, an integer (saturated, clampi) */
+    ST_SIZE,  /* size_t, an integer */
+    ST_US,    /* uint32_t cycles, as microseconds */
+    ST_POST,  /* uint32_t of rt_post_stats, an integer */
+    ST_HIST,  /* the histogram, a table */
+    ST_BOOL,  /* int, a boolean */
+    ST_PHASE, /* int, the name of a phase */
+    ST_RING,  /* RT_POST_RING */
+    ST_CLOCK  /* port_cycle_source() */
+};
+typedef struct {
+    const char *name;
+    uint8_t kind;
+    uint8_t off;
+} statfield;
+#define GS(kind, name, field)                                                 \
+    {                                                                         \
+        name, kind, offsetof(rtlua_GCStats, field)                            \
+    }
+#define PS(name, field)                                                       \
+    {                                                                         \
+        name, ST_POST, offsetof(rt_post_stats, field)                         \
+    }
+static const statfield stat_fields[] = {
+    /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
+     * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
+     * there are more steps than samples, then quantiles_sampled is true). */
+    GS(ST_HIST, "hist", hist),
+    GS(ST_US, "median_step_us", median_step_cycles),
+    GS(ST_US, "p999_step_us", p999_step_cycles),
+    GS(ST_BOOL, "quantiles_sampled", quantiles_sampled),
+    GS(ST_US, "worst_emergency_us", worst_emergency_cycles),
+    GS(ST_US, "worst_rehash_us", worst_rehash_cycles),
+    GS(ST_US, "worst_intern_us", worst_intern_cycles),
+    GS(ST_US, "worst_finalizer_us", worst_finalizer_cycles),
+    GS(ST_U32, "finalizers", finalizers),
+    GS(ST_US, "worst_unit_us", worst_unit_cycles),
+    GS(ST_PHASE, "worst_unit_phase", worst_unit_phase),
+    GS(ST_U32, "steps", steps),
+    GS(ST_U32, "worst_step_cycles", worst_step_cycles),
+    GS(ST_US, "worst_step_us", worst_step_cycles),
+    GS(ST_U32, "cycles_completed", cycles_completed),
+    GS(ST_U32, "emergencies", emergencies),
+    GS(ST_U32, "assists", assists),
+    GS(ST_U32, "assists_deferred", assists_deferred),
+    GS(ST_U64, "assist_units", assist_units),
+    GS(ST_U32, "worst_body_assists", worst_body_assists),
+    GS(ST_US, "worst_body_assist_us", worst_body_assist_cycles),
+    GS(ST_U32, "emergencies_failed", emergencies_failed),
+    GS(ST_U32, "paced_steps", paced),
+    GS(ST_U64, "bytes_freed", bytes_freed),
+    GS(ST_U64, "step_cycles_total", step_cycles_total),
+    GS(ST_U64, "protos_traversed", protos_traversed),
+    GS(ST_SIZE, "in_use", bytes_in_use),
+    GS(ST_SIZE, "free", bytes_free),
+    GS(ST_SIZE, "largest_free", largest_free),
+    GS(ST_SIZE, "arena", capacity),
+    PS("events_posted", posted),
+    PS("events_dropped", dropped),
+    PS("events_delivered", delivered),
+    PS("events_unhandled", unhandled),
+    PS("handler_errors", errors),
+    {"ring_size", ST_RING, 0},
+    {"clock", ST_CLOCK, 0},
+};
+#undef GS
+#undef PS
+_Static_assert(sizeof(rtlua_GCStats) <= 256, "statfield's offsets are bytes");
+
+/* Push field f's value from s and p. */
+static void stat_push(lua_State *L, const statfield *f, const rtlua_GCStats *s,
+                      const rt_post_stats *p)
+{
+    const char *at = (const char *)s + f->off;
+    uint32_t u32;
+    switch (f->kind) {
+    case ST_U64: {
+        uint64_t v;
+        memcpy(&v, at, sizeof v);
+        lua_pushinteger(L, clampi(v));
+        return;
+    }
+    case ST_SIZE: {
+        size_t v;
+        memcpy(&v, at, sizeof v);
+        lua_pushinteger(L, clampi(v));
+        return;
+    }
+    case ST_HIST:
+        lua_createtable(L, RTLUA_GC_HIST_BUCKETS, 0);
+        for (int i = 0; i < RTLUA_GC_HIST_BUCKETS; i++) {
+            lua_pushinteger(L, (lua_Integer)s->hist[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        return;
+    case ST_BOOL:
+        lua_pushboolean(L, s->quantiles_sampled);
+        return;
+    case ST_PHASE: {
+        static const char *const phases[] = {"pause",        "propagate",
+                                             "atomic",       "clearweak",
+                                             "sweep_string", "sweep_objects"};
+        unsigned ph = (unsigned)s->worst_unit_phase;
+        lua_pushstring(L, ph < sizeof phases / sizeof phases[0] ? phases[ph]
+                                                                : "?");
+        return;
+    }
+    case ST_RING:
+        lua_pushinteger(L, RT_POST_RING);
+        return;
+    case ST_CLOCK:
+        lua_pushstring(L, port_cycle_source());
+        return;
+    case ST_POST:
+        at = (const char *)p + f->off;
+        break;
+    default:
+        break;
+    }
+    memcpy(&u32, at, sizeof u32);
+    if (f->kind == ST_US)
+        lua_pushnumber(L, cycles_to_us(u32));
+    else
+        lua_pushinteger(L, clampi(u32));
+}
+
 /* rt.stats() returns the table of the collector's and the event ring's
- * figures; rt.stats(name) returns its field name only. */
+ * figures; rt.stats(name) returns its field name only (no table, no key
+ * string made: a small board's arena cannot always hold the table). */
 static int rt_stats(lua_State *L)
 {
     rtlua_GCStats s;
     rt_post_stats p;
-    statout o = {L, NULL, 0};
+    const char *want = NULL;
     int reset = 0;
     if (!lua_isnoneornil(L, 1)) {
-        o.want = luaL_checkstring(L, 1);
-        if (strcmp(o.want, "reset") == 0) {
+        want = luaL_checkstring(L, 1);
+        if (strcmp(want, "reset") == 0) {
             reset = 1;
-            o.want = NULL;
+            want = NULL;
         }
     }
     rtlua_gcstats(L, &s);
     if (reset)
         rtlua_gcstats_reset(L);
     rt_post_getstats(&p);
-    if (o.want == NULL)
+    if (want == NULL)
         lua_createtable(L, 0, 40);
-    /* hist[i] counts steps of [2^(i-1), 2^i) cycles; the median and
-     * p99.9 come from the kept step lengths (rtlua_gcstats: exact until
-     * there are more steps than samples, then quantiles_sampled is true). */
-    if (stat_wants(&o, "hist")) {
-        lua_createtable(L, RTLUA_GC_HIST_BUCKETS, 0);
-        for (int i = 0; i < RTLUA_GC_HIST_BUCKETS; i++) {
-            lua_pushinteger(L, (lua_Integer)s.hist[i]);
-            lua_rawseti(L, -2, i + 1);
+    for (size_t i = 0; i < sizeof stat_fields / sizeof stat_fields[0]; i++) {
+        const statfield *f = &stat_fields[i];
+        if (want == NULL) {
+            stat_push(L, f, &s, &p);
+            lua_setfield(L, -2, f->name);
+        } else if (strcmp(want, f->name) == 0) {
+            stat_push(L, f, &s, &p);
+            return 1;
         }
-        stat_put(&o, "hist");
     }
-    stat_num(&o, "median_step_us", cycles_to_us(s.median_step_cycles));
-    stat_num(&o, "p999_step_us", cycles_to_us(s.p999_step_cycles));
-    if (stat_wants(&o, "quantiles_sampled")) {
-        lua_pushboolean(L, s.quantiles_sampled);
-        stat_put(&o, "quantiles_sampled");
-    }
-    stat_num(&o, "worst_emergency_us", cycles_to_us(s.worst_emergency_cycles));
-    stat_num(&o, "worst_rehash_us", cycles_to_us(s.worst_rehash_cycles));
-    stat_num(&o, "worst_intern_us", cycles_to_us(s.worst_intern_cycles));
-    stat_num(&o, "worst_finalizer_us", cycles_to_us(s.worst_finalizer_cycles));
-    stat_int(&o, "finalizers", clampi(s.finalizers));
-    stat_num(&o, "worst_unit_us", cycles_to_us(s.worst_unit_cycles));
-    if (stat_wants(&o, "worst_unit_phase")) {
-        static const char *const phases[] = {"pause",        "propagate",
-                                             "atomic",       "clearweak",
-                                             "sweep_string", "sweep_objects"};
-        unsigned ph = (unsigned)s.worst_unit_phase;
-        lua_pushstring(L, ph < sizeof phases / sizeof phases[0] ? phases[ph]
-                                                                : "?");
-        stat_put(&o, "worst_unit_phase");
-    }
-    stat_int(&o, "steps", clampi(s.steps));
-    stat_int(&o, "worst_step_cycles", clampi(s.worst_step_cycles));
-    stat_num(&o, "worst_step_us", cycles_to_us(s.worst_step_cycles));
-    stat_int(&o, "cycles_completed", clampi(s.cycles_completed));
-    stat_int(&o, "emergencies", clampi(s.emergencies));
-    stat_int(&o, "assists", clampi(s.assists));
-    stat_int(&o, "assists_deferred", clampi(s.assists_deferred));
-    stat_int(&o, "assist_units", clampi(s.assist_units));
-    stat_int(&o, "worst_body_assists", clampi(s.worst_body_assists));
-    stat_num(&o, "worst_body_assist_us",
-             cycles_to_us(s.worst_body_assist_cycles));
-    stat_int(&o, "emergencies_failed", clampi(s.emergencies_failed));
-    stat_int(&o, "paced_steps", clampi(s.paced));
-    stat_int(&o, "bytes_freed", clampi(s.bytes_freed));
-    stat_int(&o, "step_cycles_total", clampi(s.step_cycles_total));
-    stat_int(&o, "protos_traversed", clampi(s.protos_traversed));
-    stat_int(&o, "in_use", clampi(s.bytes_in_use));
-    stat_int(&o, "free", clampi(s.bytes_free));
-    stat_int(&o, "largest_free", clampi(s.largest_free));
-    stat_int(&o, "arena", clampi(s.capacity));
-    stat_int(&o, "events_posted", clampi(p.posted));
-    stat_int(&o, "events_dropped", clampi(p.dropped));
-    stat_int(&o, "events_delivered", clampi(p.delivered));
-    stat_int(&o, "events_unhandled", clampi(p.unhandled));
-    stat_int(&o, "handler_errors", clampi(p.errors));
-    stat_int(&o, "ring_size", RT_POST_RING);
-    if (stat_wants(&o, "clock")) {
-        lua_pushstring(L, port_cycle_source());
-        stat_put(&o, "clock");
-    }
-    if (o.want != NULL && !o.found)
+    if (want != NULL)
         return luaL_argerror(L, 1,
-                             lua_pushfstring(L, "unknown field '%s'", o.want));
+                             lua_pushfstring(L, "unknown field '%s'", want));
     return 1;
 }
 

@@ -39,6 +39,7 @@
  * STR_SHORT_MAX, a malformed quoted line.
  */
 #include "tools/romgen.h"
+#include "lang/escape.h"
 #include "lang/reserved.h"
 #include "vm/num.h"
 #include "vm/strhash.h"
@@ -112,18 +113,6 @@ const char *romgen_unquote(struct entry *e, const char *p, int line)
         if (c == '\\') {
             c = (unsigned char)*p++;
             switch (c) {
-            case '\\':
-            case '"':
-                break;
-            case 'n':
-                c = '\n';
-                break;
-            case 'r':
-                c = '\r';
-                break;
-            case 't':
-                c = '\t';
-                break;
             case '0':
                 c = '\0';
                 break;
@@ -137,7 +126,9 @@ const char *romgen_unquote(struct entry *e, const char *p, int line)
                 break;
             }
             default:
-                romgen_die(line, "unknown escape", NULL);
+                c = lex_escapechar(c);
+                if (c < 0)
+                    romgen_die(line, "unknown escape", NULL);
             }
         }
         add_byte(e, c, line);

@@ -33,7 +33,8 @@ FILE *romgen_open(const char *path, const char *mode);
  * *indented says whether it began with a blank. */
 char *romgen_read_line(FILE *f, char *buf, int *line, int *indented);
 int romgen_is_ident(const char *s, size_t len);
-/* A quoted string "bytes" (escapes \\ \" \n \r \t \0 \xHH) into e;
+/* A quoted string "bytes" (Lua's one-byte escapes, lang/escape.h, and
+ * \0 \xHH) into e;
  * returns what follows the closing quote.  Errors exit. */
 const char *romgen_unquote(struct entry *e, const char *p, int line);
 /* The index of the ROM string with e's bytes, added (unnamed) if new. */

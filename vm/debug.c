@@ -680,8 +680,11 @@ lua_Hook lua_gethook(lua_State *L)
 void rtlua_poll(lua_State *L, int n)
 {
     /* Short of C stack (port/port.h), the hook waits for the next poll. */
-    if (do_cstackshort(call) || !(L->hookmask & LUA_MASKCOUNT) ||
-        !L->allowhook)
+    if (do_cstackshort(call))
+        return;
+    if (G(L)->interrupt)
+        dbg_interrupted(L);
+    if (!(L->hookmask & LUA_MASKCOUNT) || !L->allowhook)
         return;
     if (L->hookcount > n) {
         L->hookcount -= n;
@@ -689,6 +692,25 @@ void rtlua_poll(lua_State *L, int n)
     }
     L->hookcount = L->basehookcount;
     dbg_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
+}
+
+/* ---- Interrupts ----------------------------------------------------------
+ * No hook is needed: the interpreter's safe points test the flag with the
+ * tick's (safeflags), and they run inside hooks and __gc metamethods too,
+ * where hooks are off.  An error there is one as any other: a hook's
+ * propagates to the code it ran in, a __gc's becomes a warning after its
+ * protected call restored the stack and the finalizer lists (gc/gc.c
+ * took the object off them before the call), and then the next safe
+ * point of the code the finalizer ran in raises it again. */
+
+void rtlua_interrupt(lua_State *L, int on)
+{
+    G(L)->interrupt = on != 0;
+}
+
+_Noreturn void dbg_interrupted(lua_State *L)
+{
+    do_runerror(L, "interrupted!");
 }
 
 int lua_gethookmask(lua_State *L)

@@ -52,5 +52,9 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer);
  * with pc at the instruction about to run while ci->u.l.trap is set;
  * returns the new trap.  May raise a yield (a hook that yielded). */
 int dbg_traceexec(lua_State *L, const instr *pc);
+/* A safe point found G(L)->interrupt raised (rtlua_interrupt, rtlua.h):
+ * raise "interrupted!", with the position of the running Lua function.
+ * The interrupt stays pending. */
+_Noreturn void dbg_interrupted(lua_State *L);
 
 #endif

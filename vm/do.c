@@ -736,9 +736,14 @@ static uint32_t frames_need(lua_State *L)
 
 void do_trimlimit(lua_State *L)
 {
+    /* One slot more than the frames reach: the stack checks want more
+     * room than they ask for (do_checkstack compares with <=), so that the
+     * frames that were there, made again (a coroutine's next call of
+     * yield at the same depth), pass the check without the slow path,
+     * which would raise the limit by DO_LIMIT_STEP for the next clear. */
     uint32_t need = frames_need(L);
-    if (need != 0 && need < L->stacklimit)
-        L->stacklimit = need;
+    if (need != 0 && need + 1 < L->stacklimit)
+        L->stacklimit = need + 1 <= L->stacksize ? need + 1 : L->stacksize;
 }
 
 void do_shrinkthread(lua_State *L)
@@ -1016,7 +1021,8 @@ int do_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
             ci->u.l.savedpc = p->code;
             ci->u.l.trap = L->hookmask != 0;
             ci->u.l.nextraargs = 0;
-            ci->callstatus |= CIST_TAIL;
+            ci->callstatus =
+                (uint16_t)((ci->callstatus & ~CIST_VARARG) | CIST_TAIL);
             L->top = func + narg1;
             return -1;
         }

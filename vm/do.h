@@ -43,6 +43,9 @@
 #define CIST_FIN (1u << 6)       /* a finalizer */
 #define CIST_CLSRET (1u << 7)    /* closing tbc variables at return */
 #define CIST_TRAN (1u << 8)      /* ftransfer/ntransfer valid */
+/* A vararg function past VARARGPREP: its frame sits above its extra
+ * arguments (set by VARARGPREP, cleared by a tail call). */
+#define CIST_VARARG (1u << 9)
 /* Bits 10..12: the error status a coroutine recovers with at a
  * CIST_YPCALL frame (vm/do.c). */
 #define CIST_RECST 10

@@ -305,10 +305,19 @@ typedef struct global_State {
     uint32_t bodyassists;  /* assist steps in the running rt.loop body */
     uint32_t bodystart;    /* port_cycles when it started */
     uint32_t bodyperiod;   /* its loop's period, in cycles */
-    uint32_t bodyassistcycles;     /* their cycles, and the catch-up's */
-    uint32_t stepbudget;           /* cycles per paced step */
-    volatile uint32_t credit;      /* cycles accrued by the tick */
-    volatile uint8_t stepflag;     /* the tick asks for a step */
+    uint32_t bodyassistcycles; /* their cycles, and the catch-up's */
+    uint32_t stepbudget;       /* cycles per paced step */
+    volatile uint32_t credit;  /* cycles accrued by the tick */
+    /* What a safe point of the interpreter tests, both in one load
+     * (safeflags): nonzero when either byte is. */
+    union {
+        struct {
+            volatile uint8_t stepflag;  /* the tick asks for a step */
+            volatile uint8_t interrupt; /* rtlua_interrupt: raise
+                                           "interrupted!" (vm/debug.c) */
+        };
+        volatile uint16_t safeflags;
+    };
     uint32_t utilisation_pct;      /* share of each tick given to the GC */
     uint32_t creditcap;            /* credit never exceeds this */
     volatile uint32_t assistspent; /* cycles of assists outside rt.loop

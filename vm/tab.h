@@ -238,7 +238,8 @@ table *tab_new_sized(lua_State *L, uint32_t narray, uint32_t nhash);
  * followed by gc_barrier. */
 const tvalue *tab_get(table *t, const tvalue *key);
 const tvalue *tab_getint(table *t, rt_int key);
-static inline const tvalue *tab_getshortstr(table *t, str *key); /* below */
+static inline __attribute__((always_inline)) const tvalue *
+tab_getshortstr(table *t, str *key);          /* below */
 const tvalue *tab_getstr(table *t, str *key); /* any string */
 
 /* What lookups of missing keys return (const: never written). */
@@ -250,7 +251,8 @@ const tvalue *tab_movedshortstr_(const table *t, str *key);
 
 /* An interned short string in the table's own hash part (a ROM table's
  * flash part only).  Inline: field access and globals live on it. */
-static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
+static inline __attribute__((always_inline)) const tvalue *
+tab_rawgetshortstr(const table *t, str *key)
 {
     const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
     for (;;) {
@@ -272,7 +274,8 @@ static inline const tvalue *tab_rawgetshortstr(const table *t, str *key)
 /* The slow case of tab_getshortstr, out of line. */
 const tvalue *tab_romgetshortstr(table *t, str *key);
 
-static inline const tvalue *tab_getshortstr(table *t, str *key)
+static inline __attribute__((always_inline)) const tvalue *
+tab_getshortstr(table *t, str *key)
 {
     if (tab_slowcase(t))
         return tab_romgetshortstr(t, key);

@@ -32,14 +32,14 @@
 #include "vm/tm.h"
 
 /* The table has no __index (none, or its absence cached in the flags). */
-static inline int no_index_tm(const table *h)
+static vm_inline int no_index_tm(const table *h)
 {
     const table *mt = tab_metatable(h);
     return mt == NULL || (mt->flags & (1u << TM_INDEX));
 }
 
 /* A raw lookup with the array part and short strings inline. */
-static inline const tvalue *fastget(table *h, const tvalue *key)
+static vm_inline const tvalue *fastget(table *h, const tvalue *key)
 {
     if (is_int(key) && tab_inarray(h, key->v.i))
         return &h->array[key->v.i - 1];
@@ -154,6 +154,7 @@ static void varargprep(lua_State *L, CallInfo *ci, int nfix)
     }
     ci->func += actual + 1;
     ci->top += actual + 1;
+    ci->callstatus |= CIST_VARARG;
 }
 
 /* CLOSURE: a new Lua closure anchored in ra. */
@@ -231,7 +232,7 @@ static int order_imm(lua_State *L, const tvalue *ra, int imm, int flip,
 #endif
 
 /* b != 0 */
-static inline rt_int int_mod(rt_int a, rt_int b)
+static vm_inline rt_int int_mod(rt_int a, rt_int b)
 {
     rt_int r;
     if (vm_unlikely((rt_uint)b + 1u <= 1u)) /* b == -1: avoid the trap */
@@ -243,7 +244,7 @@ static inline rt_int int_mod(rt_int a, rt_int b)
 }
 
 /* b != 0 */
-static inline rt_int int_idiv(rt_int a, rt_int b)
+static vm_inline rt_int int_idiv(rt_int a, rt_int b)
 {
     rt_int q;
     if (vm_unlikely((rt_uint)b + 1u <= 1u))
@@ -311,22 +312,45 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
         gc_thread_ran(L);                                                     \
     } while (0)
 
+/* A safe point's slow path (G(L)->safeflags up): a pending interrupt
+ * raises (rtlua_interrupt: it needs no hook, so it stops a hook's or a
+ * finalizer's loop too), and then the tick's collector step. */
+static void safepoint_(lua_State *L)
+{
+    if (G(L)->interrupt)
+        dbg_interrupted(L);
+    if (G(L)->stepflag)
+        pace_safepoint_(L);
+}
+
 /* A safe point after an instruction that left its result in ra, the first
  * free register (a new table, closure or concatenation): registers above
  * it are dead, and a step there does not mark them. */
 #define safepoint_above(ra)                                                   \
     do {                                                                      \
-        if (vm_unlikely(G(L)->stepflag)) {                                    \
-            ProtectAt((ra) + 1, pace_safepoint_(L));                          \
+        if (vm_unlikely(G(L)->safeflags)) {                                   \
+            ProtectAt((ra) + 1, safepoint_(L));                               \
         }                                                                     \
     } while (0)
 
-/* A safe point: a collector step when the tick asked for one. */
+/* A safe point: a collector step when the tick asked for one, or the
+ * interrupt's error (safepoint_). */
 #define safepoint()                                                           \
     do {                                                                      \
-        if (vm_unlikely(G(L)->stepflag)) {                                    \
-            Protect(pace_safepoint_(L));                                      \
+        if (vm_unlikely(G(L)->safeflags)) {                                   \
+            Protect(safepoint_(L));                                           \
         }                                                                     \
+    } while (0)
+
+/* The JMP after a test, taken: a backward one is a safe point, as
+ * OP_JMP's is (repeat ... until cond loops back through it), taken at
+ * the JMP, so that an error there (an interrupt) names the test's line. */
+#define dotestjump(ni)                                                        \
+    do {                                                                      \
+        int sj_ = GETARG_sJ(ni);                                              \
+        if (sj_ < 0)                                                          \
+            safepoint();                                                      \
+        pc += sj_ + 1;                                                        \
     } while (0)
 
 /* The instruction after a comparison is its JMP: take it or skip it. */
@@ -334,10 +358,8 @@ static inline rt_int int_idiv(rt_int a, rt_int b)
     do {                                                                      \
         if ((cond) != GETARG_k(i))                                            \
             pc++;                                                             \
-        else {                                                                \
-            instr ni_ = *pc;                                                  \
-            pc += GETARG_sJ(ni_) + 1;                                         \
-        }                                                                     \
+        else                                                                  \
+            dotestjump(*pc);                                                  \
     } while (0)
 
 /* Arithmetic with integer and float fast paths; `v2` is the second
@@ -473,9 +495,12 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
     static const void *const disptab[OP_NUM] = {OP_LIST(OP_LABEL)};
 #undef OP_LABEL
 #endif
-startfunc:
-    /* the call may have run a collector step that scanned this stack */
+    /* Entered from C, which may have run a collector step on another
+     * thread that scanned this stack.  A Lua call or return inside the loop
+     * needs no new mark: what ran meanwhile (an allocation's step, a call
+     * hook, a safe point's finalizers, a C function) marked it. */
     gc_thread_ran(L);
+startfunc:
     trap = L->hookmask;
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
@@ -486,6 +511,7 @@ startfunc:
             else
                 hookcall(L, ci);
         }
+        gc_thread_ran(L);
         ci->u.l.trap = 1;
     }
     goto enter;
@@ -1034,7 +1060,7 @@ enter:
                 else {
                     instr ni = *pc;
                     set_obj(RA(i), rb);
-                    pc += GETARG_sJ(ni) + 1;
+                    dotestjump(ni);
                 }
                 vmbreak;
             }
@@ -1047,9 +1073,10 @@ enter:
                 if (b != 0)
                     L->top = ra + b;
                 savepc();
-                if (vm_unlikely(G(L)->stepflag)) {
+                if (vm_unlikely(G(L)->safeflags)) {
                     ptrdiff_t off = do_savestack(L, ra);
-                    pace_safepoint_(L);
+                    safepoint_(L);
+                    gc_thread_ran(L);
                     ra = do_restorestack(L, off);
                 }
                 newci = do_precall(L, ra, nresults);
@@ -1086,8 +1113,10 @@ enter:
                                                "to-be-closed variable"));
                 }
                 n = do_pretailcall(L, ci, ra, b, delta);
-                if (n < 0)
+                if (n < 0) {
+                    gc_thread_ran(L);
                     goto startfunc;
+                }
                 ci->func -= delta;
                 do_poscall(L, ci, n);
                 updatetrap();
@@ -1121,7 +1150,8 @@ enter:
             }
             vmcase(OP_RETURN0)
             {
-                if (vm_unlikely(L->hookmask || cl->p->is_vararg)) {
+                if (vm_unlikely(L->hookmask ||
+                                (ci->callstatus & CIST_VARARG))) {
                     savepc();
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
@@ -1135,12 +1165,14 @@ enter:
                     L->top = res;
                     for (; nres > 0; nres--)
                         set_nil(L->top++);
+                    goto ret_fast;
                 }
                 goto ret;
             }
             vmcase(OP_RETURN1)
             {
-                if (vm_unlikely(L->hookmask || cl->p->is_vararg)) {
+                if (vm_unlikely(L->hookmask ||
+                                (ci->callstatus & CIST_VARARG))) {
                     savepc();
                     if (cl->p->is_vararg)
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
@@ -1159,6 +1191,7 @@ enter:
                         for (; nres > 1; nres--)
                             set_nil(L->top++);
                     }
+                    goto ret_fast;
                 }
                 goto ret;
             }
@@ -1295,6 +1328,14 @@ enter:
         }
         continue;
     ret:
+        /* A hook, a __close or a C function may have run a step on
+         * another thread: the caller's frame (not a C caller's) marks
+         * this one as running again. */
+        if (!(ci->callstatus & CIST_FRESH))
+            gc_thread_ran(L);
+        /* fall through */
+    ret_fast: /* RETURN0/RETURN1 without hooks: nothing ran since the
+               * last instruction */
         /* The caller's frame runs again: its registers may change */
         gc_stack_lower(L, ci->previous->func);
         if (ci->callstatus & CIST_FRESH)
@@ -1304,7 +1345,6 @@ enter:
             ci = ci->previous;
             if (wanted >= 0)
                 L->top = ci->top;
-            gc_thread_ran(L);
         }
         goto returning;
     }

@@ -22,10 +22,12 @@ void vm_finishop(lua_State *L);
 #define vm_likely(x) __builtin_expect(((x) != 0), 1)
 #define vm_unlikely(x) __builtin_expect(((x) != 0), 0)
 #define vm_noinline __attribute__((noinline))
+#define vm_inline inline __attribute__((always_inline))
 #else
 #define vm_likely(x) (x)
 #define vm_unlikely(x) (x)
 #define vm_noinline
+#define vm_inline inline
 #endif
 
 #define vm_isnumber(o) (ttype(tt_of(o)) == T_NUMBER)

@@ -49,12 +49,17 @@ struct vector_table {
     vector_fn irqs[BOARD_IRQ_COUNT];
 };
 
-/* Every IRQ handler in order, for the start-up check of the table. */
-static const vector_fn all_irqs[] = {
+/* The board's IRQ handlers in order, for the start-up check of the
+ * table (only the board's lines: the list of all IRQ_MAX is counted, not
+ * stored). */
+_Static_assert(sizeof((const vector_fn[]){
 #include "port/cortex-m/irq_list.inc"
-};
-_Static_assert(sizeof all_irqs / sizeof all_irqs[0] == IRQ_MAX,
+               }) / sizeof(vector_fn) ==
+                   IRQ_MAX,
                "irq_list.inc holds IRQ_MAX handlers: run tools/gen-irqs");
+static const vector_fn all_irqs[BOARD_IRQ_COUNT] = {
+#include "port/cortex-m/irq_table.inc"
+};
 
 /* The table proper has exactly the board's BOARD_IRQ_COUNT entries. */
 __attribute__((section(".isr_vector"), used))

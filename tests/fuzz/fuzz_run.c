@@ -12,20 +12,34 @@
  * rt.timeout, whose hook stands in for the run's until its deadline,
  * lasts at most FUZZ_TIMEOUT_MS.  (tests/lua/interrupt.lua with its hook's
  * "calls + 1" made "calls + 0" set a hook that never stops table.move
- * over 2^63 slots: libFuzzer's timeout, a failure of fuzz.run.)  The
+ * over 2^63 slots: libFuzzer's timeout, a failure of fuzz.run.)  Once a
+ * bound is reached the run is interrupted (rtlua_interrupt): every safe
+ * point raises from then on, so the input's pcalls cannot catch the end.
+ *
+ * No hook runs inside a hook function or a __gc metamethod, so a loop
+ * there escaped all of that (tests/fuzz/crashers/fuzz_run/hang-*.lua).
+ * A watchdog needs no hook: SIGPROF every FUZZ_WATCH_MS of processor
+ * time interrupts a run that has not reached the guard hook for
+ * FUZZ_SILENT_WATCHES of them in a row, or has run FUZZ_MAX_SECONDS.
+ * The run's own pcall then ends, and the collection and lua_close after
+ * it run their finalizers under the same watchdog.  The
  * arena is small
  * (RTLUA_HOST_ARENA, set by tests/fuzz/run), so memory errors are exercised
  * too.  After the run a full collection and the heap checker must succeed.
  */
+#define _POSIX_C_SOURCE 200809L /* sigaction, setitimer */
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "include/lauxlib.h"
 #include "include/lua.h"
 #include "include/lualib.h"
+#include "include/rtlua.h"
 
 #include "gc/gc.h"
 
@@ -44,6 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_SECONDS 2
 /* The longest rt.timeout an input gets, in milliseconds. */
 #define FUZZ_TIMEOUT_MS 100
+/* The watchdog's period, in milliseconds of processor time, and the
+ * periods in a row without a call of the guard hook that interrupt the
+ * run: a loop where hooks are off, or a C loop that does not poll.  (A
+ * full collection of the whole 8 MiB arena under the sanitizers takes a
+ * small part of that.) */
+#define FUZZ_WATCH_MS 100
+#define FUZZ_SILENT_WATCHES 3
 
 static long instructions;
 static clock_t started;
@@ -54,10 +75,55 @@ static lua_CFunction real_sethook, real_timeout;
 /* The registry's table of the hook masks the inputs asked for, by thread. */
 static const char mask_key = 0;
 
+/* The state of the input that runs (NULL between inputs), for the
+ * watchdog; the guard hook raises `heard` at each of its calls. */
+static lua_State *volatile watched;
+static volatile sig_atomic_t heard, silent, watches;
+
+/* SIGPROF: interrupt the run that has been silent too long or has run
+ * too long. */
+static void watchdog(int sig)
+{
+    (void)sig;
+    lua_State *L = watched;
+    if (L == NULL)
+        return;
+    silent = heard ? 0 : silent + 1;
+    heard = 0;
+    watches++;
+    if (silent >= FUZZ_SILENT_WATCHES ||
+        watches >= FUZZ_MAX_SECONDS * 1000 / FUZZ_WATCH_MS)
+        rtlua_interrupt(L, 1);
+}
+
+static void start_watchdog(void)
+{
+    static int started_once;
+    if (started_once)
+        return;
+    started_once = 1;
+    struct sigaction sa = {0};
+    sa.sa_handler = watchdog;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    struct itimerval it = {{0, FUZZ_WATCH_MS * 1000},
+                           {0, FUZZ_WATCH_MS * 1000}};
+    if (sigaction(SIGPROF, &sa, NULL) != 0 ||
+        setitimer(ITIMER_PROF, &it, NULL) != 0)
+        abort(); /* no bound for loops where hooks are off */
+}
+
+/* A bound reached: the run ends, whatever pcalls it is in. */
+static void stop_run(lua_State *L, const char *why)
+{
+    rtlua_interrupt(L, 1);
+    luaL_error(L, "%s", why);
+}
+
 static void check_time(lua_State *L)
 {
     if (clock() - started > FUZZ_MAX_SECONDS * CLOCKS_PER_SEC)
-        luaL_error(L, "time limit reached");
+        stop_run(L, "time limit reached");
 }
 
 /* The mask the input asked for on L's thread (0: none). */
@@ -84,9 +150,10 @@ static void guard_hook(lua_State *L, lua_Debug *ar)
 {
     int mask = input_hook != NULL ? input_mask(L) : 0;
     int count = ar->event == LUA_HOOKCOUNT;
+    heard = 1;
     instructions += count ? lua_gethookcount(L) : FUZZ_EVENT_COST;
     if (instructions > FUZZ_MAX_INSTRUCTIONS)
-        luaL_error(L, "instruction limit reached");
+        stop_run(L, "instruction limit reached");
     if (count || (instructions & (FUZZ_HOOK_EVERY - 1)) < FUZZ_EVENT_COST)
         check_time(L);
     if (mask != 0 && (!count || (mask & LUA_MASKCOUNT)))
@@ -186,12 +253,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     instructions = 0;
     started = clock();
     lua_sethook(L, guard_hook, LUA_MASKCOUNT, FUZZ_HOOK_EVERY);
+    start_watchdog();
+    heard = silent = watches = 0;
+    watched = L;
     if (luaL_loadbufferx(L, (const char *)data, size, "=fuzz", "t") == LUA_OK)
         (void)lua_pcall(L, 0, 0, 0);
     lua_settop(L, 0);
+    /* The finalizers of the collection and of lua_close run whole, under
+     * the watchdog. */
+    rtlua_interrupt(L, 0);
     check_heap(L, "after the input");
     lua_gc(L, LUA_GCCOLLECT);
     check_heap(L, "after a full collection");
     lua_close(L);
+    watched = NULL;
     return 0;
 }

@@ -542,15 +542,21 @@ static int test_finalizer(lua_State *L1, gcobj *o)
     return 0;
 }
 
-static udata *finalizable(table *mt, int id)
+/* A finalizable object of `bytes` (at least an int), for test id `id`. */
+static udata *finalizable_of(table *mt, int id, size_t bytes)
 {
-    udata *u = fn_newudata(L, sizeof(int), 0);
+    udata *u = fn_newudata(L, bytes, 0);
     if (u == NULL)
         return NULL;
     *(int *)udata_mem(u) = id;
     u->metatable = mt;
     gc_checkfinalizer(L, obj2gc(u), mt);
     return u;
+}
+
+static udata *finalizable(table *mt, int id)
+{
+    return finalizable_of(mt, id, sizeof(int));
 }
 
 static table *gc_metatable(void)
@@ -884,18 +890,6 @@ static void test_paced_finalizers_keep_to_the_step_budget(void)
 #endif
 
 #ifndef RTLUA_TORTURE /* (a collection at every allocation runs them all) */
-/* A finalizable object of about `bytes`, for test id `id`. */
-static udata *finalizable_of(table *mt, int id, size_t bytes)
-{
-    udata *u = fn_newudata(L, bytes, 0);
-    if (u == NULL)
-        return NULL;
-    *(int *)udata_mem(u) = id;
-    u->metatable = mt;
-    gc_checkfinalizer(L, obj2gc(u), mt);
-    return u;
-}
-
 /* Garbage of at least `bytes`, in tables of a few hundred bytes. */
 static int make_garbage(size_t bytes)
 {

@@ -11,6 +11,7 @@
  * rt.on uses (from C, or from Lua through the rt library), and closes
  * the state.  The ring's counters are cumulative: cases compare deltas.
  */
+#include "gc/gc.h"
 #include "include/lauxlib.h"
 #include "include/lua.h"
 #include "include/lualib.h"
@@ -283,6 +284,208 @@ static void test_post_from_sigalrm(void)
 }
 #endif
 
+/* ---- rtlua_interrupt (vm/debug.c) --------------------------------------
+ * The scripts raise the interrupt themselves (interrupt(), as a timer's
+ * handler would between two instructions) and then loop where no hook
+ * runs: in a hook function, in a __gc, in a C loop inside a __gc, under
+ * pcalls that catch every error.  Without the interrupt each loops for
+ * ever. */
+
+static int l_interrupt(lua_State *L)
+{
+    rtlua_interrupt(L, 1);
+    return 0;
+}
+
+/* interrupt_soon(): the next tick's handler raises the interrupt, as a
+ * watchdog's or a timer's would (the tick stands in for the pacing's
+ * until the case ends). */
+static lua_State *irqL;
+/* Once only: a later tick, after the case withdrew the interrupt, must
+ * not raise it again (it did on netduinoplus2, failing the next script). */
+static volatile int irq_armed;
+
+static void interrupt_from_tick(void)
+{
+    if (irq_armed) {
+        irq_armed = 0;
+        rtlua_interrupt(irqL, 1);
+    }
+}
+
+static int l_interrupt_soon(lua_State *L)
+{
+    irqL = L;
+    irq_armed = 1;
+    port_on_tick(interrupt_from_tick);
+    return 0;
+}
+
+/* The warnings the state gave, concatenated (one at a time). */
+static char warned[128];
+
+static void note_warning(void *ud, const char *msg, int tocont)
+{
+    (void)ud;
+    (void)tocont;
+    size_t n = strlen(warned), m = strlen(msg);
+    if (n + m < sizeof warned)
+        memcpy(warned + n, msg, m + 1);
+}
+
+/* A hook function that loops; one whose loop goes back through a test's
+ * jump (repeat ... until). */
+static const char hook_loops[] =
+    "debug.sethook(function() interrupt() while true do end end, '', 1)\n"
+    "local x = 0\n"
+    "for i = 1, 10 do x = x + i end\n";
+static const char hook_repeats[] =
+    "debug.sethook(function() interrupt() local n = 0\n"
+    "  repeat n = n + 1 until n < 0 end, '', 1)\n"
+    "for i = 1, 10 do end\n";
+/* A finalizer that loops; then a C loop of 2^31 or 2^63 iterations in
+ * one, which the tick interrupts (no hook polls it: rtlua_poll must). */
+static const char gc_loops[] =
+    "setmetatable({}, {__gc = function() interrupt() while true do end "
+    "end})\n"
+    "collectgarbage()\n"
+    "for i = 1, 10 do end\n";
+static const char gc_c_loops[] =
+    "setmetatable({}, {__gc = function() interrupt_soon()\n"
+    "  table.move({}, 1, math.maxinteger - 1, 2) end})\n"
+    "collectgarbage()\n"
+    "for i = 1, 10 do end\n";
+/* Every error caught, for ever. */
+static const char pcall_loops[] =
+    "while true do\n"
+    "  pcall(function() interrupt() while true do end end)\n"
+    "  pcall(error, 'again')\n"
+    "end\n";
+/* A message handler written in Lua is interrupted too (an error in
+ * error handling); and a __close. */
+static const char handler_loops[] =
+    "local ok, e = xpcall(function() interrupt() while true do end end,\n"
+    "  function(m) return 'handled: ' .. m end)\n"
+    "error('not reached')\n";
+static const char close_loops[] =
+    "do local c <close> = setmetatable({}, {__close = function()\n"
+    "  interrupt() while true do end end}) end\n"
+    "error('not reached')\n";
+/* After the interrupt is withdrawn: hooks and finalizers work again. */
+static const char after_interrupt[] =
+    "local hooked, fin = 0, false\n"
+    "debug.sethook(function() hooked = hooked + 1 end, '', 1)\n"
+    "for i = 1, 10 do end\n"
+    "debug.sethook()\n"
+    "setmetatable({}, {__gc = function() fin = true end})\n"
+    "collectgarbage()\n"
+    "assert(hooked > 10 and fin)\n";
+
+/* Run `script` in L, expecting the interrupt's error at line `line`
+ * (1..9), and the heap sound. */
+static int ends_interrupted(lua_State *L, const char *script, int line)
+{
+    char want[] = "]:0: interrupted!"; /* (no snprintf: newlib's is big) */
+    want[2] = (char)('0' + line);
+    int st = luaL_loadstring(L, script);
+    if (st == LUA_OK)
+        st = lua_pcall(L, 0, 0, 0);
+    const char *msg = st != LUA_OK ? lua_tostring(L, -1) : "(no error)";
+    size_t n = strlen(msg), m = strlen(want);
+    int ok = st == LUA_ERRRUN && n >= m && strcmp(msg + n - m, want) == 0;
+    if (!ok)
+        port_printf("  status %d: %s (expected ...%s)\n", st, msg, want);
+    lua_settop(L, 0);
+    rtlua_interrupt(L, 0);
+    const char *why = NULL;
+    int bad = gc_check(L, &why);
+    if (bad != 0)
+        port_printf("  gc_check: %d (%s)\n", bad, why != NULL ? why : "?");
+    return ok && bad == 0;
+}
+
+/* L with the libraries, interrupt() and note_warning; or 0, L closed,
+ * where they do not fit (the case is skipped). */
+static int interruptible(lua_State *L)
+{
+    if (!libs_fit(L)) {
+        lua_close(L);
+        return 0;
+    }
+    lua_register(L, "interrupt", l_interrupt);
+    lua_register(L, "interrupt_soon", l_interrupt_soon);
+    lua_setwarnf(L, note_warning, NULL);
+    warned[0] = '\0';
+    return 1;
+}
+
+/* Once the interrupt is withdrawn, do hooks and finalizers work?  Closes
+ * L. */
+static int works_after_interrupt(lua_State *L)
+{
+    lua_sethook(L, NULL, 0, 0); /* a script's, which may interrupt */
+    int st = luaL_dostring(L, after_interrupt);
+    if (st != LUA_OK)
+        port_printf("  after the interrupt: %s\n", lua_tostring(L, -1));
+    lua_close(L);
+    return st == LUA_OK;
+}
+
+/* A hook function's loop ends with the error at its position, and the
+ * error reaches the script (5.4: an error in a hook propagates). */
+static void test_an_interrupt_stops_a_looping_hook(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (!interruptible(L))
+        return;
+    int stopped = ends_interrupted(L, hook_loops, 1);
+    lua_sethook(L, NULL, 0, 0);
+    int repeats_stopped = ends_interrupted(L, hook_repeats, 2);
+    CHECK(works_after_interrupt(L) && stopped && repeats_stopped);
+}
+
+/* A __gc's loop, in Lua or in C, ends as a __gc error does, a warning;
+ * then the interrupt, still pending, stops the script that ran the
+ * collection.  The finalizer lists are sound, and later finalizers
+ * run. */
+static void test_an_interrupt_stops_a_looping_finalizer(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (!interruptible(L))
+        return;
+    int stopped = ends_interrupted(L, gc_loops, 3);
+    int warning = strstr(warned, "error in __gc ([string ") == warned &&
+                  strstr(warned, "]:1: interrupted!)") != NULL;
+    if (!warning)
+        port_printf("  warned: %s\n", warned);
+    warned[0] = '\0';
+    int stopped_c = ends_interrupted(L, gc_c_loops, 4);
+    port_on_tick(NULL);
+    int warning_c = strcmp(warned, "error in __gc (interrupted!)") == 0;
+    if (!warning_c)
+        port_printf("  warned: %s\n", warned);
+    CHECK(works_after_interrupt(L));
+    CHECK(stopped && warning);
+    CHECK(stopped_c && warning_c);
+}
+
+/* pcall catches the interrupt's error, and the next safe point raises it
+ * again, up to the host's protected call. */
+static void test_a_pcall_does_not_end_an_interrupt(void)
+{
+    lua_State *L = luaL_newstate();
+    CHECK(L != NULL);
+    if (!interruptible(L))
+        return;
+    int stopped = ends_interrupted(L, pcall_loops, 3);
+    int handler_stopped = ends_interrupted(L, handler_loops, 3);
+    int close_stopped = ends_interrupted(L, close_loops, 2);
+    CHECK(works_after_interrupt(L) && stopped && handler_stopped &&
+          close_stopped);
+}
+
 /* ---- The collector's controls of rtlua.h (gc/gcapi.c) ------------------ */
 
 /* rt.budget's calls: what is set is what is read back; 0 leaves a value
@@ -404,6 +607,9 @@ static const struct check_case cases[] = {
     CASE(test_wraparound_and_unhandled),
     CASE(test_dispatch_bounded),
     CASE(test_delivered_at_safe_points),
+    CASE(test_an_interrupt_stops_a_looping_hook),
+    CASE(test_an_interrupt_stops_a_looping_finalizer),
+    CASE(test_a_pcall_does_not_end_an_interrupt),
     CASE(test_budget_set_and_read),
     CASE(test_bodies_nest),
     CASE(test_infinalizer),
