@@ -250,24 +250,27 @@ static int behind(global_State *g)
 
 /* The cycles of assists (outside an rt.loop body) each tick may hold,
  * counted in g->assistspent, which the tick sets back to 0:
- *   - growth assists, while free memory is above the reserve and the
- *     cycle within its room: g->assistrate, a tick's credit /
- *     PACE_ASSIST_TICK_DIV (pace.h says why);
+ *   - growth assists, while the cycle is within its room:
+ *     g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h says
+ *     why);
  *   - the assist that finds a cycle due and starts it: one allowance
  *     more than was spent, spent or not;
- *   - under the reserve, or past the cycle's room: a tick's credit in
- *     all, so that a program that outruns the collector keeps half of
- *     every tick at 25% (one catch-up of the whole cycle was a pause of
- *     1.7 ms at shift=0);
- *   - past a second room, under the reserve's goal (reserve /
- *     GC_ASSIST_GOAL_DIV), or with no tick (g->assistrate 0): no limit,
- *     memory first. */
+ *   - past the cycle's room: a tick's credit in all, so that a program
+ *     that outruns the collector keeps half of every tick at 25% (one
+ *     catch-up of the whole cycle was a pause of 1.7 ms at shift=0);
+ *   - past a second room, with free memory under GC_ASSIST_SHARE_FREE
+ *     reserves, or with no tick (g->assistrate 0): no limit, memory
+ *     first.  The share trades peak memory for the mutator's time, and
+ *     a small or nearly full arena has none to trade (lm3s6965evb's
+ *     49 KiB in the 64-bit model: the garbage the shares let stand
+ *     split the free space, and a 4 KB array part found no block after
+ *     a full emergency collection). */
 static uint32_t tick_cap(global_State *g)
 {
     if (g->assistrate == 0)
         return UINT32_MAX;
     size_t free = arena_free_bytes(g->arena);
-    if (free < g->reserve / GC_ASSIST_GOAL_DIV)
+    if (free / GC_ASSIST_SHARE_FREE < g->reserve)
         return UINT32_MAX;
     /* A cycle due starts at once, in an allowance's worth of one more
      * step: put off to the next tick's paced step, it let a fast
@@ -282,7 +285,7 @@ static uint32_t tick_cap(global_State *g)
     size_t room = cycle_room(g, g->cyclebytes);
     if (grown > 2 * room)
         return UINT32_MAX;
-    if (grown > room || free < g->reserve)
+    if (grown > room)
         return g->creditcap;
     return g->assistrate;
 }

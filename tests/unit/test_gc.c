@@ -1960,6 +1960,9 @@ static void test_growth_assists_keep_to_the_ticks_share(void)
  * (0.8 MB on the host, against lua5.4's 67 KB). */
 static void test_a_due_cycle_starts_with_the_ticks_share_spent(void)
 {
+    if (!arena_fits(32u << 10,
+                    "test_a_due_cycle_starts_with_the_ticks_share_spent"))
+        return;
     CHECK(open_small_state());
     CHECK(make_root());
     global_State *g = G(L);
