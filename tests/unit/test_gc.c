@@ -1954,6 +1954,41 @@ static void test_growth_assists_keep_to_the_ticks_share(void)
     CHECK(close_state_empty());
 }
 
+/* The tick's share trades memory for the mutator's time: with free
+ * memory under GC_ASSIST_SHARE_FREE reserves there is none to trade,
+ * and assists are not put off, the share spent or not (lm3s6965evb's
+ * 49 KiB arena, 64-bit model: with them put off, lua.rom_tables ran out
+ * of memory). */
+static void test_assists_ignore_the_ticks_share_when_memory_is_short(void)
+{
+    size_t estimate = 0;
+    start_growth_cycle(
+        "test_assists_ignore_the_ticks_share_when_memory_is_short", &estimate);
+    if (estimate == 0)
+        return;
+    global_State *g = G(L);
+    g->utilisation_pct = 25;
+    g->unitcost = 16;
+    g->creditcap = 64;
+    g->stepbudget = port_cycle_hz();
+    g->assistrate = 1;
+    g->assistspent = UINT32_MAX / 2; /* spent */
+    /* free memory over one reserve, under GC_ASSIST_SHARE_FREE */
+    g->reserve = arena_free_bytes(g->arena) / GC_ASSIST_SHARE_FREE + 1;
+    uint32_t assists0 = g->stats.assists;
+    uint32_t deferred0 = g->stats.assists_deferred;
+    for (int i = 0;
+         i < 2000 && g->stats.assists == assists0 &&
+         g->stats.assists_deferred == deferred0 && g->gcphase != GC_PAUSE;
+         i++)
+        CHECK(tagged_table(-1) != NULL);
+    CHECK(g->stats.assists > assists0);
+    CHECK_EQ(g->stats.assists_deferred, deferred0);
+    g->assistrate = 0;
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* A cycle that is due starts at the allocation that finds it due, the
  * tick's share spent or not: put off to the next tick's paced step, a
  * program making short-lived __gc tables grew by a tick's allocation
@@ -3110,6 +3145,7 @@ static const struct check_case cases[] = {
     CASE(test_assist_pays_work_owed_not_its_whole_budget),
     CASE(test_growth_assists_wait_for_the_paced_steps),
     CASE(test_growth_assists_keep_to_the_ticks_share),
+    CASE(test_assists_ignore_the_ticks_share_when_memory_is_short),
     CASE(test_a_due_cycle_starts_with_the_ticks_share_spent),
     CASE(test_a_cycle_behind_its_room_is_caught_up),
     CASE(test_cycle_is_due_when_the_largest_block_runs_out),
