@@ -260,6 +260,48 @@ static int behind(global_State *g)
     return grown > cycle_room(g, g->cyclebytes);
 }
 
+/* The cycles of assists (outside an rt.loop body) each tick may hold,
+ * counted in g->assistspent, which the tick sets back to 0:
+ *   - growth assists, while the cycle is within its room:
+ *     g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h says
+ *     why);
+ *   - the assist that finds a cycle due and starts it: one allowance
+ *     more than was spent, spent or not;
+ *   - past the cycle's room: a tick's credit in all, so that a program
+ *     that outruns the collector keeps half of every tick at 25% (one
+ *     catch-up of the whole cycle was a pause of 1.7 ms at shift=0);
+ *   - past a second room, with free memory under GC_ASSIST_SHARE_FREE
+ *     reserves, or with no tick (g->assistrate 0): no limit, memory
+ *     first.  The share trades peak memory for the mutator's time, and
+ *     a small or nearly full arena has none to trade (lm3s6965evb's
+ *     49 KiB in the 64-bit model: the garbage the shares let stand
+ *     split the free space, and a 4 KB array part found no block after
+ *     a full emergency collection). */
+static uint32_t tick_cap(global_State *g)
+{
+    if (g->assistrate == 0)
+        return UINT32_MAX;
+    size_t free = arena_free_bytes(g->arena);
+    if (free / GC_ASSIST_SHARE_FREE < g->reserve)
+        return UINT32_MAX;
+    /* A cycle due starts at once, in an allowance's worth of one more
+     * step: put off to the next tick's paced step, it let a fast
+     * allocator grow by a tick's allocation (200k short-lived __gc
+     * tables on the host: 0.8 MB, against 87 KB). */
+    if (g->gcphase == GC_PAUSE) {
+        uint32_t cap = g->assistspent + g->assistrate;
+        return cap < g->assistrate ? UINT32_MAX - 1 : cap;
+    }
+    size_t inuse = arena_in_use(g->arena);
+    size_t grown = inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
+    size_t room = cycle_room(g, g->cyclebytes);
+    if (grown > 2 * room)
+        return UINT32_MAX;
+    if (grown > room)
+        return g->creditcap;
+    return g->assistrate;
+}
+
 /* An assist step: the units owed, within one step budget and what is
  * left of the rt.loop body's cap; what it could not do stays owed, for
  * the next assist or any step to pay. */
@@ -278,6 +320,17 @@ static __attribute__((noinline)) void assist(lua_State *L)
     }
     if (left < budget)
         budget = left;
+    /* Outside a body, assists keep to a share of each tick (tick_cap). */
+    uint32_t cap = g->gchold ? UINT32_MAX : tick_cap(g);
+    if (cap != UINT32_MAX) {
+        uint32_t spent = g->assistspent;
+        if (spent >= cap) {
+            g->stats.assists_deferred++;
+            return;
+        }
+        if (cap - spent < budget)
+            budget = cap - spent;
+    }
     g->stats.assists++;
     /* Inside an allocation: no emergency nested in it, and its units count
      * as assist work. */
@@ -285,19 +338,35 @@ static __attribute__((noinline)) void assist(lua_State *L)
     uint32_t used = step_(L, budget, g->assistowed);
     if (!g->gchold && behind(g)) {
         /* Outside an rt.loop body, a cycle that has overrun its room is
-         * caught up now, in steps of at most a budget each.  Owed units
-         * come from bytes, a step's budget is time: on a real board (32
-         * times fewer instructions a budget than under shift=0) single
-         * steps let a cycle overrun, the next one start bigger and run
-         * longer still (finshort at shift=5: 354 KB to 4 MB in ten
-         * cycles, then a 750 ms emergency collection). */
+         * caught up now, in steps of at most a budget each, as far as the
+         * tick's share allows.  Owed units come from bytes, a step's
+         * budget is time: on a real board (32 times fewer instructions a
+         * budget than under shift=0) single steps let a cycle overrun, the
+         * next one start bigger and run longer still (finshort at shift=5:
+         * 354 KB to 4 MB in ten cycles, then a 750 ms emergency
+         * collection). */
         uint32_t tol = paced_units(g);
+        cap = tick_cap(g);
         while (g->assistowed > tol) {
             uint32_t steps = g->stats.steps;
-            used += step_(L, budget, g->assistowed);
+            uint32_t b = budget;
+            if (cap != UINT32_MAX) {
+                uint32_t spent = g->assistspent + used;
+                if (spent >= cap)
+                    break;
+                if (cap - spent < b)
+                    b = cap - spent;
+            }
+            used += step_(L, b, g->assistowed);
             if (g->stats.steps == steps)
                 break;
         }
+    }
+    if (!g->gchold) {
+        port_irqstate st = port_critical_enter();
+        uint32_t spent = g->assistspent + used;
+        g->assistspent = spent < used ? UINT32_MAX : spent;
+        port_critical_exit(st);
     }
     g->gcinassist = 0;
     if (g->gchold) {
@@ -2302,7 +2371,11 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         uint32_t lslots = atomic ? running_slots(L) : 0;
         if (atomic && units && g->atomicput < GC_ATOMIC_DEFER &&
             now - start + atomic_cost(g, lslots) >= budget) {
-            g->atomicput++;
+            /* (Not counted in a short step, an assist's share of a tick:
+             * a run of them used up the deferrals, and a paced step then
+             * ran atomic in the last cycles of its budget: 125%.) */
+            if (budget >= g->stepbudget)
+                g->atomicput++;
             break;
         }
         uint8_t phase = atomic ? (uint8_t)GC_ATOMIC : g->gcphase;

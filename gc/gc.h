@@ -280,6 +280,10 @@
 #define GC_GROWTH_MIN 4096
 /* The goal: the cycle should end before free bytes fall to reserve / this. */
 #define GC_ASSIST_GOAL_DIV 4
+/* Assists outside an rt.loop body keep to a share of each tick (gc.c:
+ * tick_cap) only while free memory is at least this many reserves (a
+ * quarter of the arena): under it, memory comes first. */
+#define GC_ASSIST_SHARE_FREE 2
 /* A cycle longer than the last still owes at least this part of the
  * last one's units (1/this), so the rate never falls to zero. */
 #define GC_ASSIST_TAIL_DIV 8
