@@ -205,10 +205,15 @@ static int assist_due(global_State *g, size_t n)
     size_t inuse = arena_in_use(g->arena);
     size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
     size_t room = cycle_room(g, base);
+    size_t grown = inuse > base ? inuse - base : 0;
     g->assiststride = room / GC_ASSIST_DIV;
+    /* A cycle behind with units still owed (an assist's catch-up stops
+     * at GC_CATCHUP_STEPS) checks again soon. */
+    if (grown > room && g->assistowed > paced_units(g) &&
+        g->assiststride > GC_DUE_STRIDE)
+        g->assiststride = GC_DUE_STRIDE;
     if (g->assistdebt < g->assiststride)
         return 0;
-    size_t grown = inuse > base ? inuse - base : 0;
     bytes = g->assistdebt;
     g->assistdebt = 0;
     /* A cycle past its room (behind) is charged at the rate that ends it
@@ -261,28 +266,36 @@ static int behind(global_State *g)
 }
 
 /* The cycles of assists (outside an rt.loop body) each tick may hold,
- * counted in g->assistspent, which the tick sets back to 0:
+ * counted in g->assistspent, which the tick sets back to 0.  A 1 ms
+ * window at 25% keeps 70% for the mutator only if assists take at most
+ * a tenth of a tick's credit; past that, the share trades the mutator's
+ * time for memory, and grows with the need for memory:
  *   - growth assists, while the cycle is within its room:
  *     g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h says
  *     why);
  *   - the assist that finds a cycle due and starts it: one allowance
  *     more than was spent, spent or not;
- *   - past the cycle's room: a tick's credit in all, so that a program
- *     that outruns the collector keeps half of every tick at 25% (one
- *     catch-up of the whole cycle was a pause of 1.7 ms at shift=0);
- *   - past a second room, with free memory under GC_ASSIST_SHARE_FREE
- *     reserves, or with no tick (g->assistrate 0): no limit, memory
- *     first.  The share trades peak memory for the mutator's time, and
- *     a small or nearly full arena has none to trade (lm3s6965evb's
- *     49 KiB in the 64-bit model: the garbage the shares let stand
- *     split the free space, and a 4 KB array part found no block after
- *     a full emergency collection). */
+ *   - past the cycle's room, from that up to a tick's credit in
+ *     proportion to the overrun, reached at a second room: a step from
+ *     the allowance to a whole credit at the room made the windows
+ *     around it 40% assists (findie and finlive at shift=0: MMU 27-50%);
+ *   - past a second room, or with free memory under
+ *     GC_ASSIST_SHARE_FREE reserves: GC_ASSIST_SHORT_MUL credits.  A
+ *     cycle that falls behind lets the objects made during it survive
+ *     it, and the next one starts bigger: at a tenth of a credit,
+ *     finshort at shift=0 grew to 3 MB of 4 MiB;
+ *   - under the reserve of free memory, or with no tick (g->assistrate
+ *     0): no limit (memory first; assist() still bounds each catch-up
+ *     above the reserve).  A small or nearly full arena has no memory
+ *     to trade: on lm3s6965evb's 49 KiB in the 64-bit model, the garbage
+ *     the shares let stand split the free space, and a 4 KB array part
+ *     found no block after a full emergency collection. */
 static uint32_t tick_cap(global_State *g)
 {
     if (g->assistrate == 0)
         return UINT32_MAX;
     size_t free = arena_free_bytes(g->arena);
-    if (free / GC_ASSIST_SHARE_FREE < g->reserve)
+    if (free < g->reserve)
         return UINT32_MAX;
     /* A cycle due starts at once, in an allowance's worth of one more
      * step: put off to the next tick's paced step, it let a fast
@@ -292,14 +305,20 @@ static uint32_t tick_cap(global_State *g)
         uint32_t cap = g->assistspent + g->assistrate;
         return cap < g->assistrate ? UINT32_MAX - 1 : cap;
     }
+    uint64_t most = (uint64_t)g->creditcap * GC_ASSIST_SHORT_MUL;
+    if (most >= UINT32_MAX)
+        most = UINT32_MAX - 1;
+    if (free / GC_ASSIST_SHARE_FREE < g->reserve)
+        return (uint32_t)most;
     size_t inuse = arena_in_use(g->arena);
     size_t grown = inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
     size_t room = cycle_room(g, g->cyclebytes);
     if (grown > 2 * room)
-        return UINT32_MAX;
-    if (grown > room)
-        return g->creditcap;
-    return g->assistrate;
+        return (uint32_t)most;
+    if (grown <= room || g->creditcap <= g->assistrate)
+        return g->assistrate;
+    uint64_t more = (uint64_t)(g->creditcap - g->assistrate) * (grown - room);
+    return g->assistrate + (uint32_t)(more / room);
 }
 
 /* An assist step: the units owed, within one step budget and what is
@@ -344,10 +363,19 @@ static __attribute__((noinline)) void assist(lua_State *L)
          * budget than under shift=0) single steps let a cycle overrun, the
          * next one start bigger and run longer still (finshort at shift=5:
          * 354 KB to 4 MB in ten cycles, then a 750 ms emergency
-         * collection). */
+         * collection).  Above the reserve, at most GC_CATCHUP_STEPS steps
+         * an assist: all that was owed at once was a pause of 3 to 9 ms
+         * (deepupv, list, ephchain, rehash at shift=5); under it, memory
+         * first. */
         uint32_t tol = paced_units(g);
+        uint32_t n = arena_free_bytes(g->arena) >= g->reserve ? 1 : 0;
         cap = tick_cap(g);
         while (g->assistowed > tol) {
+            if (n != 0 && n++ >= GC_CATCHUP_STEPS) {
+                /* The rest at the next checks, which come soon. */
+                g->assiststride = GC_DUE_STRIDE;
+                break;
+            }
             uint32_t steps = g->stats.steps;
             uint32_t b = budget;
             if (cap != UINT32_MAX) {

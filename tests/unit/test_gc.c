@@ -1987,15 +1987,14 @@ static void test_growth_assists_keep_to_the_ticks_share(void)
 }
 
 /* The tick's share trades memory for the mutator's time: with free
- * memory under GC_ASSIST_SHARE_FREE reserves there is none to trade,
- * and assists are not put off, the share spent or not (lm3s6965evb's
- * 49 KiB arena, 64-bit model: with them put off, lua.rom_tables ran out
- * of memory). */
-static void test_assists_ignore_the_ticks_share_when_memory_is_short(void)
+ * memory under the reserve there is none to trade, and assists are not
+ * put off, the share spent or not (lm3s6965evb's 49 KiB arena, 64-bit
+ * model: with them put off, lua.rom_tables ran out of memory). */
+static void test_assists_ignore_the_ticks_share_under_the_reserve(void)
 {
     size_t estimate = 0;
-    start_growth_cycle(
-        "test_assists_ignore_the_ticks_share_when_memory_is_short", &estimate);
+    start_growth_cycle("test_assists_ignore_the_ticks_share_under_the_reserve",
+                       &estimate);
     if (estimate == 0)
         return;
     global_State *g = G(L);
@@ -2004,9 +2003,8 @@ static void test_assists_ignore_the_ticks_share_when_memory_is_short(void)
     g->creditcap = 64;
     g->stepbudget = port_cycle_hz();
     g->assistrate = 1;
-    g->assistspent = UINT32_MAX / 2; /* spent */
-    /* free memory over one reserve, under GC_ASSIST_SHARE_FREE */
-    g->reserve = arena_free_bytes(g->arena) / GC_ASSIST_SHARE_FREE + 1;
+    g->assistspent = UINT32_MAX / 2;             /* spent */
+    g->reserve = arena_free_bytes(g->arena) + 1; /* free memory under it */
     uint32_t assists0 = g->stats.assists;
     uint32_t deferred0 = g->stats.assists_deferred;
     for (int i = 0;
@@ -2016,6 +2014,52 @@ static void test_assists_ignore_the_ticks_share_when_memory_is_short(void)
         CHECK(tagged_table(-1) != NULL);
     CHECK(g->stats.assists > assists0);
     CHECK_EQ(g->stats.assists_deferred, deferred0);
+    g->assistrate = 0;
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* With free memory over one reserve but under GC_ASSIST_SHARE_FREE,
+ * assists may take GC_ASSIST_SHORT_MUL ticks' credits of a tick, not
+ * their small share and not without limit: spent beyond the share they
+ * still run, spent beyond that they are put off.  (At a tenth of a
+ * credit, a program whose cycles fell behind grew to 3 MB of 4 MiB;
+ * without a limit, the mutator kept 4% of a 1 ms window.) */
+static void test_assists_take_more_of_a_tick_when_memory_is_short(void)
+{
+    size_t estimate = 0;
+    start_growth_cycle("test_assists_take_more_of_a_tick_when_memory_is_short",
+                       &estimate);
+    if (estimate == 0)
+        return;
+    global_State *g = G(L);
+    g->utilisation_pct = 25;
+    g->unitcost = 16;
+    g->creditcap = 64;
+    g->stepbudget = port_cycle_hz();
+    g->assistrate = 1;
+    /* free memory over one reserve, under GC_ASSIST_SHARE_FREE */
+    g->reserve = arena_free_bytes(g->arena) / GC_ASSIST_SHARE_FREE + 1;
+    uint32_t spent[2] = {g->creditcap * GC_ASSIST_SHORT_MUL - 2,
+                         g->creditcap * GC_ASSIST_SHORT_MUL};
+    for (int k = 0; k < 2; k++) {
+        uint32_t assists0 = g->stats.assists;
+        uint32_t deferred0 = g->stats.assists_deferred;
+        g->assistspent = spent[k];
+        for (int i = 0;
+             i < 2000 && g->stats.assists == assists0 &&
+             g->stats.assists_deferred == deferred0 && g->gcphase != GC_PAUSE;
+             i++)
+            CHECK(tagged_table(-1) != NULL);
+        CHECK(g->gcphase != GC_PAUSE);
+        if (k == 0) {
+            CHECK(g->stats.assists > assists0);
+            CHECK_EQ(g->stats.assists_deferred, deferred0);
+        } else {
+            CHECK_EQ(g->stats.assists, assists0);
+            CHECK(g->stats.assists_deferred > deferred0);
+        }
+    }
     g->assistrate = 0;
     CHECK(checked());
     CHECK(close_state_empty());
@@ -2086,6 +2130,44 @@ static void test_a_cycle_behind_its_room_is_caught_up(void)
     CHECK(g->gcphase == GC_PAUSE);
     CHECK(most <= 2 * room + room / 8);
     CHECK_EQ(g->stats.emergencies, emergencies);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
+/* Above the reserve, an assist catches a cycle behind its room up in at
+ * most GC_CATCHUP_STEPS steps, and leaves the rest to the next checks
+ * (GC_DUE_STRIDE bytes on): paying all that was owed at once was a pause
+ * of 3 to 9 ms at shift=5.  A unit a step, as in the case above: the
+ * cycle still ends within about a second room's worth. */
+static void test_a_catch_up_is_bounded_in_steps(void)
+{
+    size_t estimate = 0;
+    start_growth_cycle("test_a_catch_up_is_bounded_in_steps", &estimate);
+    if (estimate == 0)
+        return;
+    global_State *g = G(L);
+    g->utilisation_pct = 0; /* no paced steps to wait for */
+    g->stepbudget = 1;      /* a unit a step */
+    size_t room = estimate / 100 * g->pausepct;
+    if (room < GC_GROWTH_MIN)
+        room = GC_GROWTH_MIN;
+    size_t base = g->cyclebytes, most = 0;
+    uint32_t worst = 0; /* the most steps an assist ran */
+    for (int i = 0; i < 100000 && g->gcphase != GC_PAUSE; i++) {
+        uint32_t steps = g->stats.steps, assists = g->stats.assists;
+        CHECK(tagged_table(-1) != NULL);
+        uint32_t n = g->stats.assists - assists;
+        uint32_t per = n ? (g->stats.steps - steps + n - 1) / n : 0;
+        if (per > worst)
+            worst = per;
+        size_t used = arena_in_use(g->arena);
+        if (used > base && used - base > most)
+            most = used - base;
+    }
+    CHECK(g->gcphase == GC_PAUSE);
+    CHECK(worst >= 1);
+    CHECK(worst <= GC_CATCHUP_STEPS);
+    CHECK(most <= 2 * room + room / 8);
     CHECK(checked());
     CHECK(close_state_empty());
 }
@@ -3237,9 +3319,11 @@ static const struct check_case cases[] = {
     CASE(test_short_units_run_between_clock_reads),
     CASE(test_growth_assists_wait_for_the_paced_steps),
     CASE(test_growth_assists_keep_to_the_ticks_share),
-    CASE(test_assists_ignore_the_ticks_share_when_memory_is_short),
+    CASE(test_assists_ignore_the_ticks_share_under_the_reserve),
+    CASE(test_assists_take_more_of_a_tick_when_memory_is_short),
     CASE(test_a_due_cycle_starts_with_the_ticks_share_spent),
     CASE(test_a_cycle_behind_its_room_is_caught_up),
+    CASE(test_a_catch_up_is_bounded_in_steps),
     CASE(test_cycle_is_due_when_the_largest_block_runs_out),
     CASE(test_assists_in_a_body_stop_at_its_cap),
     CASE(test_emergency_in_a_body_is_bounded_then_fails),
