@@ -251,6 +251,13 @@ static uint32_t body_left(global_State *g)
 
 static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits);
 
+/* The growth of the bytes in use since the cycle under way began. */
+static size_t cycle_grown(const global_State *g)
+{
+    size_t inuse = arena_in_use(g->arena);
+    return inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
+}
+
 /* Has the cycle under way overrun its room (cycle_room), or is free
  * memory under the reserve's goal? */
 static int behind(global_State *g)
@@ -260,9 +267,7 @@ static int behind(global_State *g)
     size_t free = arena_free_bytes(g->arena);
     if (free < g->reserve / GC_ASSIST_GOAL_DIV)
         return 1;
-    size_t inuse = arena_in_use(g->arena);
-    size_t grown = inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
-    return grown > cycle_room(g, g->cyclebytes);
+    return cycle_grown(g) > cycle_room(g, g->cyclebytes);
 }
 
 /* The cycles of assists (outside an rt.loop body) each tick may hold,
@@ -310,8 +315,7 @@ static uint32_t tick_cap(global_State *g)
         most = UINT32_MAX - 1;
     if (free / GC_ASSIST_SHARE_FREE < g->reserve)
         return (uint32_t)most;
-    size_t inuse = arena_in_use(g->arena);
-    size_t grown = inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
+    size_t grown = cycle_grown(g);
     size_t room = cycle_room(g, g->cyclebytes);
     if (grown > 2 * room)
         return (uint32_t)most;
@@ -363,12 +367,17 @@ static __attribute__((noinline)) void assist(lua_State *L)
          * budget than under shift=0) single steps let a cycle overrun, the
          * next one start bigger and run longer still (finshort at shift=5:
          * 354 KB to 4 MB in ten cycles, then a 750 ms emergency
-         * collection).  Above the reserve, at most GC_CATCHUP_STEPS steps
-         * an assist: all that was owed at once was a pause of 3 to 9 ms
-         * (deepupv, list, ephchain, rehash at shift=5); under it, memory
-         * first. */
+         * collection).  Within a second room and above the reserve, at
+         * most GC_CATCHUP_STEPS steps an assist: all that was owed at
+         * once was a pause of 3 to 9 ms (deepupv, list, ephchain, rehash
+         * at shift=5).  Past it, only the tick's share bounds the
+         * catch-up (a single unit a step, as a slow board's, let the
+         * cycle overrun two rooms); under the reserve, memory first. */
         uint32_t tol = paced_units(g);
-        uint32_t n = arena_free_bytes(g->arena) >= g->reserve ? 1 : 0;
+        uint32_t n = arena_free_bytes(g->arena) >= g->reserve &&
+                             cycle_grown(g) <= 2 * cycle_room(g, g->cyclebytes)
+                         ? 1
+                         : 0;
         cap = tick_cap(g);
         while (g->assistowed > tol) {
             if (n != 0 && n++ >= GC_CATCHUP_STEPS) {
