@@ -284,7 +284,8 @@ static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
     return ov != NULL ? raw_getint(ov, key) : &tab_absent;
 }
 
-const tvalue *tab_romgetshortstr(table *t, str *key)
+static __attribute__((noinline)) const tvalue *rom_getshortstr(table *t,
+                                                               str *key)
 {
     const tvalue *v = tab_rawgetshortstr(t, key);
     if (!is_rom(t))
@@ -293,6 +294,34 @@ const tvalue *tab_romgetshortstr(table *t, str *key)
     if (v != &tab_absent) /* (a library's field, never written: as it is) */
         return rs->over == NULL ? v : rom_value(t, node_of_val(v));
     return rs->ov != NULL ? tab_rawgetshortstr(rs->ov, key) : &tab_absent;
+}
+
+/* (A ROM table's RAM part: out of line, so that a flash hit needs no
+ * frame.) */
+static __attribute__((noinline)) const tvalue *ram_getshortstr(const table *t,
+                                                               str *key)
+{
+    return tab_rawgetshortstr(t, key);
+}
+
+/* A library's field (`string.format`, a global function) is found with
+ * no frame: a ROM table none of whose flash fields was ever written (no
+ * `over`) needs only its flash chain, then its RAM part.  The flash
+ * part never moves. */
+const tvalue *tab_romgetshortstr(table *t, str *key)
+{
+    const romslot *rs = tab_romslot(t);
+    if (!is_rom(t) || rs->over != NULL)
+        return rom_getshortstr(t, key);
+    const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
+    for (;;) {
+        if (node_keytt(n) == V_SHRSTR && n->key_val.gc == obj2gc(key))
+            return &n->val;
+        if (node_next(n) == 0)
+            break;
+        n += node_next(n);
+    }
+    return rs->ov != NULL ? ram_getshortstr(rs->ov, key) : &tab_absent;
 }
 
 const tvalue *tab_getint(table *t, rt_int key)
@@ -469,7 +498,10 @@ static int set_normalised_(lua_State *L, table *t, const tvalue *k,
             break;
         }
         /* The rehash counts k: the next round finds room for it. */
-        if (!timed) {
+        if (!timed &&
+            (t->mig != NULL ||
+             (uint64_t)t->asize + (uint64_t)TAB_NODE_WEIGHT * sizenode(t) >
+                 TAB_UNTIMED_MAX)) {
             timed = 1;
             pause = gc_pause_begin(G(L));
         }

@@ -210,6 +210,10 @@ enum {
 #define TAB_NODE_WEIGHT 4
 #define tab_small(asize, nsize)                                               \
     ((uint64_t)(asize) + (uint64_t)TAB_NODE_WEIGHT * (nsize) <= TAB_SYNC_MAX)
+/* A rehash of a table no bigger than this (by the same weights, before
+ * it) is not timed for rt.stats()'s worst_rehash_us: its two clock reads
+ * cost about as much as the rehash itself (a few microseconds). */
+#define TAB_UNTIMED_MAX 8
 /* Per new key stored into a big table: nodes of a readied hash part made
  * pristine, old nodes moved, array slots copied or made valid (taking
  * their key out of the hash part), array slots only counted or emptied.

@@ -830,6 +830,21 @@ static int grow_now(lua_State *L, table *t)
 static __attribute__((noinline)) uint32_t
 new_sizes(table *t, const tvalue *key, uint32_t *nhash, uint32_t *extra)
 {
+    /* A list that grows by appending: key asize + 1, every array slot
+     * used and no hash part.  The count below would find the asize + 1
+     * keys 1..asize + 1 and nothing else, so the array gets the power of
+     * two that holds them, and the hash part nothing. */
+    uint32_t a = t->asize;
+    if (is_int(key) && is_dummy(t) && !t->moving &&
+        (rt_uint)key->v.i - 1u == a && a < TAB_MAXASIZE) {
+        uint32_t i = 0;
+        while (i < a && !is_nil(&t->array[i]))
+            i++;
+        if (i == a) {
+            *nhash = *extra = 0;
+            return 1u << ceil_log2(a + 1u);
+        }
+    }
     uint32_t nums[TAB_MAXABITS + 1];
     memset(nums, 0, sizeof nums);
     uint32_t total;

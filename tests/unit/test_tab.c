@@ -824,6 +824,46 @@ static void test_growth_to_many_string_keys(void)
     CALL(close_state());
 }
 
+/* A store of asize + 1 into a full array with no hash part (a list that
+ * grows by appending) doubles the array to the power of two that holds
+ * it, as counting every key would; a hole in the array leaves the
+ * choice to the count (keys 1, 2, 4 and 5 fill no 8 slots more than
+ * half: the array stays at 4 and 5 goes to the hash part). */
+static void test_append_grows_the_array_as_the_count_does(void)
+{
+    lua_State *L = open_state();
+    CHECK(L != NULL);
+    for (uint32_t n = 0; n <= 20; n++) {
+        table *t = new_anchored(L, n, 0);
+        CHECK(t != NULL);
+        for (uint32_t i = 1; i <= n + 1; i++) {
+            tvalue v = ival((rt_int)i);
+            CHECK_EQ(tab_setint(L, t, (rt_int)i, &v), TAB_OK);
+        }
+        uint32_t want = 1;
+        while (want < n + 1)
+            want *= 2;
+        CHECK_EQ(t->asize, want);
+        CHECK_EQ(tab_sizenode(t), 0);
+        CALL(check_table(L, t, (int)n + 1, 1));
+        L->top = L->stack;
+    }
+    table *t = new_anchored(L, 4, 0);
+    CHECK(t != NULL);
+    for (rt_int i = 1; i <= 5; i++) {
+        tvalue v = ival(i);
+        if (i != 3)
+            CHECK_EQ(tab_setint(L, t, i, &v), TAB_OK);
+    }
+    CHECK_EQ(t->asize, 4);
+    CHECK_EQ(tab_sizenode(t), 1);
+    CHECK(is_nil(tab_getint(t, 3)));
+    CHECK_EQ(tab_getint(t, 5)->v.i, 5);
+    CALL(check_table(L, t, 4, 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
 static void test_presized_table_fills_without_allocating(void)
 {
     lua_State *L = open_state();
@@ -1691,6 +1731,7 @@ static const struct check_case cases[] = {
     CASE(test_growth_to_many_integer_keys),
     CASE(test_growth_to_many_string_keys),
     CASE(test_presized_table_fills_without_allocating),
+    CASE(test_append_grows_the_array_as_the_count_does),
     CASE(test_resize_keeps_every_entry),
     CASE(test_rehash_failure_keeps_the_table_intact),
     CASE(test_injected_failure_at_each_rehash_allocation),
