@@ -456,7 +456,7 @@ $(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk $(CSTACK_MARK) | $(BOARD_INCLUDE)
 # symbols rtlua_cstack_keep_KIND (cstack.flags, a gcc response file); the
 # first link has zeros.  Every image of the build (tests, bench) gets the
 # firmware's.  cstack.txt says where each number comes from.
-CSTACK_KINDS := call parse match dump undump gc error load
+CSTACK_KINDS := call parse match dump undump gc error load poll
 CSTACK_ZERO := $(foreach k,$(CSTACK_KINDS),-Wl,--defsym=rtlua_cstack_keep_$(k)=0)
 # The exception frame the core stacks: 8 words and the alignment word,
 # and with a floating-point unit (lazy stacking reserves it) 18 more.

@@ -344,7 +344,8 @@ static void loadfunction(loadstate *S, proto *f, str *psource,
         loaddebug(S, f);
     growscratch(S, f);
     int pc = -1;
-    const char *why = verify_proto(f, parent, S->scratch->p, &pc);
+    const char *why =
+        verify_proto(f, parent, S->scratch->p, S->scratch->n, &pc);
     if (why != NULL) {
         do_checkstack(L, UNDUMP_STACK);
         if (pc >= 0)

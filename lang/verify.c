@@ -388,52 +388,89 @@ static int checkinstr(vstate *V, instr i, int *next)
  * was the integer 100 was the fuzzer's case).  So for each register
  * that some instruction can open, whether it may be open before each
  * instruction is found over the control flow, to a fixed point, and no
- * call's frame may start at or below it while it may.  One bit an
- * instruction holds that (microbit's arena is small: a byte an
- * instruction did not leave room to check lib_pattern.lua's image). */
+ * call's frame may start at or below it while it may.  One sweep of the
+ * code follows as many registers as the scratch has bits an instruction
+ * for, up to 32 (a word an instruction: the search took a quarter of an
+ * image's start-up, a sweep for each register); one bit an instruction
+ * at least (microbit's arena is small: a byte an instruction did not
+ * leave room to check lib_pattern.lua's image). */
 
-#define BIT(b, pc) (((b)[(pc) >> 3] >> ((pc)&7)) & 1u)
-#define SETBIT(b, pc) ((b)[(pc) >> 3] |= (uint8_t)(1u << ((pc)&7)))
+/* The open bits of the registers base .. base + width - 1 (width a power
+ * of 2 up to 32, so that no field straddles a word) before each
+ * instruction: a field of width bits an instruction, packed in words. */
+typedef struct openset {
+    uint32_t *w;
+    int width, base;
+    uint32_t all; /* the field's bits */
+} openset;
 
-/* Register reg is opened: into the set regs (when given); is it r? */
-static int opened(int reg, int r, uint32_t *regs)
+static uint32_t getopen(const openset *o, int pc)
 {
-    if (regs != NULL)
+    unsigned bit = (unsigned)pc * (unsigned)o->width;
+    return (o->w[bit >> 5] >> (bit & 31u)) & o->all;
+}
+
+static void addopen(openset *o, int pc, uint32_t v)
+{
+    unsigned bit = (unsigned)pc * (unsigned)o->width;
+    o->w[bit >> 5] |= v << (bit & 31u);
+}
+
+/* The field's bits for the registers at or above r. */
+static uint32_t fromreg(const openset *o, int r)
+{
+    if (r <= o->base)
+        return o->all;
+    if (r >= o->base + o->width)
+        return 0;
+    return o->all & ~((1u << (r - o->base)) - 1u);
+}
+
+/* Register reg is opened: its bit, when it is one of o's (o NULL: reg
+ * is added to the set regs). */
+static uint32_t opened(int reg, const openset *o, uint32_t *regs)
+{
+    if (o == NULL) {
         regs[reg / 32] |= 1u << (reg % 32);
-    return reg == r;
+        return 0;
+    }
+    unsigned d = (unsigned)(reg - o->base);
+    return d < (unsigned)o->width ? 1u << d : 0;
 }
 
 /* The registers instruction pc opens (CLOSURE: the locals its function
- * captures; TBC: A; TFORPREP: A + 3), added to regs when it is given;
- * returns whether register r is one of them (r < 0: none is). */
-static int opens(const proto *p, int pc, int r, uint32_t *regs)
+ * captures; TBC: A; TFORPREP: A + 3): o's bits for those of its
+ * registers, or (o NULL) all of them added to regs. */
+static uint32_t opens(const proto *p, int pc, const openset *o, uint32_t *regs)
 {
     instr i = p->code[pc];
-    int a = GETARG_A(i), hit = 0;
+    int a = GETARG_A(i);
+    uint32_t hit = 0;
     switch (GET_OP(i)) {
     case OP_CLOSURE: {
         const proto *c = p->p[GETARG_Bx(i)];
         for (int j = 0; j < c->sizeupvalues; j++)
             if (c->upvalues[j].instack)
-                hit |= opened(c->upvalues[j].idx, r, regs);
+                hit |= opened(c->upvalues[j].idx, o, regs);
         return hit;
     }
     case OP_TBC:
-        return opened(a, r, regs);
+        return opened(a, o, regs);
     case OP_TFORPREP:
-        return opened(a + 3, r, regs);
+        return opened(a + 3, o, regs);
     default:
         return 0;
     }
 }
 
-/* Does instruction pc leave register r open, from `in` before it? */
-static unsigned openafter(const proto *p, int pc, int r, unsigned in)
+/* The bits of o left open after instruction pc, from `in` before it. */
+static uint32_t openafter(const proto *p, int pc, const openset *o,
+                          uint32_t in)
 {
     instr i = p->code[pc];
     if (GET_OP(i) == OP_CLOSE) /* closes A and those above */
-        return GETARG_A(i) <= r ? 0 : in;
-    return opens(p, pc, r, NULL) ? 1 : in;
+        return in & ~fromreg(o, GETARG_A(i));
+    return in | opens(p, pc, o, NULL);
 }
 
 /* The registers that some instruction opens, a bit each. */
@@ -442,7 +479,7 @@ static void openable(const proto *p, uint32_t regs[8])
     for (int k = 0; k < 8; k++)
         regs[k] = 0;
     for (int pc = 0; pc < p->sizecode; pc++)
-        opens(p, pc, -1, regs);
+        opens(p, pc, NULL, regs);
 }
 
 /* The instructions that can run after pc (checkinstr checked that they
@@ -505,52 +542,81 @@ static int framestart(instr i)
     }
 }
 
-/* Register r's round: its bit for every instruction, by a forward sweep
- * that goes back to a loop's head whenever a back edge sets its bit,
- * then the calls against them. */
-static int checkreg(vstate *V, uint8_t *open, int r)
+/* The round of o's registers (nregs of them can be opened): their bits
+ * for every instruction, by a forward sweep from the first instruction
+ * that opens one (nothing is open before it) that goes back to a loop's
+ * head whenever a back edge adds to its bits, then the calls against
+ * them. */
+static int checkregs(vstate *V, openset *o, int nregs)
 {
     const proto *p = V->p;
-    long budget = (long)VERIFY_OPEN_VISITS * p->sizecode;
-    for (int k = 0; k < (p->sizecode + 7) / 8; k++)
-        open[k] = 0;
-    for (int pc = 0; pc < p->sizecode;) {
+    long budget = (long)VERIFY_OPEN_VISITS * p->sizecode * nregs;
+    int words = (p->sizecode * o->width + 31) / 32;
+    for (int k = 0; k < words; k++)
+        o->w[k] = 0;
+    int pc = 0;
+    while (pc < p->sizecode && opens(p, pc, o, NULL) == 0)
+        pc++;
+    while (pc < p->sizecode) {
         CHECK(V, --budget >= 0, "control flow too complex to check");
-        unsigned out = openafter(p, pc, r, BIT(open, pc));
+        uint32_t out = openafter(p, pc, o, getopen(o, pc));
         int to[2], back = -1;
-        for (int n = successors(p, pc, to); out && n-- > 0;) {
-            if (!BIT(open, to[n])) {
-                SETBIT(open, to[n]);
+        for (int n = out != 0 ? successors(p, pc, to) : 0; n-- > 0;) {
+            if ((out & ~getopen(o, to[n])) != 0) {
+                addopen(o, to[n], out);
                 if (to[n] <= pc && (back < 0 || to[n] < back))
                     back = to[n];
             }
         }
         pc = back >= 0 ? back : pc + 1;
     }
-    for (V->pc = 0; V->pc < p->sizecode; V->pc++)
-        CHECK(V, !BIT(open, V->pc) || framestart(p->code[V->pc]) > r,
+    for (V->pc = 0; V->pc < p->sizecode; V->pc++) {
+        int f = framestart(p->code[V->pc]);
+        CHECK(V,
+              f >= o->base + o->width ||
+                  (getopen(o, V->pc) & fromreg(o, f)) == 0,
               "call over an open upvalue");
+    }
     V->pc = -1;
     return 1;
 }
 
-static int checkopen(vstate *V, uint8_t *open)
+/* Bits a field of the open-upvalue search can have in size bytes of
+ * scratch: 32 at most, 1 at least (verify_scratchsize). */
+static int openwidth(const proto *p, size_t size)
+{
+    int width = 32;
+    while (width > 1 &&
+           ((size_t)p->sizecode * (size_t)width + 31) / 32 * 4 > size)
+        width /= 2;
+    return width;
+}
+
+static int checkopen(vstate *V, void *scratch, size_t size)
 {
     uint32_t regs[8];
     openable(V->p, regs);
-    for (int r = 0; r < 256; r++)
-        if (regs[r / 32] & (1u << (r % 32)))
-            TRY(checkreg(V, open, r));
+    openset o;
+    o.w = scratch;
+    o.width = openwidth(V->p, size);
+    o.all = o.width == 32 ? ~0u : (1u << o.width) - 1u;
+    for (o.base = 0; o.base < 256; o.base += o.width) {
+        uint32_t group = (regs[o.base / 32] >> (o.base % 32)) & o.all;
+        int n = 0;
+        for (; group != 0; group &= group - 1u)
+            n++;
+        if (n > 0)
+            TRY(checkregs(V, &o, n));
+    }
     return 1;
 }
 
-static int checkcode(vstate *V, void *scratch)
+static int checkcode(vstate *V, void *scratch, size_t size)
 {
     const proto *p = V->p;
     CHECK(V, p->sizecode >= 1, "function without code");
     CHECK(V, p->is_vararg == (opat(p, 0) == OP_VARARGPREP),
           "vararg function without VARARGPREP");
-    V->needclose = needsclose(p);
     for (V->pc = 0; V->pc < p->sizecode; V->pc++) {
         int next;
         TRY(checkinstr(V, p->code[V->pc], &next));
@@ -559,7 +625,7 @@ static int checkcode(vstate *V, void *scratch)
     }
     V->pc = -1;
     /* nothing is ever open without a capture or a to-be-closed variable */
-    return !V->needclose || checkopen(V, scratch);
+    return !V->needclose || checkopen(V, scratch, size);
 }
 
 static int checkheader(vstate *V, const proto *parent)
@@ -641,28 +707,44 @@ static int checklocals(vstate *V, int32_t *active)
     return 1;
 }
 
-size_t verify_scratchsize(const proto *p)
+/* Bytes of scratch for the locals and for the open-upvalue search with
+ * fields of `width` bits (needclose: p needs that search). */
+static size_t scratchfor(const proto *p, int needclose, int width)
 {
     size_t locals =
         p->sizelocvars > 0 ? sizeof(int32_t) * (size_t)p->maxstacksize : 0;
-    size_t open = needsclose(p) ? ((size_t)p->sizecode + 7) / 8 : 0;
+    size_t open =
+        needclose ? ((size_t)p->sizecode * (size_t)width + 31) / 32 * 4 : 0;
     return locals > open ? locals : open;
 }
 
+size_t verify_scratchsize(const proto *p)
+{
+    return scratchfor(p, needsclose(p), 1);
+}
+
+size_t verify_scratchfast(const proto *p, size_t *least)
+{
+    int needclose = needsclose(p);
+    *least = scratchfor(p, needclose, 1);
+    return scratchfor(p, needclose, 32);
+}
+
 const char *verify_proto(const proto *p, const proto *parent, void *scratch,
-                         int *pc)
+                         size_t size, int *pc)
 {
     vstate V;
     V.p = p;
     V.pc = -1;
-    V.needclose = 0;
+    V.needclose = needsclose(p);
     V.why = NULL;
-    if (verify_scratchsize(p) > 0 && scratch == NULL) {
+    if (scratch == NULL ? scratchfor(p, V.needclose, 1) > 0
+                        : size < scratchfor(p, V.needclose, 1)) {
         *pc = -1;
         return "no room to check it";
     }
-    if (checkheader(&V, parent) && checkcode(&V, scratch) && checklines(&V) &&
-        (p->sizelocvars == 0 || checklocals(&V, scratch)))
+    if (checkheader(&V, parent) && checkcode(&V, scratch, size) &&
+        checklines(&V) && (p->sizelocvars == 0 || checklocals(&V, scratch)))
         return NULL;
     *pc = V.pc;
     return V.why;

@@ -26,8 +26,9 @@
  * It reads the prototype only (no allocation): it can check code held
  * in flash.  Its time is linear in the code (lang/verify.c bounds the
  * search for open upvalues by VERIFY_OPEN_VISITS visits an instruction
- * and refuses a prototype past them).  What it cannot see (the values a
- * register holds at run time, which debug.setlocal may change anyway)
+ * for each register that can be open, and refuses a prototype past
+ * them).  What it cannot see (the values a register holds at run time,
+ * which debug.setlocal may change anyway)
  * the interpreter checks where a wrong type would be unsafe (SETLIST's
  * table, SELF's key).
  */
@@ -37,18 +38,24 @@
 #include "vm/obj.h"
 
 /* The bytes of scratch verify_proto needs for p (0 for none): an int32_t
- * per register when it has local names, a bit per instruction when it
- * captures registers or has to-be-closed variables.  Its nested
- * prototypes must be there (loaded, or checked as pointers). */
+ * per register when it has local names, a bit per instruction (in whole
+ * words) when it captures registers or has to-be-closed variables.  Its
+ * nested prototypes must be there (loaded, or checked as pointers). */
 size_t verify_scratchsize(const proto *p);
+/* The bytes with which verify_proto checks p fastest: a word per
+ * instruction instead of a bit, so that the search for open upvalues
+ * follows 32 registers in one sweep of the code instead of one (each
+ * power of 2 between is used when the scratch has room for it); *least
+ * is set to verify_scratchsize(p). */
+size_t verify_scratchfast(const proto *p, size_t *least);
 
 /* NULL when p is acceptable; otherwise a static description of the
  * first problem, and *pc the instruction it is at (or -1).  `parent` is
  * the enclosing prototype (NULL for a main function; only its
- * maxstacksize and sizeupvalues are read).  `scratch` holds
- * verify_scratchsize(p) bytes, aligned for an int32_t (NULL when that
+ * maxstacksize and sizeupvalues are read).  `scratch` holds `size` bytes,
+ * at least verify_scratchsize(p), aligned for an int32_t (NULL when that
  * is 0). */
 const char *verify_proto(const proto *p, const proto *parent, void *scratch,
-                         int *pc);
+                         size_t size, int *pc);
 
 #endif

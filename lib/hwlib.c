@@ -53,9 +53,14 @@
 #endif
 _Static_assert((HW_UART_RING & (HW_UART_RING - 1)) == 0 && HW_UART_RING <= 128,
                "HW_UART_RING: a power of two, at most 128");
-/* The shortest timer period, in CPU cycles: its interrupt (a post into
- * the ring) must end well before the next. */
-#define HW_TIMER_MIN_CYCLES 500u
+/* The shortest timer period, in CPU cycles.  An event costs some 1,130
+ * instructions from the interrupt to an empty handler's return (the
+ * post, the safe point's delivery, the call; measured on mps2-an385 and
+ * lm3s6965evb, bench/results/hw.md): at this period that is under half a
+ * core that runs an instruction a cycle, and a faster timer would leave
+ * the script little or nothing (10 kHz at mps2's 25 MHz; 20 kHz at
+ * lm3s6965evb's 50 MHz, 6.4 kHz at the micro:bit's 16 MHz). */
+#define HW_TIMER_MIN_CYCLES 2500u
 /* Bytes of the uid's text ("0x" and two digits a byte). */
 #define HW_UID_MAX 16
 
@@ -369,9 +374,10 @@ static int hw_timer_new(lua_State *L)
     if (b->ntimers == 0)
         return luaL_error(L, "no timer on %s", port_board());
     luaL_argcheck(L, n >= 0 && n < b->ntimers, 1, "no such timer");
-    luaL_argcheck(
-        L, hz > 0 && (lua_Unsigned)hz <= port_clock_hz() / HW_TIMER_MIN_CYCLES,
-        2, "rate out of range");
+    lua_Integer most = (lua_Integer)(port_clock_hz() / HW_TIMER_MIN_CYCLES);
+    if (hz <= 0 || hz > most)
+        return luaL_argerror(
+            L, 2, lua_pushfstring(L, "rate out of range: 1 to %I Hz", most));
     const hw_timer *t = &b->timers[n];
     lua_settop(L, 3);
     hw_timer_obj *p = new_obj(L, sizeof *p, &romtab_hwtimermeta);

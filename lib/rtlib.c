@@ -91,11 +91,18 @@
 /* The running rt.timeout's deadline (port_cycles64), 0: none. */
 static uint64_t timeout_deadline;
 
+/* The message is made without formatting (no position): formatting
+ * needs the error kind's reserve of C stack (port/port.h), which a hook
+ * polled deep in a C loop may not have (a pattern's backtracking on
+ * microbit's 64-bit model), where the pre-made message needs only the
+ * poll kind's (rtlua_poll). */
 static void timeout_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    if (timeout_deadline != 0 && port_cycles64() >= timeout_deadline)
-        luaL_error(L, "deadline exceeded");
+    if (timeout_deadline != 0 && port_cycles64() >= timeout_deadline) {
+        lua_pushliteral(L, "deadline exceeded");
+        lua_error(L);
+    }
 }
 
 static int rt_timeout(lua_State *L)

@@ -8,8 +8,9 @@
  * Numbers are formatted by vm/num.c, never by libc's float printf
  * (newlib's allocates from a heap the boards do not have); integers by
  * the small formatter here.  A format item is written straight into the
- * luaL_Buffer after reserving FMT_ITEM_MAX bytes, so nothing big lives
- * on the C stack.
+ * luaL_Buffer after reserving the most it may produce (fmt_room: a few
+ * dozen bytes usually, so that the buffer's own first bytes hold most
+ * results and nothing is allocated for them).
  */
 #include <limits.h>
 #include <math.h>
@@ -35,6 +36,13 @@
 #else
 #define FMT_ITEM_MAX 180
 #endif
+
+/* What a format item may produce beyond its width or precision (each at
+ * most 99: two digits): an integer's 22 octal digits and "0x"; "%a"'s
+ * "-0x1." and "p+1023"; "%e"'s sign, point and exponent; "%f"'s sign,
+ * point and 16 integer digits when the number is below 1e15 (above, it
+ * reserves FMT_ITEM_MAX). */
+#define FMT_ITEM_EXTRA 40
 
 /* Longest format specification between '%' and the conversion ("invalid
  * format (too long)" beyond), as Lua 5.4's. */
@@ -305,6 +313,14 @@ static void check_spec(lua_State *L, const char *form, const char *flags,
     }
 }
 
+/* The bytes to reserve for an item of specification sp: the width and
+ * the body side by side, an upper bound of the larger of the two. */
+static size_t fmt_room(const fmt_spec *sp)
+{
+    return (size_t)sp->width + (size_t)(sp->prec > 0 ? sp->prec : 0) +
+           FMT_ITEM_EXTRA;
+}
+
 /* Lays out prefix (sign, "0x") and body into out with the width: spaces
  * on the left, on the right ('-'), or zeros after the prefix ('0'). */
 static size_t fmt_pad(char *out, const fmt_spec *sp, const char *prefix,
@@ -473,11 +489,11 @@ static void add_literal(lua_State *L, luaL_Buffer *b, int arg)
         break;
     }
     case LUA_TNUMBER: {
-        char *out = luaL_prepbuffsize(b, FMT_ITEM_MAX);
         size_t n;
         fmt_spec sp;
         memset(&sp, 0, sizeof sp);
         sp.prec = -1;
+        char *out = luaL_prepbuffsize(b, fmt_room(&sp));
         if (lua_isinteger(L, arg)) {
             lua_Integer v = lua_tointeger(L, arg);
             /* mininteger has no decimal literal: its negation overflows. */
@@ -512,24 +528,38 @@ static void add_padded_string(lua_State *L, luaL_Buffer *b, int arg,
                               const char *form)
 {
     fmt_spec sp;
-    char *out = luaL_prepbuffsize(b, FMT_ITEM_MAX);
     size_t l;
-    const char *s = luaL_tolstring(L, arg, &l);
     if (form[2] == '\0') {
+        luaL_tolstring(L, arg, NULL);
         luaL_addvalue(b);
         return;
     }
+    /* A string argument is read in place; anything else is converted
+     * (luaL_tolstring) above the buffer's room, reserved first, since
+     * the buffer's box, if it needs one, goes to the top.  The padded
+     * string is at most 99 bytes: a width, or a string shorter than 100
+     * or cut to its precision (each at most 99). */
+    int pushed = lua_type(L, arg) != LUA_TSTRING;
+    char *out = pushed ? luaL_prepbuffsize(b, 99) : NULL;
+    const char *s =
+        pushed ? luaL_tolstring(L, arg, &l) : lua_tolstring(L, arg, &l);
     luaL_argcheck(L, l == strlen(s), arg, "string contains zeros");
     check_spec(L, form, "-", 1, &sp);
     if (sp.prec < 0 && l >= 100) {
+        if (!pushed)
+            lua_pushvalue(L, arg);
         luaL_addvalue(b);
         return;
     }
     if (sp.prec >= 0 && (size_t)sp.prec < l)
         l = (size_t)sp.prec;
+    if (!pushed) /* the string stays at arg while the box may be made */
+        out =
+            luaL_prepbuffsize(b, (size_t)sp.width > l ? (size_t)sp.width : l);
     sp.zero = 0;
     size_t n = fmt_pad(out, &sp, "", s, l, 0);
-    lua_pop(L, 1);
+    if (pushed)
+        lua_pop(L, 1);
     luaL_addsize(b, n);
 }
 
@@ -570,7 +600,7 @@ static int s_format(lua_State *L)
         switch (conv) {
         case 'c':
             check_spec(L, form, "-", 0, &sp);
-            out = luaL_prepbuffsize(&b, FMT_ITEM_MAX);
+            out = luaL_prepbuffsize(&b, fmt_room(&sp));
             {
                 char c = (char)luaL_checkinteger(L, arg);
                 n = fmt_pad(out, &sp, "", &c, 1, 0);
@@ -588,7 +618,7 @@ static int s_format(lua_State *L)
                                                                : "-#0";
             lua_Integer v = luaL_checkinteger(L, arg);
             check_spec(L, form, flags, 1, &sp);
-            out = luaL_prepbuffsize(&b, FMT_ITEM_MAX);
+            out = luaL_prepbuffsize(&b, fmt_room(&sp));
             luaL_addsize(&b, fmt_int(out, &sp, v, conv));
             break;
         }
@@ -606,14 +636,16 @@ static int s_format(lua_State *L)
             double x = (double)luaL_checknumber(L, arg);
             if ((conv | 0x20) != 'a')
                 check_spec(L, form, "-+ #0", 1, &sp);
-            out = luaL_prepbuffsize(&b, FMT_ITEM_MAX);
+            out = luaL_prepbuffsize(
+                &b, (conv | 0x20) == 'f' && !(fabs(x) < 1e15) ? FMT_ITEM_MAX
+                                                              : fmt_room(&sp));
             luaL_addsize(&b, fmt_float(out, &sp, x, conv));
             break;
         }
         case 'p': {
             check_spec(L, form, "-", 0, &sp);
             const void *p = lua_topointer(L, arg);
-            out = luaL_prepbuffsize(&b, FMT_ITEM_MAX);
+            out = luaL_prepbuffsize(&b, fmt_room(&sp));
             if (p == NULL) {
                 n = fmt_pad(out, &sp, "", "(null)", 6, 0);
             } else {

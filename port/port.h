@@ -163,7 +163,9 @@ size_t port_stack_left(void);
  * parser level), match (a pattern-matching level), dump and undump (a
  * nested prototype), gc (the collector's work inside an allocation),
  * error (the making of an error's message), load (the compiler's entry,
- * lang/load.c).
+ * lang/load.c), poll (a count hook run from a library's C loop,
+ * rtlua_poll: smaller than call's, so that a deadline or an interrupt
+ * still stops a loop that runs with less than call's reserve left).
  * On a board the build computes each from the compiler's frames and the
  * call graph (tools/cstack.lua) and the link sets it: symbols
  * rtlua_cstack_keep_KIND, whose addresses are the byte counts.  The host
@@ -175,7 +177,8 @@ size_t port_stack_left(void);
 extern const char rtlua_cstack_keep_call[], rtlua_cstack_keep_parse[],
     rtlua_cstack_keep_match[], rtlua_cstack_keep_dump[],
     rtlua_cstack_keep_undump[], rtlua_cstack_keep_gc[],
-    rtlua_cstack_keep_error[], rtlua_cstack_keep_load[];
+    rtlua_cstack_keep_error[], rtlua_cstack_keep_load[],
+    rtlua_cstack_keep_poll[];
 #define LUAI_CSTACK_KEEP(kind) ((size_t)(uintptr_t)rtlua_cstack_keep_##kind)
 /* Fewer than LUAI_CSTACK_KEEP(kind) bytes left: a check's failure. */
 #define port_cstack_short(kind) (port_stack_left() < LUAI_CSTACK_KEEP(kind))

@@ -679,8 +679,11 @@ lua_Hook lua_gethook(lua_State *L)
 
 void rtlua_poll(lua_State *L, int n)
 {
-    /* Short of C stack (port/port.h), the hook waits for the next poll. */
-    if (do_cstackshort(call))
+    /* Short of C stack (port/port.h), the hook waits for the next poll.
+     * Its own kind: what a hook may use before its next check (a Lua
+     * hook's call checks again), well under call's reserve, whose worst
+     * path (a resume into the REPL's line editor) a hook never takes. */
+    if (do_cstackshort(poll))
         return;
     if (G(L)->interrupt)
         dbg_interrupted(L);

@@ -549,8 +549,12 @@ int tab_setnew(lua_State *L, table *t, const tvalue *key, const tvalue *val)
     return set_normalised_(L, t, &k, &v, !is_nil(&v));
 }
 
+static int setint_ram(lua_State *L, table *t, rt_int key, const tvalue *val);
+
 int tab_set(lua_State *L, table *t, const tvalue *key, const tvalue *val)
 {
+    if (is_int(key) && in_array(t, key->v.i)) /* an empty array slot */
+        return setint_ram(L, t, key->v.i, val);
     tvalue k, v = *val;
     int rc = normalise_key(key, &k);
     if (rc != TAB_OK)

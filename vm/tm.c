@@ -225,6 +225,13 @@ void tm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val)
         seterror(L, rc);
 }
 
+void tm_rawsetnew(lua_State *L, table *t, const tvalue *key, const tvalue *val)
+{
+    int rc = tab_setnew(L, t, key, val);
+    if (vm_unlikely(rc != TAB_OK))
+        seterror(L, rc);
+}
+
 void tm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val)
 {
     int rc = tab_setint(L, t, key, val);

@@ -105,6 +105,10 @@ void tm_finishset(lua_State *L, const tvalue *t, const tvalue *key,
  * nil", "table index is NaN" (lua5.4's words) or a memory error. */
 void tm_rawset(lua_State *L, table *t, const tvalue *key, const tvalue *val);
 void tm_rawsetint(lua_State *L, table *t, rt_int key, const tvalue *val);
+/* The same for a key a lookup in t has just found absent (&tab_absent:
+ * tab_setnew), so that the store needs no second search. */
+void tm_rawsetnew(lua_State *L, table *t, const tvalue *key,
+                  const tvalue *val);
 
 /* Concatenate the `total` values at the top, leaving one (may call). */
 void tm_concat(lua_State *L, int total);

@@ -699,7 +699,10 @@ enter:
                     }
                     if (tab_metatable(h) ==
                         NULL) { /* a new key, no __newindex */
-                        Protect(tm_rawset(L, h, rb, rc));
+                        if (slot == &tab_absent)
+                            Protect(tm_rawsetnew(L, h, rb, rc));
+                        else
+                            Protect(tm_rawset(L, h, rb, rc));
                         vmbreak;
                     }
                 }
@@ -737,6 +740,11 @@ enter:
                     slot = tab_getshortstr(h, gco2str(gc_of(key)));
                     if (vm_instore(h, slot)) {
                         vm_storeslot(L, h, slot, rc);
+                        vmbreak;
+                    }
+                    if (slot == &tab_absent && tab_metatable(h) == NULL) {
+                        /* a new field (a record being filled) */
+                        Protect(tm_rawsetnew(L, h, key, rc));
                         vmbreak;
                     }
                 }

@@ -560,7 +560,43 @@ static void test_a_stripped_image_runs_without_lines(void)
     done(L);
 }
 
+/* img_crc32 is CRC-32 (IEEE, reflected: the check value of "123456789"
+ * is CBF43926), at every alignment of its bytes, every length and every
+ * split into two calls (it takes aligned words four bytes at a time), as
+ * a bit at a time computes it. */
+static uint32_t crc_bitwise(uint32_t crc, const uint8_t *b, size_t n)
+{
+    crc = ~crc;
+    while (n-- > 0) {
+        crc ^= *b++;
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ ((crc & 1u) ? 0xEDB88320u : 0u);
+    }
+    return ~crc;
+}
+
+static void test_crc32_at_every_alignment_and_split(void)
+{
+    CHECK_EQ(img_crc32(0, "123456789", 9), 0xCBF43926u);
+    static uint8_t buf[80];
+    uint32_t x = 12345u;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (uint8_t)(x >> 16);
+    }
+    for (size_t at = 0; at < 8; at++)
+        for (size_t n = 0; at + n <= sizeof buf; n++) {
+            uint32_t want = crc_bitwise(0, buf + at, n);
+            CHECK_EQ(img_crc32(0, buf + at, n), want);
+            for (size_t k = 0; k <= n; k += 3)
+                CHECK_EQ(
+                    img_crc32(img_crc32(0, buf + at, k), buf + at + k, n - k),
+                    want);
+        }
+}
+
 static const struct check_case cases[] = {
+    CASE(test_crc32_at_every_alignment_and_split),
     CASE(test_modules_run_in_place_and_require_finds_them_first),
     CASE(test_errors_and_debug_info_name_the_source),
     CASE(test_strings_are_interned_against_the_image),

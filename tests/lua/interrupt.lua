@@ -1,7 +1,9 @@
 --! medium64
--- (medium64: microbit's 64-bit test model has 4 KiB of C stack; inside
--- a pattern's recursion there, less than the call reserve is left and
--- the hook waits (rtlua_poll), so a deadline comes late or never.)
+-- (medium64: microbit's 64-bit test model has 4 KiB of C stack; there a
+-- metamethod called from table.concat or table.remove, or a nested
+-- rt.timeout, finds less than the call reserve left and the call says
+-- "C stack overflow".  The deadlines that need no call from C stop their
+-- loops there too: tests/lua/deadline_small.lua.)
 -- Loops in C whose length the caller controls can be interrupted (issue
 -- 17): they run the count hook every few thousand iterations, so a count
 -- hook, rt.timeout's deadline (and the REPL's Ctrl-C, tests/repl/run)

@@ -126,8 +126,14 @@ else
   end
   if info.timers > 0 then
     err("bad argument #1 to 'hw.timer' (no such timer)", hw.timer, info.timers, 10)
-    err("bad argument #2 to 'hw.timer' (rate out of range)", hw.timer, 0, 0)
-    err("bad argument #2 to 'hw.timer' (rate out of range)", hw.timer, 0, info.clock_hz)
+    -- the fastest: a period of 2,500 cycles (an event's delivery takes
+    -- some 1,130 instructions)
+    local most = info.clock_hz // 2500
+    local range = "bad argument #2 to 'hw.timer' (rate out of range: 1 to " .. most .. " Hz)"
+    err(range, hw.timer, 0, 0)
+    err(range, hw.timer, 0, most + 1)
+    err(range, hw.timer, 0, info.clock_hz)
+    hw.timer(0, most, function() end):stop()
   end
   if #info.uarts == 0 then err("no UART 1 on " .. board, hw.uart, 1) end
   err("no UART 0 on " .. board, hw.uart, 0)

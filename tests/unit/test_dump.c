@@ -578,6 +578,103 @@ static void test_a_call_over_an_open_upvalue_is_refused(void)
     CHECK(close_state_empty());
 }
 
+/* The search for open upvalues follows as many registers in one sweep
+ * of the code as its scratch has bits an instruction (lang/verify.c):
+ * every width from 1 to 32 must give one answer.  A compiled chunk whose
+ * captured locals lie below and above register 32, in loops, closed by
+ * CLOSE and by returns, is accepted at every width; made to capture
+ * each register in turn instead (each captured register of each nested
+ * function), it gets the same answer at every width, at the same
+ * instruction. */
+static const char wide_src[] =
+    "local t, n = {}, 0\n"
+    "local a01, a02, a03, a04, a05, a06, a07, a08, a09, a10 = 1\n"
+    "local a11, a12, a13, a14, a15, a16, a17, a18, a19, a20 = 2\n"
+    "local a21, a22, a23, a24, a25, a26, a27, a28, a29, a30 = 3\n"
+    "local a31, a32, a33, a34, a35, a36, a37, a38, a39, a40 = 4\n"
+    "for i = 1, 3 do\n"
+    "  local x = i\n"
+    "  t[i] = function() return x + a01 + a35 end\n"
+    "  if i == 2 then n = n + #t else print(x) end\n"
+    "end\n"
+    "while n < 10 do\n"
+    "  local z = n\n"
+    "  t[#t + 1] = function() z = z + a38 return z end\n"
+    "  n = n + t[#t]()\n"
+    "end\n"
+    "for k, v in pairs(t) do local y = v t[k] = function() return y, a02 end "
+    "end\n"
+    "local function f() return a39, t end\n"
+    "print(f())\n"
+    "return f\n";
+
+/* verify_proto at width w (a scratch of the bytes that width takes). */
+static const char *verify_at(const proto *p, void *scratch, int w, int *pc)
+{
+    size_t least = verify_scratchsize(p);
+    size_t size = ((size_t)p->sizecode * (size_t)w + 31) / 32 * 4;
+    *pc = -1;
+    return verify_proto(p, NULL, scratch, size > least ? size : least, pc);
+}
+
+static void test_every_width_of_the_open_search_agrees(void)
+{
+    CHECK(open_state());
+    if (!program_fits("test_every_width_of_the_open_search_agrees"))
+        return;
+    CHECK_EQ(luaL_loadbufferx(L, wide_src, sizeof(wide_src) - 1, "=wide", "t"),
+             LUA_OK);
+    proto *p = gco2lcl(gc_of(L->top - 1))->p;
+    CHECK(p->maxstacksize > 40);
+    /* without its locals' names, whose check would widen the scratch */
+    int32_t nlocals = p->sizelocvars;
+    p->sizelocvars = 0;
+    size_t least;
+    size_t fast = verify_scratchfast(p, &least);
+    CHECK(fast > least);
+    void *scratch = lua_newuserdatauv(L, fast, 0);
+    int pc, mutants = 0, refused = 0, high = 0;
+    for (int w = 1; w <= 32; w *= 2)
+        CHECK(verify_at(p, scratch, w, &pc) == NULL);
+    for (int c = 0; c < p->sizep; c++) {
+        proto *child = p->p[c];
+        for (int u = 0; u < child->sizeupvalues; u++) {
+            upvaldesc *d = &child->upvalues[u];
+            if (!d->instack)
+                continue;
+            uint8_t was = d->idx;
+            high += was >= 32;
+            for (int r = 0; r < p->maxstacksize; r++) {
+                d->idx = (uint8_t)r;
+                int pc1;
+                const char *why1 = verify_at(p, scratch, 1, &pc1);
+                mutants++;
+                refused += why1 != NULL;
+                for (int w = 2; w <= 32; w *= 2) {
+                    const char *why = verify_at(p, scratch, w, &pc);
+                    if (why != why1 || pc != pc1) {
+                        port_printf("  capture of %d by function %d: width 1 "
+                                    "%s at %d, width %d %s at %d\n",
+                                    r, c, why1 ? why1 : "accepts", pc1, w,
+                                    why ? why : "accepts", pc);
+                        CHECK(0);
+                    }
+                }
+            }
+            d->idx = was;
+        }
+    }
+    p->sizelocvars = nlocals;
+    /* captures above register 32 were among them, and both answers */
+    CHECK(high > 0);
+    CHECK(refused > 0 && refused < mutants);
+    port_printf("# dump: %d captures moved, %d refused at every width\n",
+                mutants, refused);
+    lua_pop(L, 2);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* ---- The verifier on prototypes built by hand ------------------------- */
 
 static instr vcode[8];
@@ -606,7 +703,7 @@ static const char *verified(void)
 {
     int pc = -2;
     int32_t scratch[OP_MAXREGS];
-    return verify_proto(&vp, &vparent, scratch, &pc);
+    return verify_proto(&vp, &vparent, scratch, sizeof scratch, &pc);
 }
 
 static int says(const char *why)
@@ -828,6 +925,7 @@ static const struct check_case cases[] = {
     CASE(test_corrupted_code_is_refused_with_its_reason),
     CASE(test_tail_call_in_tbc_scope_is_an_error),
     CASE(test_a_call_over_an_open_upvalue_is_refused),
+    CASE(test_every_width_of_the_open_search_agrees),
     CASE(test_verifier_rules_one_by_one),
     CASE(test_fault_injection_over_a_load),
     CASE(test_a_chunk_loads_into_a_fragmented_arena),
