@@ -205,10 +205,15 @@ static int assist_due(global_State *g, size_t n)
     size_t inuse = arena_in_use(g->arena);
     size_t base = g->gcphase == GC_PAUSE ? inuse : g->cyclebytes;
     size_t room = cycle_room(g, base);
+    size_t grown = inuse > base ? inuse - base : 0;
     g->assiststride = room / GC_ASSIST_DIV;
+    /* A cycle behind with units still owed (an assist's catch-up stops
+     * at GC_CATCHUP_STEPS) checks again soon. */
+    if (grown > room && g->assistowed > paced_units(g) &&
+        g->assiststride > GC_DUE_STRIDE)
+        g->assiststride = GC_DUE_STRIDE;
     if (g->assistdebt < g->assiststride)
         return 0;
-    size_t grown = inuse > base ? inuse - base : 0;
     bytes = g->assistdebt;
     g->assistdebt = 0;
     /* A cycle past its room (behind) is charged at the rate that ends it
@@ -246,6 +251,13 @@ static uint32_t body_left(global_State *g)
 
 static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits);
 
+/* The growth of the bytes in use since the cycle under way began. */
+static size_t cycle_grown(const global_State *g)
+{
+    size_t inuse = arena_in_use(g->arena);
+    return inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
+}
+
 /* Has the cycle under way overrun its room (cycle_room), or is free
  * memory under the reserve's goal? */
 static int behind(global_State *g)
@@ -255,9 +267,67 @@ static int behind(global_State *g)
     size_t free = arena_free_bytes(g->arena);
     if (free < g->reserve / GC_ASSIST_GOAL_DIV)
         return 1;
-    size_t inuse = arena_in_use(g->arena);
-    size_t grown = inuse > g->cyclebytes ? inuse - g->cyclebytes : 0;
-    return grown > cycle_room(g, g->cyclebytes);
+    return cycle_grown(g) > cycle_room(g, g->cyclebytes);
+}
+
+/* The cycles of assists (outside an rt.loop body) each tick may hold,
+ * counted in g->assistspent, which the tick sets back to 0.  A 1 ms
+ * window at 25% keeps 70% for the mutator only if assists take at most
+ * a tenth of a tick's credit; past that, the share trades the mutator's
+ * time for memory, and grows with the need for memory:
+ *   - growth assists, while the cycle is within its room:
+ *     g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h says
+ *     why);
+ *   - the assist that finds a cycle due and starts it: one allowance
+ *     more than was spent, spent or not;
+ *   - past the cycle's room, from that up to a tick's credit in
+ *     proportion to the overrun, reached at one and a half rooms: a step
+ *     from the allowance to a whole credit at the room made the windows
+ *     around it 40% assists (findie and finlive at shift=0: MMU 27-50%),
+ *     and a credit reached only at a second room let 200,000 short-lived
+ *     __gc tables on the host peak at 1.4-2.1 times lua5.4's arena
+ *     (0.9-1.3 times with this);
+ *   - past a second room, or with free memory under
+ *     GC_ASSIST_SHARE_FREE reserves: GC_ASSIST_SHORT_MUL credits.  A
+ *     cycle that falls behind lets the objects made during it survive
+ *     it, and the next one starts bigger: at a tenth of a credit,
+ *     finshort at shift=0 grew to 3 MB of 4 MiB;
+ *   - under the reserve of free memory, or with no tick (g->assistrate
+ *     0): no limit (memory first; assist() still bounds each catch-up
+ *     above the reserve).  A small or nearly full arena has no memory
+ *     to trade: on lm3s6965evb's 49 KiB in the 64-bit model, the garbage
+ *     the shares let stand split the free space, and a 4 KB array part
+ *     found no block after a full emergency collection. */
+static uint32_t tick_cap(global_State *g)
+{
+    if (g->assistrate == 0)
+        return UINT32_MAX;
+    size_t free = arena_free_bytes(g->arena);
+    if (free < g->reserve)
+        return UINT32_MAX;
+    /* A cycle due starts at once, in an allowance's worth of one more
+     * step: put off to the next tick's paced step, it let a fast
+     * allocator grow by a tick's allocation (200k short-lived __gc
+     * tables on the host: 0.8 MB, against 87 KB). */
+    if (g->gcphase == GC_PAUSE) {
+        uint32_t cap = g->assistspent + g->assistrate;
+        return cap < g->assistrate ? UINT32_MAX - 1 : cap;
+    }
+    uint64_t most = (uint64_t)g->creditcap * GC_ASSIST_SHORT_MUL;
+    if (most >= UINT32_MAX)
+        most = UINT32_MAX - 1;
+    if (free / GC_ASSIST_SHARE_FREE < g->reserve)
+        return (uint32_t)most;
+    size_t grown = cycle_grown(g);
+    size_t room = cycle_room(g, g->cyclebytes);
+    if (grown > 2 * room)
+        return (uint32_t)most;
+    if (grown <= room || g->creditcap <= g->assistrate)
+        return g->assistrate;
+    if (grown - room >= room / 2)
+        return g->creditcap;
+    uint64_t more = (uint64_t)(g->creditcap - g->assistrate) * (grown - room);
+    return g->assistrate + (uint32_t)(2 * more / room);
 }
 
 /* An assist step: the units owed, within one step budget and what is
@@ -278,6 +348,17 @@ static __attribute__((noinline)) void assist(lua_State *L)
     }
     if (left < budget)
         budget = left;
+    /* Outside a body, assists keep to a share of each tick (tick_cap). */
+    uint32_t cap = g->gchold ? UINT32_MAX : tick_cap(g);
+    if (cap != UINT32_MAX) {
+        uint32_t spent = g->assistspent;
+        if (spent >= cap) {
+            g->stats.assists_deferred++;
+            return;
+        }
+        if (cap - spent < budget)
+            budget = cap - spent;
+    }
     g->stats.assists++;
     /* Inside an allocation: no emergency nested in it, and its units count
      * as assist work. */
@@ -285,19 +366,49 @@ static __attribute__((noinline)) void assist(lua_State *L)
     uint32_t used = step_(L, budget, g->assistowed);
     if (!g->gchold && behind(g)) {
         /* Outside an rt.loop body, a cycle that has overrun its room is
-         * caught up now, in steps of at most a budget each.  Owed units
-         * come from bytes, a step's budget is time: on a real board (32
-         * times fewer instructions a budget than under shift=0) single
-         * steps let a cycle overrun, the next one start bigger and run
-         * longer still (finshort at shift=5: 354 KB to 4 MB in ten
-         * cycles, then a 750 ms emergency collection). */
+         * caught up now, in steps of at most a budget each, as far as the
+         * tick's share allows.  Owed units come from bytes, a step's
+         * budget is time: on a real board (32 times fewer instructions a
+         * budget than under shift=0) single steps let a cycle overrun, the
+         * next one start bigger and run longer still (finshort at shift=5:
+         * 354 KB to 4 MB in ten cycles, then a 750 ms emergency
+         * collection).  Within a second room and above the reserve, at
+         * most GC_CATCHUP_STEPS steps an assist: all that was owed at
+         * once was a pause of 3 to 9 ms (deepupv, list, ephchain, rehash
+         * at shift=5).  Past it, only the tick's share bounds the
+         * catch-up (a single unit a step, as a slow board's, let the
+         * cycle overrun two rooms); under the reserve, memory first. */
         uint32_t tol = paced_units(g);
+        uint32_t n = arena_free_bytes(g->arena) >= g->reserve &&
+                             cycle_grown(g) <= 2 * cycle_room(g, g->cyclebytes)
+                         ? 1
+                         : 0;
+        cap = tick_cap(g);
         while (g->assistowed > tol) {
+            if (n != 0 && n++ >= GC_CATCHUP_STEPS) {
+                /* The rest at the next checks, which come soon. */
+                g->assiststride = GC_DUE_STRIDE;
+                break;
+            }
             uint32_t steps = g->stats.steps;
-            used += step_(L, budget, g->assistowed);
+            uint32_t b = budget;
+            if (cap != UINT32_MAX) {
+                uint32_t spent = g->assistspent + used;
+                if (spent >= cap)
+                    break;
+                if (cap - spent < b)
+                    b = cap - spent;
+            }
+            used += step_(L, b, g->assistowed);
             if (g->stats.steps == steps)
                 break;
         }
+    }
+    if (!g->gchold) {
+        port_irqstate st = port_critical_enter();
+        uint32_t spent = g->assistspent + used;
+        g->assistspent = spent < used ? UINT32_MAX : spent;
+        port_critical_exit(st);
     }
     g->gcinassist = 0;
     if (g->gchold) {
@@ -2302,7 +2413,11 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         uint32_t lslots = atomic ? running_slots(L) : 0;
         if (atomic && units && g->atomicput < GC_ATOMIC_DEFER &&
             now - start + atomic_cost(g, lslots) >= budget) {
-            g->atomicput++;
+            /* (Not counted in a short step, an assist's share of a tick:
+             * a run of them used up the deferrals, and a paced step then
+             * ran atomic in the last cycles of its budget: 125%.) */
+            if (budget >= g->stepbudget)
+                g->atomicput++;
             break;
         }
         uint8_t phase = atomic ? (uint8_t)GC_ATOMIC : g->gcphase;

@@ -23,6 +23,7 @@ static void recompute(global_State *g)
         (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
     g->creditcap =
         credit_per_tick > g->stepbudget ? credit_per_tick : g->stepbudget;
+    g->assistrate = credit_per_tick / PACE_ASSIST_TICK_DIV;
 }
 
 static void on_tick(void)
@@ -32,6 +33,7 @@ static void on_tick(void)
         return;
     uint32_t c = g->credit + credit_per_tick;
     g->credit = c > g->creditcap ? g->creditcap : c;
+    g->assistspent = 0;
     g->stepflag = 1;
 }
 
@@ -48,7 +50,7 @@ void pace_init(lua_State *L)
 
 void pace_stop(lua_State *L)
 {
-    (void)L;
+    G(L)->assistrate = 0;
     port_on_tick(NULL);
     paced = NULL;
 }

@@ -37,6 +37,16 @@
  * cost is not worth a sliver of time; smaller remainders wait for the
  * next tick, which raises the flag for any credit). */
 #define PACE_MIN_STEP_DIV 8
+/* Growth assists outside an rt.loop body may take at most a tick's
+ * credit / this of each tick (gc.c: tick_cap; behind their cycle's
+ * room, a tick's credit; with little memory free, no limit).  The paced
+ * steps come in a
+ * burst after each tick, and a 1 ms window holds that burst and the
+ * assists of at most two ticks: at 25%, 6,250 + 2 x 625 cycles of 25,000
+ * leave the mutator 70% of any window.  Without it, a program that
+ * outran the paced steps by 3% of the time had two whole-budget assists
+ * in some windows, and 55% of them. */
+#define PACE_ASSIST_TICK_DIV 10
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
 

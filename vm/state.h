@@ -324,9 +324,13 @@ typedef struct global_State {
         };
         volatile uint16_t safeflags;
     };
-    uint32_t utilisation_pct; /* share of each tick given to the GC */
-    uint32_t creditcap;       /* credit never exceeds this */
-    uint32_t gcspent; /* cycles of collector steps and emergencies (wraps):
+    uint32_t utilisation_pct;      /* share of each tick given to the GC */
+    uint32_t creditcap;            /* credit never exceeds this */
+    volatile uint32_t assistspent; /* cycles of assists outside rt.loop
+                                      bodies since the last tick */
+    uint32_t assistrate; /* what growth assists may spend of each tick (gc.c:
+                            tick_cap); 0: no tick, no limit */
+    uint32_t gcspent;    /* cycles of collector steps and emergencies (wraps):
                          what a mutator pause's figure leaves out */
     gc_stats stats;
     uint32_t failafter; /* tests: fail the Nth allocation from now (0 off) */
