@@ -1944,6 +1944,31 @@ static void test_growth_assists_wait_for_the_paced_steps(void)
     CHECK(close_state_empty());
 }
 
+/* The tick-share cases' pacing: paced steps at 25%, a cycle a unit, a
+ * tick's credit of a few units (assists come soon), no clock ending an
+ * assist, and an allowance of one cycle, spent by any assist step. */
+static void share_pacing(global_State *g)
+{
+    g->utilisation_pct = 25;
+    g->unitcost = 16;
+    g->creditcap = 64;
+    g->stepbudget = port_cycle_hz();
+    g->assistrate = 1;
+}
+
+/* Tables until an assist runs or is put off (or the cycle ends; at most
+ * 2,000). */
+static void alloc_until_an_assist(global_State *g)
+{
+    uint32_t assists0 = g->stats.assists;
+    uint32_t deferred0 = g->stats.assists_deferred;
+    for (int i = 0;
+         i < 2000 && g->stats.assists == assists0 &&
+         g->stats.assists_deferred == deferred0 && g->gcphase != GC_PAUSE;
+         i++)
+        CHECK(tagged_table(-1) != NULL);
+}
+
 /* Outside an rt.loop body, growth assists keep to a share of each tick
  * (tick_cap: g->assistrate since the tick, g->assistspent): once it is
  * spent they are put off until the next tick, whose paced steps pay what
@@ -1958,11 +1983,7 @@ static void test_growth_assists_keep_to_the_ticks_share(void)
     if (estimate == 0)
         return;
     global_State *g = G(L);
-    g->utilisation_pct = 25;
-    g->unitcost = 16;
-    g->creditcap = 64; /* a few units a tick: assists come soon */
-    g->stepbudget = port_cycle_hz();
-    g->assistrate = 1; /* spent by any assist step */
+    share_pacing(g);
     g->assistspent = 0;
     uint32_t assists0 = g->stats.assists;
     uint32_t deferred0 = g->stats.assists_deferred;
@@ -1998,20 +2019,12 @@ static void test_assists_ignore_the_ticks_share_under_the_reserve(void)
     if (estimate == 0)
         return;
     global_State *g = G(L);
-    g->utilisation_pct = 25;
-    g->unitcost = 16;
-    g->creditcap = 64;
-    g->stepbudget = port_cycle_hz();
-    g->assistrate = 1;
+    share_pacing(g);
     g->assistspent = UINT32_MAX / 2;             /* spent */
     g->reserve = arena_free_bytes(g->arena) + 1; /* free memory under it */
     uint32_t assists0 = g->stats.assists;
     uint32_t deferred0 = g->stats.assists_deferred;
-    for (int i = 0;
-         i < 2000 && g->stats.assists == assists0 &&
-         g->stats.assists_deferred == deferred0 && g->gcphase != GC_PAUSE;
-         i++)
-        CHECK(tagged_table(-1) != NULL);
+    alloc_until_an_assist(g);
     CHECK(g->stats.assists > assists0);
     CHECK_EQ(g->stats.assists_deferred, deferred0);
     g->assistrate = 0;
@@ -2033,11 +2046,7 @@ static void test_assists_take_more_of_a_tick_when_memory_is_short(void)
     if (estimate == 0)
         return;
     global_State *g = G(L);
-    g->utilisation_pct = 25;
-    g->unitcost = 16;
-    g->creditcap = 64;
-    g->stepbudget = port_cycle_hz();
-    g->assistrate = 1;
+    share_pacing(g);
     /* free memory over one reserve, under GC_ASSIST_SHARE_FREE */
     g->reserve = arena_free_bytes(g->arena) / GC_ASSIST_SHARE_FREE + 1;
     uint32_t spent[2] = {g->creditcap * GC_ASSIST_SHORT_MUL - 2,
@@ -2046,11 +2055,7 @@ static void test_assists_take_more_of_a_tick_when_memory_is_short(void)
         uint32_t assists0 = g->stats.assists;
         uint32_t deferred0 = g->stats.assists_deferred;
         g->assistspent = spent[k];
-        for (int i = 0;
-             i < 2000 && g->stats.assists == assists0 &&
-             g->stats.assists_deferred == deferred0 && g->gcphase != GC_PAUSE;
-             i++)
-            CHECK(tagged_table(-1) != NULL);
+        alloc_until_an_assist(g);
         CHECK(g->gcphase != GC_PAUSE);
         if (k == 0) {
             CHECK(g->stats.assists > assists0);
@@ -2084,11 +2089,7 @@ static void test_a_due_cycle_starts_with_the_ticks_share_spent(void)
     gc_fullgc(L);
     CHECK(g->gcphase == GC_PAUSE);
     g->reserve = 0;
-    g->utilisation_pct = 25;
-    g->unitcost = 16;
-    g->creditcap = 64;
-    g->stepbudget = port_cycle_hz();
-    g->assistrate = 1;
+    share_pacing(g);
     g->assistspent = 2; /* spent */
     size_t due = g->gcestimate + 2 * GC_GROWTH_MIN;
     while (arena_in_use(g->arena) < due + GC_GROWTH_MIN &&
