@@ -330,6 +330,19 @@ static uint32_t tick_cap(global_State *g)
     return g->assistrate + (uint32_t)(2 * more / room);
 }
 
+/* What an assist that has run `used` cycles may still run of `budget`
+ * under the tick's share `cap` (UINT32_MAX: none); 0 when it is spent. */
+static uint32_t share_left(const global_State *g, uint32_t cap, uint32_t used,
+                           uint32_t budget)
+{
+    if (cap == UINT32_MAX)
+        return budget;
+    uint32_t spent = g->assistspent + used;
+    if (spent >= cap)
+        return 0;
+    return cap - spent < budget ? cap - spent : budget;
+}
+
 /* An assist step: the units owed, within one step budget and what is
  * left of the rt.loop body's cap; what it could not do stays owed, for
  * the next assist or any step to pay. */
@@ -350,14 +363,10 @@ static __attribute__((noinline)) void assist(lua_State *L)
         budget = left;
     /* Outside a body, assists keep to a share of each tick (tick_cap). */
     uint32_t cap = g->gchold ? UINT32_MAX : tick_cap(g);
-    if (cap != UINT32_MAX) {
-        uint32_t spent = g->assistspent;
-        if (spent >= cap) {
-            g->stats.assists_deferred++;
-            return;
-        }
-        if (cap - spent < budget)
-            budget = cap - spent;
+    budget = share_left(g, cap, 0, budget);
+    if (budget == 0) {
+        g->stats.assists_deferred++;
+        return;
     }
     g->stats.assists++;
     /* Inside an allocation: no emergency nested in it, and its units count
@@ -379,26 +388,22 @@ static __attribute__((noinline)) void assist(lua_State *L)
          * catch-up (a single unit a step, as a slow board's, let the
          * cycle overrun two rooms); under the reserve, memory first. */
         uint32_t tol = paced_units(g);
-        uint32_t n = arena_free_bytes(g->arena) >= g->reserve &&
-                             cycle_grown(g) <= 2 * cycle_room(g, g->cyclebytes)
-                         ? 1
-                         : 0;
+        uint32_t more =
+            arena_free_bytes(g->arena) >= g->reserve &&
+                    cycle_grown(g) <= 2 * cycle_room(g, g->cyclebytes)
+                ? GC_CATCHUP_STEPS - 1
+                : UINT32_MAX;
         cap = tick_cap(g);
         while (g->assistowed > tol) {
-            if (n != 0 && n++ >= GC_CATCHUP_STEPS) {
+            if (more-- == 0) {
                 /* The rest at the next checks, which come soon. */
                 g->assiststride = GC_DUE_STRIDE;
                 break;
             }
             uint32_t steps = g->stats.steps;
-            uint32_t b = budget;
-            if (cap != UINT32_MAX) {
-                uint32_t spent = g->assistspent + used;
-                if (spent >= cap)
-                    break;
-                if (cap - spent < b)
-                    b = cap - spent;
-            }
+            uint32_t b = share_left(g, cap, used, budget);
+            if (b == 0)
+                break;
             used += step_(L, b, g->assistowed);
             if (g->stats.steps == steps)
                 break;
