@@ -640,16 +640,19 @@ set key right center
                 what, measured, goal(key),
                 met_cell if met_cell is not None else "—"))
 
-        # header
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".",
-                                ":!bench/results", ":!README.md"]).returncode
+        # header: the commit measured (bench/report's params), else now's
+        commit = self.p.get("commit")
+        if not commit:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                                    capture_output=True,
+                                    text=True).stdout.strip()
+            if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".",
+                               ":!bench/results", ":!README.md"]).returncode:
+                commit += " (modified)"
         w("# rtlua benchmark report")
         w("")
-        w("%s, commit %s%s," % (time.strftime("%Y-%m-%d %H:%M UTC",
-                                              time.gmtime()), commit,
-                                " (modified)" if dirty else ""))
+        w("%s, commit %s," % (time.strftime("%Y-%m-%d %H:%M UTC",
+                                            time.gmtime()), commit))
         w("%d cores, %s; `bench/report%s`" % (
             os.cpu_count(), os.uname().machine,
             " --smoke" if self.smoke else ""))
