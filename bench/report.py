@@ -265,6 +265,10 @@ class Report:
                             self.check(job, 1, "an adv record", 0)
                         advs = r.of("adv", job)
                         loop = r.of("loop", job)
+                        if st == "ok" and any("error" in x for x in loop):
+                            # an allocation failed in an rt.loop body:
+                            # the loop ended with "not enough memory"
+                            st = "nofit"
                         mmu = r.of("mmu", job)
                         a = advs[-1] if advs else None
                         lp = loop[-1] if loop else None
@@ -519,13 +523,24 @@ set key right center
 
         f = {"w0": worst("0", "gc"), "w5": worst("5", "gc-real")}
         loops = [a for a in adv if a["mode"] == "loop" and a["st"] == "ok"]
+        nofit = []
+        for a in adv:
+            # (where its live set fits: "out of memory" in the tables)
+            if a["mode"] == "loop" and a["st"] == "nofit" and \
+                    a["live"] is not None and \
+                    num(a["live"]) <= num(a["kib"]) * 1024 and \
+                    "%s %s KiB shift=%s" % (a["w"], a["kib"], a["pace"]) \
+                    not in nofit:
+                nofit.append("%s %s KiB shift=%s" % (a["w"], a["kib"],
+                                                     a["pace"]))
         if loops:
             bad = []
             for a in loops:
                 if num(a["misses"]) > 0 and a["w"] not in bad:
                     bad.append(a["w"])
             f["loop"] = (str(int(sum(num(a["misses"]) for a in loops))),
-                         str(len(loops)), ", ".join(bad) or "none")
+                         str(len(loops)), ", ".join(bad) or "none",
+                         ", ".join(nofit) or "none")
         else:
             f["loop"] = None
 
@@ -625,16 +640,19 @@ set key right center
                 what, measured, goal(key),
                 met_cell if met_cell is not None else "—"))
 
-        # header
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".",
-                                ":!bench/results", ":!README.md"]).returncode
+        # header: the commit measured (bench/report's params), else now's
+        commit = self.p.get("commit")
+        if not commit:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                                    capture_output=True,
+                                    text=True).stdout.strip()
+            if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".",
+                               ":!bench/results", ":!README.md"]).returncode:
+                commit += " (modified)"
         w("# rtlua benchmark report")
         w("")
-        w("%s, commit %s%s," % (time.strftime("%Y-%m-%d %H:%M UTC",
-                                              time.gmtime()), commit,
-                                " (modified)" if dirty else ""))
+        w("%s, commit %s," % (time.strftime("%Y-%m-%d %H:%M UTC",
+                                            time.gmtime()), commit))
         w("%d cores, %s; `bench/report%s`" % (
             os.cpu_count(), os.uname().machine,
             " --smoke" if self.smoke else ""))
@@ -678,12 +696,13 @@ set key right center
         v, at = A["w5"]
         row("the same at shift=5", "%s µs (%s)" % (d(v), at or ""),
             "gc_step_us", met("gc_step_us", v))
-        lp = A["loop"] or (None, "", "")
+        lp = A["loop"] or (None, "", "", "")
         row("`rt.loop` at 1 kHz with 150 µs slack, every adversarial "
             "workload, arena and pace",
-            "%s misses (in %s runs; with misses: %s)" % (d(lp[0]), lp[1],
-                                                         lp[2]),
-            "misses", met("misses", lp[0]))
+            "%s misses (in %s runs; with misses: %s; out of memory, "
+            "not counted: %s)" % (d(lp[0]), lp[1], lp[2], lp[3]),
+            "misses", met("misses", lp[0]) if lp[3] in ("none", "") else
+            "**no** (out of memory)")
         row("worst mutator pause (rehash in `rt.loop`, interning, "
             "`string.rep` of 64 KB)", "%s µs (shift=0: %s; shift=5: %s)" % (
                 d(A["pause"]), d(A["pz0"]), d(A["pz5"])), "pause_us",
