@@ -10,6 +10,13 @@
 --         over 5/4 of the fastest one plus 1 us lost the excess to the
 --         collector or an interrupt):
 --           kind "mmu": workload, n, window_us (1000), permille
+--         and, in a build with the collector's trace (RTLUA_GC_TRACE,
+--         rt.stats("trace")), the same from the collector's own record
+--         of its steps and emergencies, exact to the cycle where the
+--         mutator's figure is only as fine as an iteration (90 us at
+--         shift=5), over the last steps the ring holds:
+--           kind "mmu_exact": workload, permille, steps, ms (covered),
+--           gc_pct (the collector's share of that time)
 --   loop  the garbage phase runs from rt.loop at 1 kHz, each body busy for
 --         850 us of the period (150 us of slack for the collector):
 --           kind "loop": workload, misses, worst_late_us
@@ -121,6 +128,53 @@ local function pause(s, e)
   if not mmu_min or m < mmu_min then mmu_min = m end
 end
 
+local record -- (below)
+
+-- The exact MMU over 1 ms windows from the collector's trace of the
+-- churn that began at cycle c0 (free mode, trace builds only): the
+-- windows that start at a step's start or end at a step's end hold the
+-- worst.
+local function mmu_exact(c0)
+  local ok, tr = pcall(rt.stats, "trace")
+  if not ok then return end
+  local w, s, e = hz // 1000, {}, {}
+  -- (the trace's clock is port_cycles, 32 bits: times from c0, mod 2^32,
+  -- in either number model)
+  for i = 1, #tr, 3 do
+    local t = (tr[i] - c0) & 0xffffffff
+    if tr[i + 2] ~= 0 and t >= 0 and t < 0x7fffffff then
+      s[#s + 1], e[#s + 1] = t, t + tr[i + 1]
+    end
+  end
+  tr = nil
+  local n = #s
+  if n < 2 or e[n] - s[1] < w then return end
+  local function busy(a, b, j)
+    local sum = 0
+    while j <= n and s[j] < b do
+      local x, y = s[j], e[j]
+      if x < a then x = a end
+      if y > b then y = b end
+      if y > x then sum = sum + y - x end
+      j = j + 1
+    end
+    return sum
+  end
+  local worst, lo, total = 0, 1, 0
+  for j = 1, n do
+    total = total + e[j] - s[j]
+    if s[j] + w <= e[n] then worst = math.max(worst, busy(s[j], s[j] + w, j)) end
+    local a = e[j] - w
+    if a >= s[1] then
+      while e[lo] <= a do lo = lo + 1 end
+      worst = math.max(worst, busy(a, e[j], lo))
+    end
+  end
+  record("mmu_exact", '"ms": "ms", "gc_pct": "%"',
+         {"workload", W, "permille", 1000 - worst * 1000 // w, "steps", n,
+          "ms", (e[n] - s[1]) / (hz / 1000), "gc_pct", 100 * total / (e[n] - s[1])})
+end
+
 local ARENA = rt.stats().arena
 local loop_misses, loop_late, looped = 0, 0, false
 -- garbage for `ms` milliseconds of the board's time, calling `tick` now
@@ -171,7 +225,9 @@ local function churn(ms, tick)
     loop_misses = loop_misses + r.misses
     if r.worst_late_us > loop_late then loop_late = r.worst_late_us end
   else
+    local c0 = rt.cycles()
     work(hz // 1000 * ms, true)
+    mmu_exact(c0)
   end
 end
 
@@ -179,7 +235,7 @@ local keep
 
 -- One JSON line: runner, kind, units, then the fields (a string that of
 -- a Lua string, null that of nil, a float to 0.1).
-local function record(kind, units, fields)
+function record(kind, units, fields)
   local out = {string.format('{"runner": "gc_adversarial", "kind": "%s", ' ..
                              '"units": {%s}', kind, units)}
   for i = 1, #fields, 2 do

@@ -2315,6 +2315,11 @@ static int unit(lua_State *L, int force)
     }
 }
 
+#ifdef RTLUA_GC_TRACE
+uint32_t gc_tracering[GC_TRACE_N][3];
+volatile uint32_t gc_tracen;
+#endif
+
 static void record_step(global_State *g, uint32_t used)
 {
     gc_stats *st = &g->stats;
@@ -2491,6 +2496,8 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         if (g->gcinassist)
             g->stats.assist_units += units;
         record_step(g, used);
+        gc_trace(start, used,
+                 g->gcinassist ? GC_TRACE_ASSIST : GC_TRACE_PACED);
         if (g->stephook)
             g->stephook(start, used);
     }
@@ -2608,8 +2615,10 @@ static __attribute__((noinline)) void emergency(lua_State *L, size_t need)
     uint32_t used = port_cycles() - start;
     if (used > g->stats.worst_emergency_cycles)
         g->stats.worst_emergency_cycles = used;
-    if (!g->gchold) /* (a catch-up's steps counted themselves) */
+    if (!g->gchold) { /* (a catch-up's steps counted themselves) */
         g->gcspent += used;
+        gc_trace(start, used, GC_TRACE_EMERGENCY);
+    }
     if (g->stephook && !g->gchold)
         g->stephook(start, used);
     g->gcemergency = 0;

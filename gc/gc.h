@@ -481,6 +481,32 @@ void gc_suspended(lua_State *L, lua_State *co);
 /* ---- Driving the collector ---------------------------------------------- */
 /* One step of at most `budget` cycles (port_cycles); returns cycles used. */
 uint32_t gc_step(lua_State *L, uint32_t budget);
+
+/* The trace's kinds of entry (rtlua.h: RTLUA_GCTRACE_*). */
+enum { GC_TRACE_TICK, GC_TRACE_PACED, GC_TRACE_ASSIST, GC_TRACE_EMERGENCY };
+#ifdef RTLUA_GC_TRACE
+/* The trace ring (rtlua.h: rtlua_gctrace): GC_TRACE_N entries of {start,
+ * cycles, kind}, gc_tracen counting every entry ever logged (the tick's
+ * entries come from its interrupt). */
+#if RTLUA_GC_TRACE + 0 > 1
+#define GC_TRACE_N (RTLUA_GC_TRACE + 0)
+#else
+#define GC_TRACE_N 1024
+#endif
+_Static_assert((GC_TRACE_N & (GC_TRACE_N - 1)) == 0,
+               "RTLUA_GC_TRACE is a power of two");
+extern uint32_t gc_tracering[GC_TRACE_N][3];
+extern volatile uint32_t gc_tracen;
+static inline void gc_trace(uint32_t start, uint32_t cycles, uint32_t kind)
+{
+    uint32_t *e = gc_tracering[gc_tracen++ & (GC_TRACE_N - 1)];
+    e[0] = start;
+    e[1] = cycles;
+    e[2] = kind;
+}
+#else
+#define gc_trace(start, cycles, kind) ((void)0)
+#endif
 /* Finish the current cycle and run a whole one, then every pending
  * finalizer. */
 void gc_fullgc(lua_State *L);

@@ -31,6 +31,7 @@ static void on_tick(void)
     global_State *g = paced;
     if (g == NULL)
         return;
+    gc_trace(port_cycles(), g->credit, GC_TRACE_TICK);
     uint32_t c = g->credit + credit_per_tick;
     g->credit = c > g->creditcap ? g->creditcap : c;
     g->assistspent = 0;

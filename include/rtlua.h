@@ -87,6 +87,21 @@ void rtlua_gcstats(lua_State *L, rtlua_GCStats *out);
  * now): to measure one phase of a program, e.g. leaving out its loading. */
 void rtlua_gcstats_reset(lua_State *L);
 
+/* The collector's trace, in builds with RTLUA_GC_TRACE (its value: the
+ * ring's entries, a power of two; 1 or empty: 1024): a ring of the last
+ * collector steps, emergencies and ticks, for measuring where the
+ * collector's time falls (bench/gc_adversarial.lua's exact MMU).  Pushes
+ * a table of the last entries (up to 7/8 of the ring), oldest by the
+ * time they were logged first, three integers an entry: its start
+ * (port_cycles), its length in cycles (a tick: the credit it found
+ * left), its kind (RTLUA_GCTRACE_*); returns 1.  Without RTLUA_GC_TRACE
+ * it pushes nothing and returns 0. */
+#define RTLUA_GCTRACE_TICK 0
+#define RTLUA_GCTRACE_PACED 1
+#define RTLUA_GCTRACE_ASSIST 2
+#define RTLUA_GCTRACE_EMERGENCY 3
+int rtlua_pushgctrace(lua_State *L);
+
 /* Push a ROM object (a const table or full userdata in flash, made by
  * tools/romgen or defined with MARK_ROM_PRESET): how libraries hand out
  * their flash tables.  Allocates nothing. */

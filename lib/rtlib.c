@@ -30,6 +30,10 @@
  *                 them left out) beside worst_finalizer_us
  *   rt.stats(name) -> that field alone, without making the table (the
  *                 table is some forty fields: 2.7 KB on microbit)
+ *   rt.stats("trace") -> in a build with RTLUA_GC_TRACE, the collector's
+ *                 last steps, emergencies and ticks: {start, cycles,
+ *                 kind, ...} (rtlua.h: rtlua_pushgctrace); an error in
+ *                 others
  *   rt.on(event, fn|nil) -> the previous handler
  *   rt.post(event, value) -> true, or false when the ring is full
  *   rt.poll() -> events delivered now
@@ -416,6 +420,12 @@ static int rt_stats(lua_State *L)
     int reset = 0;
     if (!lua_isnoneornil(L, 1)) {
         want = luaL_checkstring(L, 1);
+        if (strcmp(want, "trace") == 0) {
+            if (rtlua_pushgctrace(L))
+                return 1;
+            return luaL_argerror(L, 1, "no trace in this build "
+                                       "(RTLUA_GC_TRACE)");
+        }
         if (strcmp(want, "reset") == 0) {
             reset = 1;
             want = NULL;

@@ -1408,6 +1408,35 @@ _Static_assert(RTLUA_GCPHASE_PAUSE == GC_PAUSE &&
                    RTLUA_GCPHASE_SWEEPOBJ == GC_SWEEP_OBJ,
                "rtlua.h's phase numbers are the collector's");
 
+_Static_assert(RTLUA_GCTRACE_TICK == GC_TRACE_TICK &&
+                   RTLUA_GCTRACE_PACED == GC_TRACE_PACED &&
+                   RTLUA_GCTRACE_ASSIST == GC_TRACE_ASSIST &&
+                   RTLUA_GCTRACE_EMERGENCY == GC_TRACE_EMERGENCY,
+               "rtlua.h's trace kinds are the collector's");
+
+int rtlua_pushgctrace(lua_State *L)
+{
+#ifdef RTLUA_GC_TRACE
+    /* The table first (its allocation may step and log), then the copy:
+     * the oldest eighth is left out, which the tick (it logs from its
+     * interrupt) or a step may overwrite meanwhile. */
+    enum { KEEP = GC_TRACE_N - GC_TRACE_N / 8 };
+    lua_createtable(L, 3 * KEEP, 0);
+    uint32_t n = gc_tracen, m = n < KEEP ? n : KEEP;
+    for (uint32_t i = 0; i < m; i++) {
+        const uint32_t *e = gc_tracering[(n - m + i) & (GC_TRACE_N - 1)];
+        for (int k = 0; k < 3; k++) {
+            lua_pushinteger(L, (lua_Integer)e[k]);
+            lua_rawseti(L, -2, (lua_Integer)(3 * i) + k + 1);
+        }
+    }
+    return 1;
+#else
+    (void)L;
+    return 0;
+#endif
+}
+
 void rtlua_gcstats_reset(lua_State *L)
 {
     global_State *g = G(L);
