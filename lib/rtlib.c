@@ -423,8 +423,9 @@ static int rt_stats(lua_State *L)
         if (strcmp(want, "trace") == 0) {
             if (rtlua_pushgctrace(L))
                 return 1;
-            return luaL_argerror(L, 1, "no trace in this build "
-                                       "(RTLUA_GC_TRACE)");
+            return luaL_argerror(L, 1,
+                                 "no trace in this build "
+                                 "(RTLUA_GC_TRACE)");
         }
         if (strcmp(want, "reset") == 0) {
             reset = 1;
