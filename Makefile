@@ -393,6 +393,11 @@ $(HOST_DIR)/obj/%.o: %.c | $(HOST_INCLUDE)
 $(HOST_DIR)/rtlua: $(call host_obj,lib/main.c) $(HOST_CORE_OBJS) $(UMOD_HOST_OBJS)
 	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic -no-pie $(HOST_LDFLAGS) -ldl
 
+# rtluac runs its sibling of the other number model (tools/rtluac.c,
+# run_sibling): the two directories' names, by the one rule above.
+$(call host_obj,tools/rtluac.c): HOST_CFLAGS += \
+    -DRTLUAC_DIR_NUM32='"$(notdir $(call build_dir,host,32,64))"' \
+    -DRTLUAC_DIR_NUM64='"$(notdir $(call build_dir,host,64,64))"'
 # The image compiler (tools/rtluac.c): Lua sources to a flash image for a
 # firmware, compiled in this build's number model.
 $(HOST_DIR)/rtluac: $(call host_obj,$(IMG_TOOL_SRCS)) $(HOST_CORE_OBJS)
