@@ -31,6 +31,10 @@ ifeq ($(filter $(BOARD),$(BOARDS) template),)
 $(error unknown board '$(BOARD)'; the boards are: $(BOARDS))
 endif
 include board/$(BOARD)/board.mk
+# The board's makefiles: its board.mk and what that includes (a family's
+# shared facts: mps2-an386 and mps2-an500 include mps2-an385's), on which
+# its objects depend.
+BOARD_MKS := $(filter board/%.mk,$(MAKEFILE_LIST))
 # What every board.mk must set (BOARD_QEMU may be empty: a board without a
 # QEMU machine is built and checked on the host only).  The template sets
 # none of them, so a copy of it fails here until it is filled in.
@@ -66,6 +70,17 @@ HOST_NUM := $(or $(RTLUA_NUM),64)
 HOST_DIR := $(call build_dir,host,$(HOST_NUM),64,$(HOST_VARIANT))
 HOST_CC ?= gcc
 HOST_OPT ?= -O2
+# The checking variants that tests/run and tests/thirdparty/run both build,
+# their defines written once (a build directory is not rebuilt when its
+# flags change: two spellings of one variant left whichever ran first).
+# HOST_VARIANT=apicheck: the C API's argument checks, freed blocks
+# poisoned; HOST_VARIANT=checked: the heap checked after every collector
+# step that did work, freed blocks poisoned, the portable switch dispatch,
+# the collector's trace.
+HOST_VARIANT_EXTRA_apicheck := -DRTLUA_APICHECK -DRTLUA_ARENA_POISON
+HOST_VARIANT_EXTRA_checked := -DRTLUA_GC_CHECKSTEPS -DRTLUA_ARENA_POISON \
+                              -DRTLUA_VM_SWITCH -DRTLUA_GC_TRACE
+HOST_EXTRA ?= $(HOST_VARIANT_EXTRA_$(HOST_VARIANT))
 HOST_INC := $(HOST_DIR)/include
 HOST_CFLAGS := $(COMMON) -I$(HOST_INC) -I$(HOST_DIR)/gen $(HOST_OPT) $(WARN) -DRTLUA_HOST=1 \
                $(HOST_EXTRA)
@@ -226,7 +241,7 @@ $(HOST_INC)/rtlua_config.h: Makefile
 	$(Q){ $(call gen_config,$(HOST_CC),-std=c11,$(HOST_NUM),1000000,1024,$(notdir $(HOST_DIR))); } \
 	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
 
-$(BOARD_INC)/rtlua_config.h: Makefile board/$(BOARD)/board.mk
+$(BOARD_INC)/rtlua_config.h: Makefile $(BOARD_MKS)
 	@mkdir -p $(dir $@)
 	$(Q){ $(call gen_config,$(CC),-std=c11 $(BOARD_CPU),$(BOARD_NUM),20000,128,$(notdir $(BDIR))); } \
 	    > $@.$$$$.tmp && $(call write_if_changed,$@.$$$$.tmp,$@)
@@ -379,6 +394,11 @@ $(HOST_DIR)/obj/%.o: %.c | $(HOST_INCLUDE)
 $(HOST_DIR)/rtlua: $(call host_obj,lib/main.c) $(HOST_CORE_OBJS) $(UMOD_HOST_OBJS)
 	$(Q)$(HOST_CC) $^ -o $@ -Wl,-Map=$@.map -rdynamic -no-pie $(HOST_LDFLAGS) -ldl
 
+# rtluac runs its sibling of the other number model (tools/rtluac.c,
+# run_sibling): the two directories' names, by the one rule above.
+$(call host_obj,tools/rtluac.c): HOST_CFLAGS += \
+    -DRTLUAC_DIR_NUM32='"$(notdir $(call build_dir,host,32,64))"' \
+    -DRTLUAC_DIR_NUM64='"$(notdir $(call build_dir,host,64,64))"'
 # The image compiler (tools/rtluac.c): Lua sources to a flash image for a
 # firmware, compiled in this build's number model.
 $(HOST_DIR)/rtluac: $(call host_obj,$(IMG_TOOL_SRCS)) $(HOST_CORE_OBJS)
@@ -443,7 +463,7 @@ BOARD_CORE_OBJS := $(call board_obj,$(CORE_SRCS) $(PORT_CM)) $(BDIR)/gen/romstr.
 # board.mk holds flags (stack size, defines): a change rebuilds the board.
 # Each object leaves beside it what tools/cstack.lua reads
 # (CSTACK_FLAGS, tools/cstack-flags.mk).
-$(BDIR)/obj/%.o: %.c board/$(BOARD)/board.mk $(CSTACK_MARK) | $(BOARD_INCLUDE)
+$(BDIR)/obj/%.o: %.c $(BOARD_MKS) $(CSTACK_MARK) | $(BOARD_INCLUDE)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TARGET_CFLAGS) $(CSTACK_FLAGS) -MMD -MP -c $< -o $@
 
@@ -531,7 +551,7 @@ $(call board_obj,lib/oslib.c lib/iolib.c lib/dblib.c lib/loadlib.c lib/utf8lib.c
 $(BDIR)/obj/tests/unit/test_capi.o $(BDIR)/obj/tests/unit/test_capi2.o: \
     TARGET_CFLAGS += -Os
 
-$(BDIR)/obj/tests/capi/testmod.o: tests/capi/testmod.c board/$(BOARD)/board.mk \
+$(BDIR)/obj/tests/capi/testmod.o: tests/capi/testmod.c $(BOARD_MKS) \
                                   | $(BOARD_INCLUDE)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(UMOD_BOARD_FLAGS) -Os -MMD -MP -c $< -o $@

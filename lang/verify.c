@@ -106,20 +106,6 @@ static int rk(vstate *V, instr i)
     return GETARG_k(i) ? kany(V, GETARG_C(i)) : reg(V, GETARG_C(i));
 }
 
-/* Takes its count from the top left by the previous instruction. */
-static int usestop(instr i)
-{
-    switch (GET_OP(i)) {
-    case OP_CALL:
-    case OP_TAILCALL:
-    case OP_RETURN:
-    case OP_SETLIST:
-        return GETARG_B(i) == 0;
-    default:
-        return 0;
-    }
-}
-
 /* prod leaves the top where cons can take it: an open CALL or VARARG
  * whose values start above cons's function (at or above its first value
  * for RETURN), so the count is never negative. */
@@ -141,7 +127,7 @@ static int edge(vstate *V, int to)
     int op = GET_OP(t);
     CHECK(V, op != OP_EXTRAARG, "jump to an EXTRAARG");
     CHECK(V, op != OP_VARARGPREP, "jump to VARARGPREP");
-    if (usestop(t))
+    if (op_usestop(t))
         CHECK(V, to == V->pc + 1 && opens_for(p->code[V->pc], t),
               "open results without their producer");
     return 1;

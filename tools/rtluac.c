@@ -13,7 +13,8 @@
  * firmware built with user C modules has more than this program).  The sources
  * are compiled by this program's compiler, which must have the firmware's
  * number model; when it has not, rtluac runs its sibling of the other model
- * (build/host-num32/rtluac for build/host's) if it is there.
+ * (build/host-num32/rtluac for build/host's, as the Makefile names them:
+ * RTLUAC_DIR_NUM32 and RTLUAC_DIR_NUM64) if it is there.
  *
  * DIR is an application folder: every .lua file under it is a module
  * named by its path ("filter.lua" is filter, "net/mqtt.lua" net.mqtt,
@@ -215,8 +216,10 @@ static void run_sibling(char **argv, unsigned num)
     char *dir = strrchr(self, '/');
     if (dir == NULL)
         return;
-    /* build/host or build/host-num32 -> the other one */
-    strcpy(dir + 1, num == 32 ? "host-num32/rtluac" : "host/rtluac");
+    /* build/host or build/host-num32 -> the other one (the Makefile
+     * names both directories) */
+    strcpy(dir + 1, num == 32 ? RTLUAC_DIR_NUM32 "/rtluac"
+                              : RTLUAC_DIR_NUM64 "/rtluac");
     if (access(self, X_OK) == 0) {
         execv(self, argv);
         die("cannot run %s: %s", self, strerror(errno));

@@ -597,20 +597,6 @@ void dbg_hook(lua_State *L, int event, int line, int ftransfer, int ntransfer)
     ci->callstatus &= (uint16_t)~mask;
 }
 
-/* Does the instruction take its operand count from the top (B == 0)? */
-static int uses_top(instr i)
-{
-    switch (GET_OP(i)) {
-    case OP_CALL:
-    case OP_TAILCALL:
-    case OP_RETURN:
-    case OP_SETLIST:
-        return GETARG_B(i) == 0;
-    default:
-        return 0;
-    }
-}
-
 int dbg_traceexec(lua_State *L, const instr *pc)
 {
     CallInfo *ci = L->ci;
@@ -633,7 +619,7 @@ int dbg_traceexec(lua_State *L, const instr *pc)
         ci->callstatus &= (uint16_t)~CIST_HOOKYIELD;
         return 1;
     }
-    if (!uses_top(*(pc - 1)))
+    if (!op_usestop(*(pc - 1)))
         L->top = ci->top;
     if (counthook)
         dbg_hook(L, LUA_HOOKCOUNT, -1, 0, 0);

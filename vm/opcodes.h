@@ -294,6 +294,22 @@ enum opcode { OP_LIST(OP_ENUM) OP_NUM };
  * the JMP it skips or not (OP_LIST keeps them together, in that order). */
 #define OP_ISTEST(op) ((op) >= OP_EQ && (op) <= OP_TESTSET)
 
+/* Does the instruction take its operand count from the top the previous
+ * one left (B == 0 of CALL, TAILCALL, RETURN and SETLIST)?  The one
+ * copy, for the verifier (lang/verify.c) and the hooks (vm/debug.c). */
+static inline int op_usestop(uint32_t i)
+{
+    switch (GET_OP(i)) {
+    case OP_CALL:
+    case OP_TAILCALL:
+    case OP_RETURN:
+    case OP_SETLIST:
+        return GETARG_B(i) == 0;
+    default:
+        return 0;
+    }
+}
+
 /* Opcode names ("MOVE") and formats, indexed by opcode (vm/debug.c). */
 extern const char *const op_names[OP_NUM];
 extern const uint8_t op_formats[OP_NUM];
