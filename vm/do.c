@@ -884,7 +884,11 @@ static void rethook(lua_State *L, CallInfo *ci, int nres)
         L->oldpc = (int32_t)(prev->u.l.savedpc - ci_func(prev)->p->code) - 1;
 }
 
-void do_poscall(lua_State *L, CallInfo *ci, int nres)
+/* The rare parts of a return, out of line so that the common one keeps
+ * few registers: a C function's pending to-be-closed slots, the return
+ * hook.  Neither moves the results, which stay at the top. */
+static __attribute__((noinline)) void poscall_extras(lua_State *L,
+                                                     CallInfo *ci, int nres)
 {
     if (!ci_isLua(ci) && L->tbclist != NULL && L->tbclist > ci->func) {
         /* A C function with pending to-be-closed slots (lua_toclose): the
@@ -896,6 +900,12 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
     }
     if (L->hookmask)
         rethook(L, ci, nres);
+}
+
+void do_poscall(lua_State *L, CallInfo *ci, int nres)
+{
+    if (L->hookmask != 0 || L->tbclist != NULL)
+        poscall_extras(L, ci, nres);
     tvalue *res = ci->func;
     int wanted = ci->nresults;
     switch (wanted) { /* the common counts first */
