@@ -73,7 +73,18 @@ static int t_insert(lua_State *L)
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                       "position out of bounds");
-        for (lua_Integer i = e; i > pos; i--) {
+        lua_Integer i = e;
+        if (i > pos) { /* t[e] first: it may grow the table */
+            LOOP_STEP(L);
+            lua_geti(L, 1, i - 1);
+            lua_seti(L, 1, i);
+            i--;
+        }
+        if (i > pos && rtlua_arraymove(L, 1, pos, pos + 1, i - pos)) {
+            LOOP_STEPS(L, i - pos);
+            i = pos;
+        }
+        for (; i > pos; i--) {
             LOOP_STEP(L);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
@@ -94,6 +105,10 @@ static int t_remove(lua_State *L)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1,
                       "position out of bounds");
     lua_geti(L, 1, pos);
+    if (pos < size && rtlua_arraymove(L, 1, pos + 1, pos, size - pos)) {
+        LOOP_STEPS(L, size - pos);
+        pos = size;
+    }
     for (; pos < size; pos++) {
         LOOP_STEP(L);
         lua_geti(L, 1, pos + 1);
