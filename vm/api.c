@@ -809,8 +809,14 @@ int rtlua_arraymove(lua_State *L, int idx, lua_Integer from, lua_Integer to,
     if (is_black(obj2gc(h))) /* the stores' barrier, as lua_seti's */
         for (tvalue *p = &h->array[from - 1], *pe = p + n; p < pe; p++)
             gc_barrier(L, h, p);
-    memmove(&h->array[to - 1], &h->array[from - 1],
-            (size_t)n * sizeof(tvalue));
+    /* a value at a time (newlib's memmove went a byte at a time) */
+    tvalue *d = &h->array[to - 1], *src = &h->array[from - 1];
+    if (d < src)
+        for (lua_Integer j = 0; j < n; j++)
+            set_obj(d + j, src + j);
+    else
+        for (lua_Integer j = n; j-- > 0;)
+            set_obj(d + j, src + j);
     return 1;
 }
 
