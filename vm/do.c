@@ -902,7 +902,10 @@ static __attribute__((noinline)) void poscall_extras(lua_State *L,
         rethook(L, ci, nres);
 }
 
-void do_poscall(lua_State *L, CallInfo *ci, int nres)
+/* do_poscall's body, inline in precallc too (every C function's return:
+ * a call fewer). */
+static inline __attribute__((always_inline)) void
+poscall_(lua_State *L, CallInfo *ci, int nres)
 {
     if (L->hookmask != 0 || L->tbclist != NULL)
         poscall_extras(L, ci, nres);
@@ -936,6 +939,11 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
     gc_stack_lower(L, L->ci->func);
 }
 
+void do_poscall(lua_State *L, CallInfo *ci, int nres)
+{
+    poscall_(L, ci, nres);
+}
+
 /* Run a C function at func to completion; returns its number of results
  * (already moved to func). */
 static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
@@ -957,7 +965,7 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
         dbg_hook(L, LUA_HOOKCALL, -1, 1, narg);
     }
     int n = f(L);
-    do_poscall(L, ci, n);
+    poscall_(L, ci, n);
     return n;
 }
 
