@@ -451,11 +451,12 @@ static void safepoint_(lua_State *L)
  *
  * With computed gotos, the hooks' trap is the dispatch table itself: dt
  * is disptab (vmtabs[0]) while no hook is on, and traptab (vmtabs[1]),
- * whose every entry is the trap's label (vm_trap), while one is.  The fetch then tests nothing,
- * and one register holds both the table and the trap (the 64-bit model
- * had no register left for the table: a literal load every dispatch).
- * vm_trap steps back to the instruction, lets the hook see it
- * (dbg_traceexec) and dispatches it through disptab. */
+ * whose every entry is the trap's label (vm_trap), while one is.  The
+ * fetch then tests nothing, and one register holds both the table and
+ * the trap (the 64-bit model had no register left for the table: a
+ * literal load every dispatch).  vm_trap steps back to the instruction,
+ * lets the hook see it (dbg_traceexec) and dispatches it through
+ * disptab. */
 #if defined(__GNUC__) && !defined(RTLUA_VM_SWITCH)
 #define VM_COMPUTED_GOTO 1
 #define settrap(x) (dt = vmtabs[(x) != 0])
