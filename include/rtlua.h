@@ -147,6 +147,16 @@ char *rtlua_pushbuffer(lua_State *L, size_t size);
  * string.  Returns the string's bytes. */
 const char *rtlua_finishbuffer(lua_State *L, int idx, size_t len);
 
+/* t[to..to+n-1] = t[from..from+n-1] for the table t at stack index idx
+ * (n > 0), at once, when every slot of both ranges lies in t's array part
+ * and holds a value: lua_geti and lua_seti would then call no metamethod
+ * and change no slot's presence, only store (with the barrier), as this
+ * does.  Returns 1 then; 0, having changed nothing, otherwise, for the
+ * caller's loop of lua_geti and lua_seti to do it (the table library's
+ * shifts, in insert and remove). */
+int rtlua_arraymove(lua_State *L, int idx, lua_Integer from, lua_Integer to,
+                    lua_Integer n);
+
 /* ---- The collector's controls, for the libraries (gc/gcapi.c) -----------
  * What the rt library (lib/rtlib.c, lib/rtpost.c), the auxiliary library
  * and the boards' malloc (lib/cmalloc.c) need of the runtime, so that

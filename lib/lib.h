@@ -42,6 +42,15 @@ extern unsigned lib_loopsteps;
         if ((++lib_loopsteps & (RTLUA_POLL_EVERY - 1)) == 0)                  \
             rtlua_poll(L, RTLUA_POLL_EVERY);                                  \
     } while (0)
+/* n such steps at once (rtlua_arraymove's): the hook runs as often. */
+#define LOOP_STEPS(L, n)                                                      \
+    do {                                                                      \
+        lua_Unsigned k_ =                                                     \
+            (lib_loopsteps & (RTLUA_POLL_EVERY - 1)) + (lua_Unsigned)(n);     \
+        lib_loopsteps += (unsigned)(n);                                       \
+        if (k_ >= RTLUA_POLL_EVERY)                                           \
+            rtlua_poll(L, (int)(k_ & ~(lua_Unsigned)(RTLUA_POLL_EVERY - 1))); \
+    } while (0)
 
 /* The REPL's line editor on a board's UART (lib/lineedit.c): shows
  * nothing itself but edits, reading bytes from next (-1: the end of

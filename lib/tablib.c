@@ -73,7 +73,18 @@ static int t_insert(lua_State *L)
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                       "position out of bounds");
-        for (lua_Integer i = e; i > pos; i--) {
+        lua_Integer i = e;
+        if (i > pos) { /* t[e] first: it may grow the table */
+            LOOP_STEP(L);
+            lua_geti(L, 1, i - 1);
+            lua_seti(L, 1, i);
+            i--;
+        }
+        if (i > pos && rtlua_arraymove(L, 1, pos, pos + 1, i - pos)) {
+            LOOP_STEPS(L, i - pos);
+            i = pos;
+        }
+        for (; i > pos; i--) {
             LOOP_STEP(L);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
@@ -94,6 +105,10 @@ static int t_remove(lua_State *L)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1,
                       "position out of bounds");
     lua_geti(L, 1, pos);
+    if (pos < size && rtlua_arraymove(L, 1, pos + 1, pos, size - pos)) {
+        LOOP_STEPS(L, size - pos);
+        pos = size;
+    }
     for (; pos < size; pos++) {
         LOOP_STEP(L);
         lua_geti(L, 1, pos + 1);
@@ -208,23 +223,19 @@ static int sort_less(lua_State *L, int ia, int ib)
     return r;
 }
 
-static void sort_swap(lua_State *L, lua_Integer i, lua_Integer j)
-{
-    lua_geti(L, 1, i);
-    lua_geti(L, 1, j);
-    lua_seti(L, 1, i);
-    lua_seti(L, 1, j);
-}
-
-/* Is t[i] < t[j]? */
-static int less_at(lua_State *L, lua_Integer i, lua_Integer j)
+/* Order t[i] and t[j] (i < j): swapped when t[j] < t[i], with the two
+ * values read once (the comparison's). */
+static void sort_order(lua_State *L, lua_Integer i, lua_Integer j)
 {
     lua_geti(L, 1, i);
     lua_geti(L, 1, j);
     int top = lua_gettop(L);
-    int r = sort_less(L, top - 1, top);
-    lua_pop(L, 2);
-    return r;
+    if (sort_less(L, top, top - 1)) {
+        lua_seti(L, 1, i); /* t[i] = old t[j] */
+        lua_seti(L, 1, j);
+    } else {
+        lua_pop(L, 2);
+    }
 }
 
 static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
@@ -232,25 +243,35 @@ static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
     LIB_CSTACKCHECK(L); /* log2(n) levels deep at most */
     while (lo < hi) {
         /* Median of three: order t[lo] <= t[mid] <= t[hi]. */
-        if (less_at(L, hi, lo))
-            sort_swap(L, lo, hi);
+        sort_order(L, lo, hi);
         if (hi - lo == 1)
             return;
         lua_Integer mid = lo + (hi - lo) / 2;
-        if (less_at(L, mid, lo))
-            sort_swap(L, mid, lo);
-        else if (less_at(L, hi, mid))
-            sort_swap(L, mid, hi);
+        lua_geti(L, 1, mid);
+        lua_geti(L, 1, lo);
+        int top = lua_gettop(L);
+        if (sort_less(L, top - 1, top)) { /* t[mid] < t[lo] */
+            lua_seti(L, 1, mid);
+            lua_seti(L, 1, lo);
+        } else {
+            lua_pop(L, 2);
+            sort_order(L, mid, hi);
+        }
         if (hi - lo == 2)
             return;
-        /* The pivot goes to hi - 1; t[lo] and t[hi-1] bound the scans. */
-        sort_swap(L, mid, hi - 1);
+        /* The pivot goes to hi - 1, and stays on the stack; t[lo] and
+         * t[hi-1] bound the scans. */
+        lua_geti(L, 1, mid);
         lua_geti(L, 1, hi - 1);
+        lua_seti(L, 1, mid);
+        lua_pushvalue(L, -1);
+        lua_seti(L, 1, hi - 1);
         int p = lua_gettop(L);
         lua_Integer i = lo, j = hi - 1;
         for (;;) {
             /* A scan that passes its bound means the order function is
-             * not a strict order. */
+             * not a strict order.  Each leaves the value it stopped at on
+             * the stack, for the swap. */
             for (;;) {
                 LOOP_STEP(L);
                 lua_geti(L, 1, ++i);
@@ -260,7 +281,6 @@ static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
                     luaL_error(L, "invalid order function for sorting");
                 lua_pop(L, 1);
             }
-            lua_pop(L, 1);
             for (;;) {
                 LOOP_STEP(L);
                 lua_geti(L, 1, --j);
@@ -270,13 +290,17 @@ static void sort_range(lua_State *L, lua_Integer lo, lua_Integer hi)
                     luaL_error(L, "invalid order function for sorting");
                 lua_pop(L, 1);
             }
-            lua_pop(L, 1);
-            if (j < i)
+            if (j < i) {
+                lua_pop(L, 2);
                 break;
-            sort_swap(L, i, j);
+            }
+            lua_seti(L, 1, i); /* t[i] = old t[j] */
+            lua_seti(L, 1, j);
         }
-        lua_pop(L, 1);
-        sort_swap(L, hi - 1, i);
+        /* t[hi-1] = t[i], t[i] = the pivot */
+        lua_geti(L, 1, i);
+        lua_seti(L, 1, hi - 1);
+        lua_seti(L, 1, i);
         /* Recurse on the smaller side, loop on the larger. */
         if (i - lo < hi - i) {
             sort_range(L, lo, i - 1);

@@ -787,6 +787,39 @@ void lua_setfield(lua_State *L, int idx, const char *k)
     set_str(L, &t, k);
 }
 
+int rtlua_arraymove(lua_State *L, int idx, lua_Integer from, lua_Integer to,
+                    lua_Integer n)
+{
+    const tvalue *o = index2value_fast(L, idx);
+    if (!is_table(o) || n <= 0)
+        return 0;
+    table *h = gco2tab(gc_of(o));
+    lua_Integer lo = from < to ? from : to;
+    lua_Unsigned span = from < to ? (lua_Unsigned)to - (lua_Unsigned)from
+                                  : (lua_Unsigned)from - (lua_Unsigned)to;
+    /* [lo, lo + span + n - 1] within 1..asize, without overflow */
+    if (!tab_inarray(h, lo) || span >= h->asize ||
+        (lua_Unsigned)n > h->asize - span ||
+        (lua_Unsigned)(lo - 1) + span + (lua_Unsigned)n > h->asize)
+        return 0;
+    tvalue *a = h->array + (lo - 1), *e = a + span + n;
+    for (tvalue *p = a; p < e; p++)
+        if (is_nil(p))
+            return 0;
+    if (is_black(obj2gc(h))) /* the stores' barrier, as lua_seti's */
+        for (tvalue *p = &h->array[from - 1], *pe = p + n; p < pe; p++)
+            gc_barrier(L, h, p);
+    /* a value at a time (newlib's memmove went a byte at a time) */
+    tvalue *d = &h->array[to - 1], *src = &h->array[from - 1];
+    if (d < src)
+        for (lua_Integer j = 0; j < n; j++)
+            set_obj(d + j, src + j);
+    else
+        for (lua_Integer j = n; j-- > 0;)
+            set_obj(d + j, src + j);
+    return 1;
+}
+
 void lua_seti(lua_State *L, int idx, lua_Integer n)
 {
     api_checknelems(L, 1);

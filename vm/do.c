@@ -884,7 +884,11 @@ static void rethook(lua_State *L, CallInfo *ci, int nres)
         L->oldpc = (int32_t)(prev->u.l.savedpc - ci_func(prev)->p->code) - 1;
 }
 
-void do_poscall(lua_State *L, CallInfo *ci, int nres)
+/* The rare parts of a return, out of line so that the common one keeps
+ * few registers: a C function's pending to-be-closed slots, the return
+ * hook.  Neither moves the results, which stay at the top. */
+static __attribute__((noinline)) void poscall_extras(lua_State *L,
+                                                     CallInfo *ci, int nres)
 {
     if (!ci_isLua(ci) && L->tbclist != NULL && L->tbclist > ci->func) {
         /* A C function with pending to-be-closed slots (lua_toclose): the
@@ -896,6 +900,15 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
     }
     if (L->hookmask)
         rethook(L, ci, nres);
+}
+
+/* do_poscall's body, inline in precallc too (every C function's return:
+ * a call fewer). */
+static inline __attribute__((always_inline)) void
+poscall_(lua_State *L, CallInfo *ci, int nres)
+{
+    if (L->hookmask != 0 || L->tbclist != NULL)
+        poscall_extras(L, ci, nres);
     tvalue *res = ci->func;
     int wanted = ci->nresults;
     switch (wanted) { /* the common counts first */
@@ -926,6 +939,11 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
     gc_stack_lower(L, L->ci->func);
 }
 
+void do_poscall(lua_State *L, CallInfo *ci, int nres)
+{
+    poscall_(L, ci, nres);
+}
+
 /* Run a C function at func to completion; returns its number of results
  * (already moved to func). */
 static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
@@ -947,7 +965,7 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
         dbg_hook(L, LUA_HOOKCALL, -1, 1, narg);
     }
     int n = f(L);
-    do_poscall(L, ci, n);
+    poscall_(L, ci, n);
     return n;
 }
 

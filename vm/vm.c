@@ -273,7 +273,7 @@ static vm_inline rt_int int_idiv(rt_int a, rt_int b)
 #define savepc() (ci->u.l.savedpc = pc)
 #define savestate() (savepc(), L->top = ci->top)
 #define updatebase() (base = ci->func + 1)
-#define updatetrap() (trap = ci->u.l.trap)
+#define updatetrap() settrap01(ci->u.l.trap)
 
 /* Anything that may allocate, call or raise. */
 #define Protect(exp)                                                          \
@@ -447,23 +447,37 @@ static void safepoint_(lua_State *L)
         docondjump(c_);                                                       \
     } while (0)
 
-/* RTLUA_VM_SWITCH forces the portable switch (tests it on GCC too). */
+/* RTLUA_VM_SWITCH forces the portable switch (tests it on GCC too).
+ *
+ * With computed gotos, the hooks' trap is the dispatch table itself: dt
+ * is disptab (vmtabs[0]) while no hook is on, and traptab (vmtabs[1]),
+ * whose every entry is the trap's label (vm_trap), while one is.  The
+ * fetch then tests nothing, and one register holds both the table and
+ * the trap (the 64-bit model had no register left for the table: a
+ * literal load every dispatch).  vm_trap steps back to the instruction,
+ * lets the hook see it (dbg_traceexec) and dispatches it through
+ * disptab. */
 #if defined(__GNUC__) && !defined(RTLUA_VM_SWITCH)
 #define VM_COMPUTED_GOTO 1
-#define vmdispatch(o) goto *disptab[o];
+#define settrap(x) (dt = vmtabs[(x) != 0])
+#define settrap01(x) (dt = vmtabs[x]) /* x is 0 or 1 */
+#define trapon() (dt != vmtabs[0])
+#define vmdispatch(o) goto *dt[o];
 #define vmcase(l) L_##l:
 #define vmbreak                                                               \
     do {                                                                      \
         vmfetch();                                                            \
         vmdispatch(GET_OP(i));                                                \
     } while (0)
+#define vmfetch() (i = *(pc++))
 #else
 #define VM_COMPUTED_GOTO 0
+#define settrap(x) (trap = (x))
+#define settrap01(x) (trap = (x))
+#define trapon() (trap)
 #define vmdispatch(o) switch (o)
 #define vmcase(l) case l:
 #define vmbreak break
-#endif
-
 #define vmfetch()                                                             \
     do {                                                                      \
         if (vm_unlikely(trap)) {                                              \
@@ -472,6 +486,7 @@ static void safepoint_(lua_State *L)
         }                                                                     \
         i = *(pc++);                                                          \
     } while (0)
+#endif
 
 /* GCC merges the dispatch at the end of every case into one indirect
  * jump unless told not to; one per case predicts better and saves a jump
@@ -488,12 +503,20 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
     const tvalue *k;
     tvalue *base;
     const instr *pc;
-    int trap;
     instr i;
 #if VM_COMPUTED_GOTO
+    /* disptab, then traptab, each of 128 entries: a 0 or 1 picks one
+     * with a shift and an add */
 #define OP_LABEL(name, fmt) &&L_OP_##name,
-    static const void *const disptab[OP_NUM] = {OP_LIST(OP_LABEL)};
+#define OP_TRAP(name, fmt) &&vm_trap,
+    static const void *const vmtabs[2][128] = {{OP_LIST(OP_LABEL)},
+                                               {OP_LIST(OP_TRAP)}};
 #undef OP_LABEL
+#undef OP_TRAP
+    _Static_assert(OP_NUM <= 128, "an opcode is 7 bits");
+    const void *const *dt;
+#else
+    int trap;
 #endif
     /* Entered from C, which may have run a collector step on another
      * thread that scanned this stack.  A Lua call or return inside the loop
@@ -501,13 +524,13 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
      * hook, a safe point's finalizers, a C function) marked it. */
     gc_thread_ran(L);
 startfunc:
-    trap = L->hookmask;
+    settrap(L->hookmask);
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
-    if (vm_unlikely(trap)) {
+    if (vm_unlikely(trapon())) {
         if (pc == cl->p->code) {
             if (cl->p->is_vararg)
-                trap = 0; /* the call hook runs after VARARGPREP */
+                settrap(0); /* the call hook runs after VARARGPREP */
             else
                 hookcall(L, ci);
         }
@@ -516,7 +539,7 @@ startfunc:
     }
     goto enter;
 returning:
-    trap = ci->u.l.trap;
+    settrap01(ci->u.l.trap);
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
 enter:
@@ -1166,7 +1189,7 @@ enter:
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
                     L->top = RA(i);
                     do_poscall(L, ci, 0);
-                    trap = 1;
+                    settrap(1);
                 } else {
                     int nres = ci->nresults;
                     tvalue *res = ci->func;
@@ -1187,7 +1210,7 @@ enter:
                         ci->func -= ci->u.l.nextraargs + cl->p->numparams + 1;
                     L->top = RA(i) + 1;
                     do_poscall(L, ci, 1);
-                    trap = 1;
+                    settrap(1);
                 } else {
                     int nres = ci->nresults;
                     tvalue *res = ci->func;
@@ -1318,7 +1341,7 @@ enter:
             {
                 ProtectNT(varargprep(L, ci, GETARG_A(i)));
                 L->top = ci->top;
-                if (vm_unlikely(trap)) {
+                if (vm_unlikely(trapon())) {
                     hookcall(L, ci);
                     L->oldpc = 1; /* the next opcode is a new line */
                     updatebase();
@@ -1336,6 +1359,14 @@ enter:
 #endif
         }
         continue;
+#if VM_COMPUTED_GOTO
+    vm_trap: /* a hook is on (dt is traptab): i was fetched */
+        pc--;
+        settrap01(dbg_traceexec(L, pc));
+        updatebase();
+        i = *(pc++);
+        goto *vmtabs[0][GET_OP(i)];
+#endif
     ret:
         /* A hook, a __close or a C function may have run a step on
          * another thread: the caller's frame (not a C caller's) marks

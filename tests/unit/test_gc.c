@@ -2529,6 +2529,64 @@ static void test_stack_of_a_thread_that_ran_is_scanned_again(void)
     CHECK(close_state_empty());
 }
 
+/* rtlua_arraymove (the table library's shifts) on a table being
+ * traversed: a value moved from the part not yet scanned into the part
+ * scanned is marked, as a store would have it (the barrier).  Each value
+ * moves down a slot (table.remove's shift); the one that crosses the scan
+ * position would be freed without it. */
+static void test_arraymove_marks_what_crosses_the_scan(void)
+{
+    CHECK(open_state());
+    if (!arena_fits(64u << 10, "test_arraymove_marks_what_crosses_the_scan")) {
+        state_close(L);
+        L = NULL;
+        return;
+    }
+    CHECK(make_root());
+    global_State *g = G(L);
+    enum { BIG = 200 };
+    table *big = tab_new_sized(L, BIG, 0);
+    CHECK(big && anchor(10, obj2gc(big), V_TABLE));
+    for (rt_int i = 1; i <= BIG; i++) {
+        table *e = tagged_table(1000 + i);
+        CHECK(e != NULL);
+        tvalue v;
+        set_gc(&v, e, V_TABLE);
+        CHECK(tab_setint(L, big, i, &v) == TAB_OK);
+    }
+    gc_fullgc(L);
+    g->gcestimate = 0; /* a cycle is due */
+    int guard = 0;
+    while (!(g->trav == obj2gc(big) && g->travpos > 2 * GC_TRAVERSE_CHUNK) &&
+           guard++ < 100000)
+        gc_step(L, 1); /* one unit per step */
+    CHECK(g->trav == obj2gc(big) && is_black(obj2gc(big)));
+    set_gc(L->top, big, V_TABLE);
+    L->top++;
+    CHECK(rtlua_arraymove(L, -1, 2, 1, BIG - 1) == 1);
+    L->top--;
+    finish_the_cycle();
+    finish_the_cycle();
+    CHECK(checked());
+    for (rt_int i = 1; i < BIG; i++) {
+        const tvalue *v = tab_getint(big, i);
+        CHECK(is_table(v) && still_there(gc_of(v), 1000 + i + 1));
+    }
+    CHECK(gc_of(tab_getint(big, BIG)) == gc_of(tab_getint(big, BIG - 1)));
+    /* a range past the array part, or over an empty slot: nothing moves */
+    set_gc(L->top, big, V_TABLE);
+    L->top++;
+    CHECK(rtlua_arraymove(L, -1, 2, 1, BIG) == 0);
+    CHECK(rtlua_arraymove(L, -1, 1, 2, BIG) == 0);
+    tvalue nil;
+    set_nil(&nil);
+    CHECK(tab_setint(L, big, 7, &nil) == TAB_OK);
+    CHECK(rtlua_arraymove(L, -1, 2, 1, 10) == 0);
+    CHECK(rtlua_arraymove(L, -1, 8, 9, 10) == 1);
+    L->top--;
+    CHECK(close_state_empty());
+}
+
 /* A coroutine that stops (gc_suspended, at the end of every resume) has
  * what it changed marked there and then: its scan begins again, clean, so
  * neither the re-marks nor atomic chase it.  The object it takes is one
@@ -3307,6 +3365,7 @@ static const struct check_case cases[] = {
     CASE(test_deep_chain_survives_then_goes),
     CASE(test_big_table_is_traversed_in_bounded_chunks),
     CASE(test_unit_after_a_shrunk_traversal_is_bounded),
+    CASE(test_arraymove_marks_what_crosses_the_scan),
     CASE(test_random_mutator_keeps_the_invariant),
     CASE(test_finalizers_run_once_each_in_reverse_marking_order),
     CASE(test_old_object_gets_a_finalizer_without_walking_allgc),
