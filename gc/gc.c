@@ -2618,9 +2618,9 @@ static __attribute__((noinline)) void emergency(lua_State *L, size_t need)
     if (!g->gchold) { /* (a catch-up's steps counted themselves) */
         g->gcspent += used;
         gc_trace(start, used, GC_TRACE_EMERGENCY);
+        if (g->stephook)
+            g->stephook(start, used);
     }
-    if (g->stephook && !g->gchold)
-        g->stephook(start, used);
     g->gcemergency = 0;
 }
 

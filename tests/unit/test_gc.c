@@ -1956,6 +1956,27 @@ static void share_pacing(global_State *g)
     g->assistrate = 1;
 }
 
+/* A growth cycle under way (start_growth_cycle) with share_pacing; NULL
+ * where the arena is too small for it (the case is skipped). */
+static global_State *share_cycle(const char *name)
+{
+    size_t estimate = 0;
+    start_growth_cycle(name, &estimate);
+    if (estimate == 0)
+        return NULL;
+    share_pacing(G(L));
+    return G(L);
+}
+
+/* The end of a tick-share case: no share left set, the heap checked, the
+ * state closed empty. */
+static void share_end(global_State *g)
+{
+    g->assistrate = 0;
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* Tables until an assist runs or is put off (or the cycle ends; at most
  * 2,000). */
 static void alloc_until_an_assist(global_State *g)
@@ -1977,13 +1998,10 @@ static void alloc_until_an_assist(global_State *g)
  * mutator 55% of them.) */
 static void test_growth_assists_keep_to_the_ticks_share(void)
 {
-    size_t estimate = 0;
-    start_growth_cycle("test_growth_assists_keep_to_the_ticks_share",
-                       &estimate);
-    if (estimate == 0)
+    global_State *g =
+        share_cycle("test_growth_assists_keep_to_the_ticks_share");
+    if (g == NULL)
         return;
-    global_State *g = G(L);
-    share_pacing(g);
     g->assistspent = 0;
     uint32_t assists0 = g->stats.assists;
     uint32_t deferred0 = g->stats.assists_deferred;
@@ -2002,9 +2020,7 @@ static void test_growth_assists_keep_to_the_ticks_share(void)
     while (g->stats.assists == assists0 + 1 && g->gcphase != GC_PAUSE)
         CHECK(tagged_table(-1) != NULL);
     CHECK_EQ(g->stats.assists, assists0 + 2);
-    g->assistrate = 0;
-    CHECK(checked());
-    CHECK(close_state_empty());
+    share_end(g);
 }
 
 /* The tick's share trades memory for the mutator's time: with free
@@ -2013,13 +2029,10 @@ static void test_growth_assists_keep_to_the_ticks_share(void)
  * model: with them put off, lua.rom_tables ran out of memory). */
 static void test_assists_ignore_the_ticks_share_under_the_reserve(void)
 {
-    size_t estimate = 0;
-    start_growth_cycle("test_assists_ignore_the_ticks_share_under_the_reserve",
-                       &estimate);
-    if (estimate == 0)
+    global_State *g =
+        share_cycle("test_assists_ignore_the_ticks_share_under_the_reserve");
+    if (g == NULL)
         return;
-    global_State *g = G(L);
-    share_pacing(g);
     g->assistspent = UINT32_MAX / 2;             /* spent */
     g->reserve = arena_free_bytes(g->arena) + 1; /* free memory under it */
     uint32_t assists0 = g->stats.assists;
@@ -2027,9 +2040,7 @@ static void test_assists_ignore_the_ticks_share_under_the_reserve(void)
     alloc_until_an_assist(g);
     CHECK(g->stats.assists > assists0);
     CHECK_EQ(g->stats.assists_deferred, deferred0);
-    g->assistrate = 0;
-    CHECK(checked());
-    CHECK(close_state_empty());
+    share_end(g);
 }
 
 /* With free memory over one reserve but under GC_ASSIST_SHARE_FREE,
@@ -2040,13 +2051,10 @@ static void test_assists_ignore_the_ticks_share_under_the_reserve(void)
  * without a limit, the mutator kept 4% of a 1 ms window.) */
 static void test_assists_take_more_of_a_tick_when_memory_is_short(void)
 {
-    size_t estimate = 0;
-    start_growth_cycle("test_assists_take_more_of_a_tick_when_memory_is_short",
-                       &estimate);
-    if (estimate == 0)
+    global_State *g =
+        share_cycle("test_assists_take_more_of_a_tick_when_memory_is_short");
+    if (g == NULL)
         return;
-    global_State *g = G(L);
-    share_pacing(g);
     /* free memory over one reserve, under GC_ASSIST_SHARE_FREE */
     g->reserve = arena_free_bytes(g->arena) / GC_ASSIST_SHARE_FREE + 1;
     uint32_t spent[2] = {g->creditcap * GC_ASSIST_SHORT_MUL - 2,
@@ -2065,9 +2073,7 @@ static void test_assists_take_more_of_a_tick_when_memory_is_short(void)
             CHECK(g->stats.assists_deferred > deferred0);
         }
     }
-    g->assistrate = 0;
-    CHECK(checked());
-    CHECK(close_state_empty());
+    share_end(g);
 }
 
 /* A cycle that is due starts at the allocation that finds it due, the
@@ -2096,9 +2102,7 @@ static void test_a_due_cycle_starts_with_the_ticks_share_spent(void)
            g->gcphase == GC_PAUSE)
         CHECK(tagged_table(-1) != NULL);
     CHECK(g->gcphase != GC_PAUSE);
-    g->assistrate = 0;
-    CHECK(checked());
-    CHECK(close_state_empty());
+    share_end(g);
 }
 
 /* A cycle that has overrun its room is caught up by the next assist
