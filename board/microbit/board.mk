@@ -16,15 +16,18 @@ BOARD_TEST_TAG := tiny
 BOARD_OPT := -Os
 BOARD_HOT_OPT := -Os
 # 4.5 KiB of stack out of 16 KiB RAM (every byte of stack is a byte of
-# arena): a C level is refused unless its kind's reserve is left (up to
-# 1.7 KiB, build/microbit/cstack.txt), and the parser takes 80 bytes a
-# nested block, 290 a nested function (tests/lua/cstack_parse.lua).  The
-# 64-bit model, a test configuration here, keeps 4 KiB: its number
-# formatting's scratch takes 1 KiB more of .bss, and with the hw library's
-# its biggest test image (test_str) leaves just the 4 KiB minimum arena
-# (with 4,064 bytes of stack, errors inside the scripts' pcalls already
-# ran short of C stack).
-BOARD_STACK := $(if $(filter 64,$(RTLUA_NUM)),4096,4608)
+# arena), in both number models: a C level is refused unless its kind's
+# reserve is left (the largest, call's, is 2,280 bytes in the 64-bit
+# model: build/microbit-num64/cstack.txt), and the parser takes 80 bytes
+# a nested block, 290 a nested function (tests/lua/cstack_parse.lua).
+# The 64-bit model, a test configuration here, kept 4 KiB until newlib's
+# reentrancy structure (1,064 bytes of .data) left (port/cortex-m/
+# syscalls.c): with 4 KiB a metamethod called from table.concat under
+# rt.timeout found 1,920 bytes left against the call reserve
+# (tests/lua/interrupt.lua); with 4.5 KiB, 2,432.  The unit test image
+# with the most .bss (test_arena, 64-bit) leaves 4,152 bytes of arena,
+# the minimum being 4 KiB (linker/cortex-m.ld's MIN_ARENA).
+BOARD_STACK := 4608
 # 32-byte canary guard (no MPU on ARMv6-M here).
 BOARD_GUARD := 32
 # The no-access null page at address 0 (MPU), in bytes: no MPU.

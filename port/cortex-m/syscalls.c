@@ -2,6 +2,9 @@
  * syscalls.c — the newlib system calls.  _sbrk always fails with ENOMEM:
  * all memory is the rtlua arena, so nothing can take memory behind the
  * collector's back (newlib's malloc returns NULL).  The console is fd 0-2.
+ * errno is one int of its own (__errno below): newlib's would bring its
+ * whole reentrancy structure, over a kilobyte of flash and of RAM, which
+ * nothing else here uses (no stdio).
  */
 #include "port/port.h"
 
@@ -9,9 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#undef errno
-extern int errno;
-
+int *__errno(void);
 void *_sbrk(ptrdiff_t incr);
 int _write(int fd, const char *buf, int len);
 int _read(int fd, char *buf, int len);
@@ -24,6 +25,14 @@ int _getpid(void);
 _Noreturn void _exit(int status);
 void _init(void);
 void _fini(void);
+
+/* What errno means on the boards (<errno.h>: *__errno()), for the C
+ * library's functions (malloc, the maths) and rtlua's alike. */
+int *__errno(void)
+{
+    static int value;
+    return &value;
+}
 
 void *_sbrk(ptrdiff_t incr)
 {

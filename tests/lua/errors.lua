@@ -1,6 +1,5 @@
---! medium64
--- (medium64: microbit's 64-bit test model, 4 KiB of C stack, runs its
--- nested xpcall's handlers short of the call reserve.)
+-- (microbit's 64-bit test model, with 4 KiB of C stack, ran its nested
+-- xpcall's handlers short of the call reserve; it has 4.5 KiB now.)
 -- Errors: error values of any type, levels, pcall/xpcall nesting,
 -- message handlers (and errors inside them), error in tostring/close.
 local ok, e = pcall(error, {code = 7})

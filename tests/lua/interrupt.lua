@@ -1,9 +1,8 @@
---! medium64
--- (medium64: microbit's 64-bit test model has 4 KiB of C stack; there a
--- metamethod called from table.concat or table.remove, or a nested
--- rt.timeout, finds less than the call reserve left and the call says
--- "C stack overflow".  The deadlines that need no call from C stop their
--- loops there too: tests/lua/deadline_small.lua.)
+-- (microbit's 64-bit test model, with 4 KiB of C stack, found less
+-- than the call reserve left at a metamethod called from table.concat or
+-- table.remove, or at a nested rt.timeout, under rt.timeout: "C stack
+-- overflow"; it has 4.5 KiB now.  tests/lua/deadline_small.lua: the
+-- deadlines that need no call from C.)
 -- Loops in C whose length the caller controls can be interrupted (issue
 -- 17): they run the count hook every few thousand iterations, so a count
 -- hook, rt.timeout's deadline (and the REPL's Ctrl-C, tests/repl/run)

@@ -569,10 +569,10 @@ static void test_a_call_over_an_open_upvalue_is_refused(void)
                               "=c", "b"),
              LUA_ERRSYNTAX);
     char want[120];
-    snprintf(want, sizeof want,
-             CORRUPT "call over an open upvalue at instruction %d of the "
-                     "function at line 0)",
-             call + 1);
+    port_snprintf(want, sizeof want,
+                  CORRUPT "call over an open upvalue at instruction %d of the "
+                          "function at line 0)",
+                  call + 1);
     CHECK(popmsg(want));
     CHECK(checked());
     CHECK(close_state_empty());
