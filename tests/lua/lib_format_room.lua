@@ -1,4 +1,6 @@
---! medium
+--! medium64
+-- (medium64: microbit's 64-bit arena, 7,112 bytes, runs out in it; the
+-- 32-bit one, 7,864 bytes, holds it.)
 -- string.format reserves room in its buffer per item, as much as the item
 -- may take: a board's luaL_Buffer holds 128 bytes before it needs a box.
 -- Items at their widest, after up to 127 bytes already in the buffer:
