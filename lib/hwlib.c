@@ -656,8 +656,12 @@ static uintptr_t check_addr(lua_State *L, unsigned size)
             if (p >= b->ranges[k].first && p + (size - 1) <= b->ranges[k].last)
                 return p;
     }
-    luaL_error(L, "address %p is not a peripheral register of %s",
-               (void *)(uintptr_t)a, port_board());
+    /* The address as given: a pointer would print 0 as "(nil)" and cut
+     * an integer wider than an address to the address. */
+    char hex[20];
+    port_snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)a);
+    luaL_error(L, "address %s is not a peripheral register of %s", hex,
+               port_board());
     return 0;
 }
 

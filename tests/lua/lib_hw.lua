@@ -113,9 +113,12 @@ else
     err("is not a peripheral register of " .. board, hw.mem32, a)
   end
   err("is not aligned to 4 bytes", hw.mem32, 0x40000001)
+  err("address 0x0 is not a peripheral register", hw.mem32, 0)
   if math.maxinteger > 0x7fffffff then
-    err("is not a peripheral register", hw.mem32, 0x140000000)
-    err("is not a peripheral register", hw.mem32, -4)
+    err("address 0x140000000 is not a peripheral register", hw.mem32,
+        0x140000000)
+    err("address 0xfffffffffffffffc is not a peripheral register", hw.mem32,
+        -4)
   end
   if info.adc_channels == 0 then err("no ADC on " .. board, hw.adc, 0) end
   if info.adc_channels > 0 then
