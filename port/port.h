@@ -65,6 +65,22 @@ uint32_t port_cycles(void);          /* wraps at 2^32 */
 uint64_t port_cycles64(void);        /* does not wrap in practice */
 uint32_t port_cycle_hz(void);        /* rate of port_cycles */
 const char *port_cycle_source(void); /* "dwt", "systick" or "host" */
+/* A cheaper clock for short intervals (the collector's units within a
+ * step, gc/gc.c): port_lap() is a reading, port_lap_cycles(from, to) the
+ * cycles between two readings.  Where port_cycles is derived from SysTick
+ * a reading is the counter alone (one load, where port_cycles takes some
+ * thirty instructions); it wraps each tick period, port_lap_period
+ * cycles, and the difference is exact only for intervals shorter than
+ * that (longer ones read short).  Where port_cycles is itself one
+ * counter (DWT CYCCNT, the host), a lap is port_cycles and
+ * port_lap_period is 0: no bound. */
+uint32_t port_lap(void);
+extern uint32_t port_lap_period;
+static inline uint32_t port_lap_cycles(uint32_t from, uint32_t to)
+{
+    uint32_t d = to - from;
+    return (int32_t)d < 0 && port_lap_period != 0 ? d + port_lap_period : d;
+}
 
 /* 32 bits that differ from boot to boot as much as the platform allows,
  * for hash seeds (vm/state.c): never the same twice in one run either.
