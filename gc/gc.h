@@ -199,9 +199,10 @@
 /* The units of a step are timed on the lap clock (port/port.h: a load of
  * SysTick's counter, where port_cycles is some thirty instructions), when
  * the step's budget is at most a GC_LAP_DIV-th of the lap's span (a tick
- * period): a step, its overrun and a unit in it stay well inside the span
- * (a tick period shorter than that, e.g. 10 kHz at 25 MHz: port_cycles). */
-#define GC_LAP_DIV 4
+ * period): a step and its overrun stay inside the span (a 100 us budget
+ * in a 4 kHz tick's 250 us; a tick period shorter than that, e.g. 10 kHz:
+ * port_cycles). */
+#define GC_LAP_DIV 2
 /* Pieces per propagation unit (a slot scanned: array slots, hash nodes,
  * constants, upvalues; or an object taken from a gray list), stack
  * slots or open upvalues per unit of a thread's scan. */

@@ -95,8 +95,24 @@ static inline uint32_t port_lap_cycles(uint32_t from, uint32_t to)
  * deterministic, as QEMU's -icount time and zeroed RAM are. */
 uint32_t port_entropy(void);
 
-/* The periodic tick (SysTick on Cortex-M). */
+/* The periodic tick (SysTick on Cortex-M).  On a board, 4 kHz: the tick
+ * brings the collector its credit (gc/pace.h), and at 25% of a 1 kHz tick
+ * that was 2.5 steps in one burst after it (250 us of a 25 MHz core's
+ * 1 ms), plus what was left from an idle tick.  At 4 kHz a tick's share
+ * is under one step (the credit's cap is then a step), and the paced
+ * steps of a millisecond come in four bursts: the lowest MMU of
+ * bench/gc_adversarial.lua's workloads at a board's pace (shift=5, four
+ * layouts each) went from 12% to 37%, and its tenth percentile from 37%
+ * to 54% (the collector's own steps, RTLUA_GC_TRACE).  The tick costs
+ * about 45 instructions (1% of a 25 MHz core at 4 kHz).  The host keeps
+ * 1 kHz: its tick is a signal. */
+#ifndef PORT_TICK_HZ_DEFAULT
+#ifdef RTLUA_HOST
 #define PORT_TICK_HZ_DEFAULT 1000u
+#else
+#define PORT_TICK_HZ_DEFAULT 4000u
+#endif
+#endif
 typedef void (*port_tick_fn)(void);
 void port_tick_config(uint32_t hz); /* (re)start the tick at hz */
 uint32_t port_tick_hz(void);
