@@ -53,6 +53,32 @@ static int injected_failure(global_State *g)
     return g->failafter != 0 && --g->failafter == 0;
 }
 
+/* a * b / c (c > 0), in 32 bits where the product fits: a 64-bit
+ * division is a library call of a hundred cycles or more on the boards
+ * (__aeabi_uldivmod), and the pacing divides at every assist check. */
+static inline uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint32_t p;
+    if (a <= UINT32_MAX && b <= UINT32_MAX && c <= UINT32_MAX &&
+        !__builtin_mul_overflow((uint32_t)a, (uint32_t)b, &p))
+        return p / (uint32_t)c;
+    return a * b / c;
+}
+
+/* a * b / c (c > 0) to within about one part in 2^16: where the product
+ * does not fit in 32 bits, b and c lose the same low bits until it does,
+ * if c keeps 16 bits (else muldiv). */
+static uint32_t muldiv_near(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t p;
+    if (!__builtin_mul_overflow(a, b, &p))
+        return p / c;
+    int s = 32 - __builtin_clz(a) - __builtin_clz(b); /* 1..32 */
+    if (s >= 16 || (c >> s) < (1u << 16))
+        return (uint32_t)muldiv(a, b, c);
+    return a * (b >> s) / (c >> s);
+}
+
 /* Units the cycle still needs, as far as can be known: the last cycle's
  * units scaled by the bytes in use now over those at its start (a heap
  * that grew takes longer), less what this cycle has done, but at least a
@@ -62,8 +88,12 @@ static uint32_t remaining_units(global_State *g)
 {
     size_t inuse = arena_in_use(g->arena);
     uint64_t est = inuse / GC_UNIT_BYTES;
-    if (g->lastunits != 0 && g->lastbytes != 0)
-        est = (uint64_t)g->lastunits * inuse / g->lastbytes;
+    if (g->lastunits != 0 && g->lastbytes != 0) {
+        est = inuse <= UINT32_MAX && g->lastbytes <= UINT32_MAX
+                  ? muldiv_near(g->lastunits, (uint32_t)inuse,
+                                (uint32_t)g->lastbytes)
+                  : muldiv(g->lastunits, inuse, g->lastbytes);
+    }
     uint32_t last = est > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)est;
     uint32_t floor = last / GC_ASSIST_TAIL_DIV + GC_ASSIST_MIN_UNITS;
     uint32_t rem = last > g->cycleunits ? last - g->cycleunits : 0;
@@ -118,7 +148,7 @@ static uint32_t paced_units(const global_State *g)
 {
     if (!g->gcrunning || g->utilisation_pct == 0 || g->unitcost == 0)
         return GC_ASSIST_MIN_UNITS;
-    uint64_t u = ((uint64_t)g->creditcap << 4) / g->unitcost;
+    uint64_t u = muldiv(g->creditcap, 16, g->unitcost);
     if (u > g->lastunits / GC_ASSIST_TAIL_DIV)
         u = g->lastunits / GC_ASSIST_TAIL_DIV;
     return u > GC_ASSIST_MIN_UNITS ? (uint32_t)u : GC_ASSIST_MIN_UNITS;
@@ -135,7 +165,7 @@ static int charge(global_State *g, size_t bytes, size_t room,
     uint32_t rem = remaining_units(g);
     uint64_t owed = rem;
     if (room > 0) {
-        owed = (uint64_t)bytes * rem / room;
+        owed = muldiv(bytes, rem, room);
         if (owed > rem)
             owed = rem;
     }
@@ -242,14 +272,15 @@ static uint32_t body_left(global_State *g)
     uint32_t cap = body_cap(g);
     uint32_t ran = port_cycles() - g->bodystart;
     if (g->bodyperiod != 0 && ran > g->bodyperiod) {
-        uint32_t share = (uint32_t)((uint64_t)ran * g->utilisation_pct / 100u);
+        uint32_t share = (uint32_t)muldiv(ran, g->utilisation_pct, 100u);
         if (share > cap)
             cap = share;
     }
     return g->bodyassistcycles >= cap ? 0 : cap - g->bodyassistcycles;
 }
 
-static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits);
+static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits,
+                      uint32_t start);
 
 /* The growth of the bytes in use since the cycle under way began. */
 static size_t cycle_grown(const global_State *g)
@@ -326,8 +357,9 @@ static uint32_t tick_cap(global_State *g)
         return g->assistrate;
     if (grown - room >= room / 2)
         return g->creditcap;
-    uint64_t more = (uint64_t)(g->creditcap - g->assistrate) * (grown - room);
-    return g->assistrate + (uint32_t)(2 * more / room);
+    uint64_t more = muldiv(2 * (uint64_t)(g->creditcap - g->assistrate),
+                           grown - room, room);
+    return g->assistrate + (uint32_t)more;
 }
 
 /* What an assist that has run `used` cycles may still run of `budget`
@@ -372,7 +404,7 @@ static __attribute__((noinline)) void assist(lua_State *L)
     /* Inside an allocation: no emergency nested in it, and its units count
      * as assist work. */
     g->gcinassist = 1;
-    uint32_t used = step_(L, budget, g->assistowed);
+    uint32_t used = step_(L, budget, g->assistowed, port_cycles());
     if (!g->gchold && behind(g)) {
         /* Outside an rt.loop body, a cycle that has overrun its room is
          * caught up now, in steps of at most a budget each, as far as the
@@ -404,7 +436,7 @@ static __attribute__((noinline)) void assist(lua_State *L)
             uint32_t b = share_left(g, cap, used, budget);
             if (b == 0)
                 break;
-            used += step_(L, b, g->assistowed);
+            used += step_(L, b, g->assistowed, port_cycles());
             if (g->stats.steps == steps)
                 break;
         }
@@ -2215,19 +2247,20 @@ static uint32_t atomic_cost(const global_State *g, uint32_t lslots)
 {
     if (lslots <= g->atomiclslots)
         return g->atomiccycles;
-    uint64_t extra = (uint64_t)(lslots - g->atomiclslots) * g->atomiccycles /
-                     (g->atomicslots + GC_ATOMIC_BASE_SLOTS);
+    uint64_t extra = muldiv(lslots - g->atomiclslots, g->atomiccycles,
+                            g->atomicslots + GC_ATOMIC_BASE_SLOTS);
     return g->atomiccycles +
            (uint32_t)(extra > UINT32_MAX / 2 ? UINT32_MAX / 2 : extra);
 }
 
 /* Is the next unit an atomic one (unit: PROPAGATE with nothing left to
  * traverse, look up, separate, resurrect or re-mark)? */
-static int atomic_next(const global_State *g, const lua_State *L)
+static inline int atomic_next(const global_State *g, const lua_State *L)
 {
-    return g->gcphase == GC_PROPAGATE && g->fnzstage != FNZ_CLEARV &&
-           g->fnzstage != FNZ_SEPARATE && g->fnzmark == NULL &&
-           g->ephkey == NULL && g->trav == NULL && g->gray == NULL &&
+    /* (gray first: it holds work at nearly every call) */
+    return g->gray == NULL && g->gcphase == GC_PROPAGATE &&
+           g->fnzstage != FNZ_CLEARV && g->fnzstage != FNZ_SEPARATE &&
+           g->fnzmark == NULL && g->ephkey == NULL && g->trav == NULL &&
            g->weakwait == NULL && remark_settled(g) &&
            !remark_running_due(g, L);
 }
@@ -2328,10 +2361,9 @@ static void record_step(global_State *g, uint32_t used)
     g->gcspent += used;
     if (used > st->worst_step_cycles)
         st->worst_step_cycles = used;
-    unsigned b = 0;
-    while (b + 1 < GC_HIST_BUCKETS && (used >> (b + 1)) != 0)
-        b++;
-    st->hist[b]++;
+    /* hist[b]: b = floor(log2(used)), 0 for 0 */
+    unsigned b = used ? 31u - (unsigned)__builtin_clz(used) : 0;
+    st->hist[b < GC_HIST_BUCKETS ? b : GC_HIST_BUCKETS - 1]++;
     /* The reservoir: every step while it has room, then step n replaces
      * a random sample with probability GC_STEP_SAMPLES / n. */
     if (st->steps <= GC_STEP_SAMPLES) {
@@ -2400,17 +2432,23 @@ static void check_step(lua_State *L)
 #endif
 
 /* A step of at most `budget` cycles and `maxunits` units (0: no limit
- * but the budget). */
-static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
+ * but the budget), its clock started at `start`. */
+static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits,
+                      uint32_t start)
 {
     global_State *g = G(L);
     /* The step stops before a unit that would likely end past the budget
      * (one as long as the longest of this step), so it overruns only by
      * what a unit costs beyond its predecessors. */
-    uint32_t start = port_cycles(), now = start, longest = 0, units = 0;
+    /* `now`: the cycles since the step began.  The units are timed on
+     * the lap clock (port.h) when the budget is well inside its span;
+     * the step's own length, for the figures, on port_cycles. */
+    uint32_t now = 0, longest = 0, units = 0;
+    int lap = port_lap_period == 0 || budget <= port_lap_period / GC_LAP_DIV;
+    uint32_t lap0 = lap ? port_lap() : start;
     g->stepno++;
     for (;;) {
-        if (units && now - start + longest >= budget)
+        if (units && now + longest >= budget)
             break;
         if (maxunits && units >= maxunits)
             break;
@@ -2422,7 +2460,7 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         int atomic = atomic_next(g, L);
         uint32_t lslots = atomic ? running_slots(L) : 0;
         if (atomic && units && g->atomicput < GC_ATOMIC_DEFER &&
-            now - start + atomic_cost(g, lslots) >= budget) {
+            now + atomic_cost(g, lslots) >= budget) {
             /* (Not counted in a short step, an assist's share of a tick:
              * a run of them used up the deferrals, and a paced step then
              * ran atomic in the last cycles of its budget: 125%.) */
@@ -2444,7 +2482,7 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
         int ended = 0;
         if (!atomic && units > GC_RUN_AFTER && longest != 0 &&
             longest <= budget / GC_RUN_SHORT) {
-            uint32_t more = (budget - (now - start)) / (GC_RUN_DIV * longest);
+            uint32_t more = (budget - now) / (GC_RUN_DIV * longest);
             if (more > GC_RUN_MAX - 1)
                 more = GC_RUN_MAX - 1;
             for (; more > 0 && (!maxunits || units < maxunits) &&
@@ -2459,7 +2497,14 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
             }
             g->stats.units_in_runs += run - 1;
         }
-        uint32_t t = port_cycles();
+        uint32_t t =
+            lap ? port_lap_cycles(lap0, port_lap()) : port_cycles() - start;
+        if (t < now) {
+            /* The lap wrapped: a unit past its span, a tick period.  The
+             * rest of the step is timed on port_cycles. */
+            lap = 0;
+            t = port_cycles() - start;
+        }
         uint32_t took = run == 1 ? t - now : (t - now) / run;
         if (took > g->stats.worst_unit_cycles) {
             g->stats.worst_unit_cycles = took;
@@ -2506,10 +2551,15 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits)
 
 uint32_t gc_step(lua_State *L, uint32_t budget)
 {
+    return gc_step_from(L, budget, port_cycles());
+}
+
+uint32_t gc_step_from(lua_State *L, uint32_t budget, uint32_t start)
+{
     global_State *g = G(L);
     if (g->gcemergency || g->gcfinalizing)
         return 0;
-    return step_(L, budget, 0);
+    return step_(L, budget, 0, start);
 }
 
 /* Run units until the collector is back in PAUSE. */
@@ -2597,7 +2647,8 @@ static __attribute__((noinline)) void emergency(lua_State *L, size_t need)
         uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
         for (uint32_t left; (left = body_left(g)) > 0;) {
             uint32_t steps = g->stats.steps;
-            uint32_t used = step_(L, left < budget ? left : budget, 0);
+            uint32_t used =
+                step_(L, left < budget ? left : budget, 0, port_cycles());
             g->bodyassistcycles += used;
             if (g->stats.steps == steps || /* nothing left to do */
                 arena_largest_alloc(g->arena) >= need)

@@ -196,6 +196,13 @@
 #define GC_RUN_AFTER 4
 #define GC_RUN_DIV 4
 #define GC_RUN_MAX 8
+/* The units of a step are timed on the lap clock (port/port.h: a load of
+ * SysTick's counter, where port_cycles is some thirty instructions), when
+ * the step's budget is at most a GC_LAP_DIV-th of the lap's span (a tick
+ * period): a step and its overrun stay inside the span (a 100 us budget
+ * in a 4 kHz tick's 250 us; a tick period shorter than that, e.g. 10 kHz:
+ * port_cycles). */
+#define GC_LAP_DIV 2
 /* Pieces per propagation unit (a slot scanned: array slots, hash nodes,
  * constants, upvalues; or an object taken from a gray list), stack
  * slots or open upvalues per unit of a thread's scan. */
@@ -481,6 +488,10 @@ void gc_suspended(lua_State *L, lua_State *co);
 /* ---- Driving the collector ---------------------------------------------- */
 /* One step of at most `budget` cycles (port_cycles); returns cycles used. */
 uint32_t gc_step(lua_State *L, uint32_t budget);
+/* The same, its clock started at `start` (a port_cycles reading the caller
+ * took: what ran since counts as the step's); returns the cycles from
+ * `start` to the step's end (0: no step, as gc_step). */
+uint32_t gc_step_from(lua_State *L, uint32_t budget, uint32_t start);
 
 /* The trace's kinds of entry (rtlua.h: RTLUA_GCTRACE_*). */
 enum { GC_TRACE_TICK, GC_TRACE_PACED, GC_TRACE_ASSIST, GC_TRACE_EMERGENCY };

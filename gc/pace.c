@@ -129,15 +129,19 @@ void pace_safepoint_(lua_State *L)
             budget = g->stepbudget;
         g->stats.paced++;
         uint32_t t0 = port_cycles();
-        uint32_t used = gc_step(L, budget);
+        uint32_t used = gc_step_from(L, budget, t0);
         /* Then the finalizers, a few, in what is left of the same budget
          * (outside the step: __gc is the program's code, of any length).
          * The credit pays for all of it, the step's bookkeeping too: its
          * own figure leaves out a few hundred cycles a step, which made
          * the paced share of a tick 29% at 25% (findie at shift=5). */
-        if (g->tobefnz != NULL && used < budget)
+        if (g->tobefnz != NULL && used < budget) {
             gc_finalize_for(L, GC_FINALIZE_MAX, budget - used);
-        spend(g, port_cycles() - t0);
+            used = port_cycles() - t0;
+        } else if (used == 0) {
+            used = port_cycles() - t0; /* no step: what the call took */
+        }
+        spend(g, used);
     }
     if (g->fnzdue)
         g->stepflag = 1;

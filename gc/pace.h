@@ -41,9 +41,10 @@
  * credit / this of each tick (gc.c: tick_cap; behind their cycle's
  * room, a tick's credit; with little memory free, no limit).  The paced
  * steps come in a
- * burst after each tick, and a 1 ms window holds that burst and the
- * assists of at most two ticks: at 25%, 6,250 + 2 x 625 cycles of 25,000
- * leave the mutator 70% of any window.  Without it, a program that
+ * burst after each tick, and a 1 ms window holds those bursts and the
+ * assists of its ticks and one more: at 25% of a 4 kHz tick at 25 MHz,
+ * 5 x (1,562 + 156) cycles of 25,000 leave the mutator 66% of any window
+ * (with a 1 kHz tick, 6,250 + 2 x 625: 70%, but the burst was 250 us).  Without it, a program that
  * outran the paced steps by 3% of the time had two whole-budget assists
  * in some windows, and 55% of them. */
 #define PACE_ASSIST_TICK_DIV 10

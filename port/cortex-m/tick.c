@@ -38,6 +38,7 @@ void port_tick_config(uint32_t hz)
 {
     SYST_CSR = 0;
     tick_hz = hz;
+    port_lap_period = 0;
     if (hz == 0)
         return;
     uint32_t period = BOARD_CLOCK_HZ / hz;
@@ -48,6 +49,7 @@ void port_tick_config(uint32_t hz)
     cycle_base = 0;
     SYST_RVR = reload;
     SYST_CVR = 0;
+    port_lap_period = use_dwt ? 0 : period;
     SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
 }
 
@@ -85,6 +87,16 @@ uint32_t port_cycles(void)
     if (pend) /* wrapped, not yet counted by the handler */
         elapsed += reload + 1;
     return base + elapsed;
+}
+
+uint32_t port_lap_period; /* port.h; 0 with DWT or no tick */
+
+/* SysTick counts down from reload: reload - now counts up, 0..reload. */
+uint32_t port_lap(void)
+{
+    if (use_dwt)
+        return DWT_CYCCNT;
+    return reload - SYST_CVR;
 }
 
 uint64_t port_cycles64(void)

@@ -153,6 +153,13 @@ uint32_t port_cycles(void)
     return (uint32_t)port_cycles64();
 }
 
+uint32_t port_lap_period; /* 0: a lap is port_cycles */
+
+uint32_t port_lap(void)
+{
+    return port_cycles();
+}
+
 uint32_t port_cycle_hz(void)
 {
     return 1000000000u;

@@ -2457,6 +2457,59 @@ static void test_paced_collector_gets_its_utilisation(void)
 }
 #endif
 
+#if !defined(RTLUA_HOST) && !defined(RTLUA_TORTURE)
+/* The paced steps' bursts: steps that follow one another with no more
+ * than a few microseconds of the program between them, recorded by the
+ * step hook (assists left out).  With work always due, at 25% and 100 us
+ * steps, a burst is at most two steps (one, and the next tick's credit if
+ * the tick came during it): at a 1 kHz tick it was the tick's 2.5 steps,
+ * 250 us the program never ran in (port.h: PORT_TICK_HZ_DEFAULT). */
+#define BURST_GAP(hz) ((hz) / 200000u) /* 5 us */
+static uint32_t burst_end, burst_len, burst_max;
+
+static void record_burst(uint32_t start, uint32_t cycles)
+{
+    if (G(L)->gcinassist)
+        return;
+    if (burst_len != 0 && start - burst_end <= BURST_GAP(port_cycle_hz()))
+        burst_len += start + cycles - burst_end;
+    else
+        burst_len = cycles;
+    burst_end = start + cycles;
+    if (burst_len > burst_max)
+        burst_max = burst_len;
+}
+
+static void test_paced_steps_come_a_step_or_two_at_a_time(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    g->pausepct = 0; /* a new cycle is always due: work never runs out */
+    pace_init(L);
+    pace_set_utilisation(L, 25);
+    uint32_t hz = port_cycle_hz(), budget = hz / 10000; /* 100 us */
+    pace_set_budget(L, budget, 0);
+    burst_len = burst_max = 0;
+    g->stephook = record_burst;
+    uint32_t t0 = port_ticks(), paced0 = g->stats.paced;
+    for (int i = 0; port_ticks() - t0 < 40; i++) {
+        table *t = tagged_table(i);
+        if (t && i % 4 == 0)
+            anchor(1 + i % 256, obj2gc(t), V_TABLE);
+        pace_safepoint(L);
+    }
+    g->stephook = NULL;
+    pace_stop(L);
+    port_printf("# gc: longest burst of paced steps %u cycles (budget %u)\n",
+                (unsigned)burst_max, (unsigned)budget);
+    CHECK(g->stats.paced - paced0 >= 20);
+    CHECK(burst_max <= 2 * budget + GC_UNIT_SLACK(hz));
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+#endif
+
 /* ---- threads, upvalues, prototypes, idle time --------------------------- */
 
 /* Scanned this cycle: threads wait on grayagain after their scan. */
@@ -3429,6 +3482,9 @@ static const struct check_case cases[] = {
 #ifndef RTLUA_TORTURE /* a collection per allocation leaves no paced work */
     CASE(test_paced_steps_respect_the_budget),
     CASE(test_paced_collector_gets_its_utilisation),
+#ifndef RTLUA_HOST
+    CASE(test_paced_steps_come_a_step_or_two_at_a_time),
+#endif
     CASE(test_idle_time_is_given_to_the_collector),
 #endif
 };

@@ -49,6 +49,33 @@ static void test_cycles64_agrees_with_cycles(void)
     CHECK((uint32_t)(b - (uint32_t)a) <= (uint32_t)(c - a));
 }
 
+/* The lap clock (port.h) times what port_cycles times, for intervals
+ * under its span: stretches of three quarters of a tick period, most of
+ * them across a tick (where SysTick's counter wraps), each read between
+ * two port_cycles readings. */
+static void test_lap_agrees_with_cycles_across_ticks(void)
+{
+    uint32_t period = port_cycle_hz() / port_tick_hz();
+    if (port_lap_period != 0)
+        CHECK_EQ(port_lap_period, period);
+    uint32_t span = period / 4 * 3, wrapped = 0;
+    for (int i = 0; i < 12; i++) {
+        uint32_t t0 = port_ticks();
+        uint32_t c0 = port_cycles();
+        uint32_t l0 = port_lap();
+        uint32_t l1;
+        while (port_lap_cycles(l0, l1 = port_lap()) < span)
+            ;
+        uint32_t c1 = port_cycles();
+        uint32_t lap = port_lap_cycles(l0, l1), cyc = c1 - c0;
+        wrapped += port_ticks() != t0;
+        CHECK(lap <= cyc);
+        CHECK(cyc - lap <= span / 100 + 200);
+    }
+    if (port_lap_period != 0) /* (the host's tick signals may be lost) */
+        CHECK(wrapped >= 6);
+}
+
 /* port_entropy never repeats itself within a run: 64 calls, all
  * distinct (by chance two would be equal with probability ~2^-21). */
 #define ENTROPY_CALLS 64
@@ -224,6 +251,7 @@ static const struct check_case cases[] = {
     CASE(test_snprintf_truncates_and_reports_full_length),
     CASE(test_cycles_advance_monotonically),
     CASE(test_cycles64_agrees_with_cycles),
+    CASE(test_lap_agrees_with_cycles_across_ticks),
     CASE(test_entropy_differs_at_every_call),
     CASE(test_tick_rate_matches_cycle_counter),
     CASE(test_tick_callback_runs_each_tick),
