@@ -102,8 +102,8 @@ uint32_t port_entropy(void);
  * is under one step (the credit's cap is then a step), and the paced
  * steps of a millisecond come in four bursts: the lowest MMU of
  * bench/gc_adversarial.lua's workloads at a board's pace (shift=5, four
- * layouts each) went from 12% to 37%, and its tenth percentile from 37%
- * to 54% (the collector's own steps, RTLUA_GC_TRACE).  The tick costs
+ * layouts each) went from 12% to 34%, and its tenth percentile from 37%
+ * to 53% (the collector's own steps, RTLUA_GC_TRACE).  The tick costs
  * about 45 instructions (1% of a 25 MHz core at 4 kHz).  The host keeps
  * 1 kHz: its tick is a signal. */
 #ifndef PORT_TICK_HZ_DEFAULT
