@@ -523,8 +523,24 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
      * needs no new mark: what ran meanwhile (an allocation's step, a call
      * hook, a safe point's finalizers, a C function) marked it. */
     gc_thread_ran(L);
-startfunc:
     settrap(L->hookmask);
+    goto trapset;
+startfunc: /* a call in the loop: its do_precall set the frame's trap from
+            * L->hookmask (0 or 1) just now */
+    if (vm_likely(ci->u.l.trap == 0)) {
+        settrap01(0);
+        cl = ci_func(ci);
+        pc = ci->u.l.savedpc;
+#if VM_COMPUTED_GOTO
+        k = cl->p->k;
+        base = ci->func + 1;
+        vmbreak;
+#else
+        goto enter;
+#endif
+    }
+    settrap01(1);
+trapset:
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
     if (vm_unlikely(trapon())) {
@@ -539,6 +555,16 @@ startfunc:
     }
     goto enter;
 returning:
+#if VM_COMPUTED_GOTO
+    if (vm_likely(ci->u.l.trap == 0)) { /* as at startfunc */
+        settrap01(0);
+        cl = ci_func(ci);
+        pc = ci->u.l.savedpc;
+        k = cl->p->k;
+        base = ci->func + 1;
+        vmbreak;
+    }
+#endif
     settrap01(ci->u.l.trap);
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
