@@ -1219,7 +1219,17 @@ enter:
                 } else {
                     int nres = ci->nresults;
                     tvalue *res = ci->func;
-                    L->ci = ci->previous;
+                    CallInfo *prev = ci->previous;
+                    L->ci = prev;
+                    if (vm_likely(nres == 0 &&
+                                  !(ci->callstatus & CIST_FRESH))) {
+                        /* ret_fast's work for the usual case: a Lua
+                         * caller that wants no value */
+                        gc_stack_lower(L, prev->func);
+                        ci = prev;
+                        L->top = ci->top;
+                        goto returning;
+                    }
                     L->top = res;
                     for (; nres > 0; nres--)
                         set_nil(L->top++);
@@ -1240,7 +1250,18 @@ enter:
                 } else {
                     int nres = ci->nresults;
                     tvalue *res = ci->func;
-                    L->ci = ci->previous;
+                    CallInfo *prev = ci->previous;
+                    L->ci = prev;
+                    if (vm_likely(nres == 1 &&
+                                  !(ci->callstatus & CIST_FRESH))) {
+                        /* ret_fast's work for the usual case: a Lua
+                         * caller that wants one value */
+                        set_obj(res, RA(i));
+                        gc_stack_lower(L, prev->func);
+                        ci = prev;
+                        L->top = ci->top;
+                        goto returning;
+                    }
                     if (nres == 0)
                         L->top = res;
                     else {
