@@ -47,7 +47,9 @@ static int co_state(lua_State *L, lua_State *co)
  * results moved to L, or -1 with an error object on L's top. */
 static int resume_with(lua_State *L, lua_State *co, int narg)
 {
-    int st = co_state(L, co);
+    /* (a yielded coroutine, the usual case, without co_state's call) */
+    int st = lua_status(co) == LUA_YIELD && L != co ? CO_SUSPENDED
+                                                    : co_state(L, co);
     if (st != CO_SUSPENDED) {
         lua_pop(L, narg);
         lua_pushstring(L, st == CO_DEAD

@@ -241,6 +241,26 @@ uintptr_t port_stack_bottom(void);
 #define PORT_CSTACK_CHECKED(kind)                                             \
     __asm__ volatile("@ rtlua cstack check " #kind)
 #endif
+/* port_cstack_short(kind) with no call, for the hot checks (lua_resume,
+ * a call from C): the stack pointer against the floor, after the mark.
+ * The same test where LUAI_CSTACK_KEEP(kind) > 0, as a linked board's
+ * are. */
+#ifdef RTLUA_HOST
+#define port_cstack_short_inline(kind) port_cstack_short(kind)
+#else
+extern uint32_t _stack_bottom[];
+static inline __attribute__((always_inline)) uintptr_t port_sp(void)
+{
+    uintptr_t sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    return sp;
+}
+#define port_cstack_short_inline(kind)                                        \
+    __extension__({                                                           \
+        PORT_CSTACK_CHECKED(kind);                                            \
+        port_sp() < (uintptr_t)_stack_bottom + LUAI_CSTACK_KEEP(kind);        \
+    })
+#endif
 
 /* The arena's memory: the linker's _heap_start.._heap_end on the target,
  * an anonymous mapping on the host (RTLUA_HOST_ARENA bytes, untouched

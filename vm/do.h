@@ -200,7 +200,7 @@ void do_newtbcupval(lua_State *L, tvalue *obj);
  * tools/cstack.lua relies on this shape: it computes each kind's
  * LUAI_CSTACK_KEEP on a board as the most stack anything can use after a
  * check of that kind until the next check. */
-#define do_cstackshort(kind) port_cstack_short(kind)
+#define do_cstackshort(kind) port_cstack_short_inline(kind)
 /* A check failed: the C stack is short (isshort), or L->nCcalls reached
  * do_maxccalls.  Raises "C stack overflow" (after making room on L's
  * stack for the message), or LUA_ERRERR when the count is

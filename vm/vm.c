@@ -523,8 +523,24 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
      * needs no new mark: what ran meanwhile (an allocation's step, a call
      * hook, a safe point's finalizers, a C function) marked it. */
     gc_thread_ran(L);
-startfunc:
     settrap(L->hookmask);
+    goto trapset;
+startfunc: /* a call in the loop: its do_precall set the frame's trap from
+            * L->hookmask (0 or 1) just now */
+    if (vm_likely(ci->u.l.trap == 0)) {
+        settrap01(0);
+        cl = ci_func(ci);
+        pc = ci->u.l.savedpc;
+#if VM_COMPUTED_GOTO
+        k = cl->p->k;
+        base = ci->func + 1;
+        vmbreak;
+#else
+        goto enter;
+#endif
+    }
+    settrap01(1);
+trapset:
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
     if (vm_unlikely(trapon())) {
@@ -539,6 +555,16 @@ startfunc:
     }
     goto enter;
 returning:
+#if VM_COMPUTED_GOTO
+    if (vm_likely(ci->u.l.trap == 0)) { /* as at startfunc */
+        settrap01(0);
+        cl = ci_func(ci);
+        pc = ci->u.l.savedpc;
+        k = cl->p->k;
+        base = ci->func + 1;
+        vmbreak;
+    }
+#endif
     settrap01(ci->u.l.trap);
     cl = ci_func(ci);
     pc = ci->u.l.savedpc;
@@ -1193,7 +1219,17 @@ enter:
                 } else {
                     int nres = ci->nresults;
                     tvalue *res = ci->func;
-                    L->ci = ci->previous;
+                    CallInfo *prev = ci->previous;
+                    L->ci = prev;
+                    if (vm_likely(nres == 0 &&
+                                  !(ci->callstatus & CIST_FRESH))) {
+                        /* ret_fast's work for the usual case: a Lua
+                         * caller that wants no value */
+                        gc_stack_lower(L, prev->func);
+                        ci = prev;
+                        L->top = ci->top;
+                        goto returning;
+                    }
                     L->top = res;
                     for (; nres > 0; nres--)
                         set_nil(L->top++);
@@ -1214,7 +1250,18 @@ enter:
                 } else {
                     int nres = ci->nresults;
                     tvalue *res = ci->func;
-                    L->ci = ci->previous;
+                    CallInfo *prev = ci->previous;
+                    L->ci = prev;
+                    if (vm_likely(nres == 1 &&
+                                  !(ci->callstatus & CIST_FRESH))) {
+                        /* ret_fast's work for the usual case: a Lua
+                         * caller that wants one value */
+                        set_obj(res, RA(i));
+                        gc_stack_lower(L, prev->func);
+                        ci = prev;
+                        L->top = ci->top;
+                        goto returning;
+                    }
                     if (nres == 0)
                         L->top = res;
                     else {
