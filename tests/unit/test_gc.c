@@ -2425,25 +2425,39 @@ static void test_paced_steps_respect_the_budget(void)
  * the flag stayed up for a second step, the share was stepbudget / tick, 10%
  * here. */
 #define PACE_SHARE_MIN_PCT 20u
-static void test_paced_collector_gets_its_utilisation(void)
+/* A state paced at 25% with 100 us steps, whose collector always has a
+ * cycle due (work never runs out); 0 if it could not be made. */
+static int paced_always_due(void)
 {
-    CHECK(open_state());
-    CHECK(make_root());
-    global_State *g = G(L);
-    g->pausepct = 0; /* a new cycle is always due: work never runs out */
+    if (!open_state() || !make_root())
+        return 0;
+    G(L)->pausepct = 0;
     pace_init(L);
     pace_set_utilisation(L, 25);
-    uint32_t hz = port_cycle_hz();
-    pace_set_budget(L, hz / 10000, 0); /* 100 us */
-    uint64_t spent0 = g->stats.step_cycles_total;
-    uint64_t c0 = port_cycles64();
+    pace_set_budget(L, port_cycle_hz() / 10000, 0);
+    return 1;
+}
+
+/* Tables made (one in four kept) for `ticks` ticks, a safe point after
+ * each. */
+static void churn_for_ticks(uint32_t ticks)
+{
     uint32_t t0 = port_ticks();
-    for (int i = 0; port_ticks() - t0 < 40; i++) {
+    for (int i = 0; port_ticks() - t0 < ticks; i++) {
         table *t = tagged_table(i);
         if (t && i % 4 == 0)
             anchor(1 + i % 256, obj2gc(t), V_TABLE);
         pace_safepoint(L);
     }
+}
+
+static void test_paced_collector_gets_its_utilisation(void)
+{
+    CHECK(paced_always_due());
+    global_State *g = G(L);
+    uint64_t spent0 = g->stats.step_cycles_total;
+    uint64_t c0 = port_cycles64();
+    churn_for_ticks(40);
     pace_stop(L);
     uint64_t spent = g->stats.step_cycles_total - spent0;
     uint64_t elapsed = port_cycles64() - c0;
@@ -2482,23 +2496,13 @@ static void record_burst(uint32_t start, uint32_t cycles)
 
 static void test_paced_steps_come_a_step_or_two_at_a_time(void)
 {
-    CHECK(open_state());
-    CHECK(make_root());
+    CHECK(paced_always_due());
     global_State *g = G(L);
-    g->pausepct = 0; /* a new cycle is always due: work never runs out */
-    pace_init(L);
-    pace_set_utilisation(L, 25);
-    uint32_t hz = port_cycle_hz(), budget = hz / 10000; /* 100 us */
-    pace_set_budget(L, budget, 0);
+    uint32_t hz = port_cycle_hz(), budget = g->stepbudget;
     burst_len = burst_max = 0;
     g->stephook = record_burst;
-    uint32_t t0 = port_ticks(), paced0 = g->stats.paced;
-    for (int i = 0; port_ticks() - t0 < 40; i++) {
-        table *t = tagged_table(i);
-        if (t && i % 4 == 0)
-            anchor(1 + i % 256, obj2gc(t), V_TABLE);
-        pace_safepoint(L);
-    }
+    uint32_t paced0 = g->stats.paced;
+    churn_for_ticks(40);
     g->stephook = NULL;
     pace_stop(L);
     port_printf("# gc: longest burst of paced steps %u cycles (budget %u)\n",
