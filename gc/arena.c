@@ -345,6 +345,31 @@ static void trim(arena_t *a, block *b, uint32_t need, int live)
     release(a, tail);
 }
 
+/* Cut the free block b (on no list) so that its last need bytes are a
+ * live block, returned; the front stays a free block on its list when it
+ * is worth one (b's physical neighbours are live: it was free).  Large
+ * requests are placed so (arena_alloc), small ones and pages at the front
+ * of their block: the two grow towards each other from the two ends of a
+ * free stretch, and a large block freed leaves its room next to other
+ * large blocks, not between small ones that outlive it.  Leaves in_use
+ * alone. */
+static block *take_back(arena_t *a, block *b, uint32_t need)
+{
+    uint32_t size = bsize(b);
+    if (size - need < ARENA_SPLIT_MIN) {
+        b->size = size;
+        return b;
+    }
+    block *t = (block *)((char *)b + size - need);
+    show(t, sizeof(block));
+    t->size = need;
+    t->prev_phys = off_of(a, b);
+    next_phys(t)->prev_phys = off_of(a, t);
+    b->size = (size - need) | FREE_BIT;
+    insert_free(a, b);
+    return t;
+}
+
 /* ---- Pages ---------------------------------------------------------------
  * A page is a live block of the allocator above whose header lies at an
  * offset that is a multiple of the page size: the bit of that stretch in
@@ -440,6 +465,10 @@ static void partial_unlink(arena_t *a, page *pg)
         a->partial[c] = pg->next;
 }
 
+/* Classes page_new looks at for a hole shorter than a block sure to hold
+ * an aligned page (a look is a head and a find-first-set). */
+#define PAGE_LOOKS 4u
+
 /* Make a free block of the allocator above, a->page_log2 bytes long (and
  * a tail too short to split) at a page-aligned offset, into an empty page
  * of slot class c at the head of its list; 0 when no free block holds an
@@ -447,28 +476,34 @@ static void partial_unlink(arena_t *a, page *pg)
 static uint32_t page_new(arena_t *a, uint32_t c)
 {
     uint32_t len = 1u << a->page_log2;
+    block *b = NULL;
+    /* A block shorter than that may hold an aligned page all the same:
+     * the hole one page or a few adjacent ones left when freed.  One look
+     * at the head of each of the first PAGE_LOOKS non-empty classes from
+     * a page's size up, so that such holes are pages again before a
+     * larger block is cut (which would leave them between live pages). */
+    uint32_t fl, sl;
+    class_of(len, &fl, &sl);
+    for (uint32_t k = 0; k < PAGE_LOOKS && find_class(a, &fl, &sl); k++) {
+        uint32_t hole = heads(a)[fl * ARENA_SL_COUNT + sl];
+        uint32_t start = (hole + len - 1) & ~(len - 1);
+        if (start - hole == ARENA_ALIGN)
+            start += len;
+        if (start + len <= hole + bsize(at(a, hole))) {
+            b = at(a, hole);
+            remove_free(a, b);
+            break;
+        }
+        if (++sl == ARENA_SL_COUNT) {
+            fl++;
+            sl = 0;
+        }
+    }
     /* A block this long holds an aligned page whatever its offset (a
      * front cut of one granule is too short to be a block: the page then
      * starts a stretch later). */
-    block *b = take_fit(a, 2 * len + ARENA_ALIGN);
-    if (b == NULL) {
-        /* A block of about a page may be aligned already (a page freed
-         * and merged with nothing): one look at the head of its class. */
-        uint32_t fl, sl;
-        class_of(len, &fl, &sl);
-        if (fl >= a->fl_count)
-            return 0;
-        uint32_t off = heads(a)[fl * ARENA_SL_COUNT + sl];
-        if (off == 0)
-            return 0;
-        b = at(a, off);
-        uint32_t start = (off + len - 1) & ~(len - 1);
-        if (start - off == ARENA_ALIGN)
-            start += len;
-        if (start + len > off + bsize(b))
-            return 0;
-        remove_free(a, b);
-    }
+    if (b == NULL && (b = take_fit(a, 2 * len + ARENA_ALIGN)) == NULL)
+        return 0;
     uint32_t off = off_of(a, b), size = bsize(b);
     uint32_t start = (off + len - 1) & ~(len - 1);
     if (start - off == ARENA_ALIGN)
@@ -704,8 +739,12 @@ void *arena_alloc(arena_t *a, size_t n)
     block *b = take_fit(a, need);
     if (b == NULL && (!release_empty(a) || (b = take_fit(a, need)) == NULL))
         return NULL;
-    b->size = bsize(b);
-    trim(a, b, need, 0);
+    if (need >= ARENA_LARGE_MIN) {
+        b = take_back(a, b, need);
+    } else {
+        b->size = bsize(b);
+        trim(a, b, need, 0);
+    }
     show(payload(b), bsize(b) - ARENA_HEADER_SIZE);
     a->in_use += bsize(b);
     note_peak(a);

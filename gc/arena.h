@@ -97,6 +97,13 @@
  * tiny free blocks from accumulating.  At least ARENA_MIN_BLOCK. */
 #define ARENA_SPLIT_MIN 16u
 
+/* Blocks of at least this many bytes (header included) are cut from the
+ * end of the free block that serves them, smaller ones and pages from its
+ * start: large and small blocks gather at the two ends of the free
+ * stretches, and the room a large block leaves when freed stays whole
+ * instead of lying between small blocks that outlive it. */
+#define ARENA_LARGE_MIN 1024u
+
 /* Largest request served by a page slot.  Bounds the classes (one list
  * head each in the control block) and the memory a page may keep for an
  * idle class.  64 holds a table header, its first hash nodes, closures,
