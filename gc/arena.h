@@ -15,9 +15,15 @@
  * large enough takes two find-first-set instructions.  Every block begins
  * with an ARENA_HEADER_SIZE-byte header: its size with a free bit, and the
  * offset of the block physically below it, so a freed block merges at once
- * with free neighbours on both sides.  Offsets are 32-bit and relative to
- * the control block, so headers and overhead are the same size on 32-bit
- * Cortex-M and on a 64-bit host.
+ * with free neighbours on both sides.  Placement: a block of at least
+ * ARENA_LARGE_MIN bytes is cut from the end of the free block that serves
+ * it, a smaller one (and a page) from its start, so that large blocks and
+ * small ones gather at opposite ends of the free stretches; a large block
+ * freed then merges back into free room instead of leaving a hole between
+ * small blocks that outlive it (a coroutine's stack that grows while its
+ * frames make closures, a long string built while small objects stay).
+ * Offsets are 32-bit and relative to the control block, so headers and
+ * overhead are the same size on 32-bit Cortex-M and on a 64-bit host.
  *
  * Pages (an arena made with arena_create_pages): requests of at most
  * ARENA_SMALL_MAX bytes take a slot of their size class (a multiple of
@@ -28,8 +34,12 @@
  * size.  A page is made when its class has no free slot and is given
  * back when its last slot is freed (but for the class's only page with
  * room, kept as free memory until a request finds no other room).  A
- * request finds no page where no free block holds an aligned page: it is
- * served as a block, with its header.
+ * new page goes first where one, two or a few freed pages left a hole
+ * (the heads of the first PAGE_LOOKS non-empty classes from a page's size
+ * up, each looked at once), else at the start of a block long enough to
+ * hold an aligned page wherever it lies.  A request finds no page where
+ * no free block holds an aligned page: it is served as a block, with its
+ * header.
  *
  * Invariants (arena_check() verifies every one):
  *   - Blocks tile the region from the end of the control block up to an end
@@ -54,7 +64,9 @@
  * Bounds:
  *   arena_alloc, arena_free               O(1): a fixed number of bitmap and
  *                                         header operations, no list walk
- *                                         (a slot: a few loads and stores).
+ *                                         (a slot: a few loads and stores;
+ *                                         a new page: at most PAGE_LOOKS
+ *                                         list heads looked at).
  *   arena_realloc                         O(1) in place; else O(1) plus a
  *                                         copy of the old payload.
  *   arena_grow                            O(1), never a copy.
