@@ -796,6 +796,58 @@ static int resize_in_place(arena_t *a, void *p, size_t n)
     return 1;
 }
 
+/* Grow the live block b to need bytes over the free block below it (and
+ * the free one above, if any), moving its payload there: the payload,
+ * else NULL (nothing changed) when b has no free block below or the
+ * three together are too short.  A realloc that cannot grow in place
+ * needs no room for the old and the new block at once this way: a stack
+ * that doubles next to free room does so in the room it has.  The new
+ * block lies where arena_alloc would cut it from the joined free block
+ * (a large one at its end, a smaller one at its start). */
+static void *slide(arena_t *a, block *b, uint32_t need)
+{
+    if (b->prev_phys == 0 || !is_free(at(a, b->prev_phys)))
+        return NULL;
+    block *prev = at(a, b->prev_phys), *next = next_phys(b);
+    uint32_t old = bsize(b), lo = b->prev_phys;
+    uint32_t hi = off_of(a, next) + (is_free(next) ? bsize(next) : 0);
+    if (hi - lo < need)
+        return NULL;
+    remove_free(a, prev);
+    if (is_free(next))
+        remove_free(a, next);
+    uint32_t below = prev->prev_phys;
+    uint32_t start = need >= ARENA_LARGE_MIN ? hi - need : lo;
+    if (start - lo < ARENA_SPLIT_MIN)
+        start = lo; /* the front is too short for a block */
+    uint32_t end = start + need;
+    if (hi - end < ARENA_SPLIT_MIN)
+        end = hi; /* so is the tail */
+    /* The free parts' payloads are poisoned: all of it is ours now. */
+    show(at(a, lo), hi - lo);
+    memmove(payload(at(a, start)), payload(b), old - ARENA_HEADER_SIZE);
+    block *nb = at(a, start);
+    nb->size = end - start;
+    nb->prev_phys = start == lo ? below : lo;
+    if (start != lo) {
+        prev->size = (start - lo) | FREE_BIT;
+        prev->prev_phys = below;
+        insert_free(a, prev);
+        hide((char *)prev + sizeof(block), start - lo - sizeof(block));
+    }
+    if (end != hi) {
+        block *t = at(a, end);
+        t->size = (hi - end) | FREE_BIT;
+        t->prev_phys = start;
+        insert_free(a, t);
+        hide((char *)t + sizeof(block), hi - end - sizeof(block));
+    }
+    at(a, hi)->prev_phys = end == hi ? start : end;
+    a->in_use = a->in_use - old + (end - start);
+    note_peak(a);
+    return payload(nb);
+}
+
 void *arena_realloc(arena_t *a, void *p, size_t n)
 {
     if (p == NULL)
@@ -808,7 +860,11 @@ void *arena_realloc(arena_t *a, void *p, size_t n)
         return NULL;
     if (resize_in_place(a, p, n))
         return p;
-    void *q = arena_alloc(a, n);
+    void *q =
+        page_of(a, p) == 0 ? slide(a, header_of(p), block_need(n)) : NULL;
+    if (q != NULL)
+        return q;
+    q = arena_alloc(a, n);
     if (q == NULL)
         return NULL;
     memcpy(q, p, usable(a, p));

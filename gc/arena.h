@@ -114,7 +114,9 @@
  * start: large and small blocks gather at the two ends of the free
  * stretches, and the room a large block leaves when freed stays whole
  * instead of lying between small blocks that outlive it. */
+#ifndef ARENA_LARGE_MIN
 #define ARENA_LARGE_MIN 1024u
+#endif
 
 /* Largest request served by a page slot.  Bounds the classes (one list
  * head each in the control block) and the memory a page may keep for an
