@@ -348,14 +348,24 @@ static void trim(arena_t *a, block *b, uint32_t need, int live)
     release(a, tail);
 }
 
+/* Does a block of need bytes go at the end of the free block that serves
+ * it?  In an arena with pages, small blocks (and pages: page_new) are cut
+ * from the end of their free block and large ones, of ARENA_LARGE_MIN
+ * bytes or more, from its start: the two gather at opposite ends of the
+ * free stretches, a large block freed merges back into free room instead
+ * of leaving a hole between small blocks that outlive it, and the large
+ * block made last has free room after it to grow into in place
+ * (arena_grow: a table's array part).  An arena without pages keeps
+ * every block at the start, in address order. */
+static inline int at_back(const arena_t *a, uint32_t need)
+{
+    return a->page_log2 != 0 && need < ARENA_LARGE_MIN;
+}
+
 /* Cut the free block b (on no list) so that its last need bytes are a
  * live block, returned; the front stays a free block on its list when it
- * is worth one (b's physical neighbours are live: it was free).  Large
- * requests are placed so (arena_alloc), small ones and pages at the front
- * of their block: the two grow towards each other from the two ends of a
- * free stretch, and a large block freed leaves its room next to other
- * large blocks, not between small ones that outlive it.  Leaves in_use
- * alone. */
+ * is worth one (b's physical neighbours are live: it was free).  Leaves
+ * in_use alone. */
 static block *take_back(arena_t *a, block *b, uint32_t need)
 {
     uint32_t size = bsize(b);
@@ -468,6 +478,19 @@ static void partial_unlink(arena_t *a, page *pg)
         a->partial[c] = pg->next;
 }
 
+/* Where a page of len bytes goes in a free block at off, size bytes long:
+ * the last page-aligned offset where it fits (pages are small blocks: at
+ * the end, at_back) with a front of no bytes or of a block; 0 for none. */
+static uint32_t page_place(uint32_t off, uint32_t size, uint32_t len)
+{
+    if (size < len)
+        return 0;
+    uint32_t start = (off + size - len) & ~(len - 1);
+    if (start < off || start - off == ARENA_ALIGN)
+        return 0;
+    return start;
+}
+
 /* Classes page_new looks at for a hole shorter than a block sure to hold
  * an aligned page (a look is a head and a find-first-set). */
 #define PAGE_LOOKS 4u
@@ -489,10 +512,7 @@ static uint32_t page_new(arena_t *a, uint32_t c)
     class_of(len, &fl, &sl);
     for (uint32_t k = 0; k < PAGE_LOOKS && find_class(a, &fl, &sl); k++) {
         uint32_t hole = heads(a)[fl * ARENA_SL_COUNT + sl];
-        uint32_t start = (hole + len - 1) & ~(len - 1);
-        if (start - hole == ARENA_ALIGN)
-            start += len;
-        if (start + len <= hole + bsize(at(a, hole))) {
+        if (page_place(hole, bsize(at(a, hole)), len) != 0) {
             b = at(a, hole);
             remove_free(a, b);
             break;
@@ -502,15 +522,12 @@ static uint32_t page_new(arena_t *a, uint32_t c)
             sl = 0;
         }
     }
-    /* A block this long holds an aligned page whatever its offset (a
-     * front cut of one granule is too short to be a block: the page then
-     * starts a stretch later). */
+    /* A block this long holds an aligned page whatever its offset (its
+     * last aligned page leaves a front of at least two granules). */
     if (b == NULL && (b = take_fit(a, 2 * len + ARENA_ALIGN)) == NULL)
         return 0;
     uint32_t off = off_of(a, b), size = bsize(b);
-    uint32_t start = (off + len - 1) & ~(len - 1);
-    if (start - off == ARENA_ALIGN)
-        start += len;
+    uint32_t start = page_place(off, size, len);
     uint32_t front = start - off, tail = off + size - start - len;
     if (tail < ARENA_SPLIT_MIN) {
         len += tail; /* the page keeps the slack */
@@ -742,7 +759,7 @@ void *arena_alloc(arena_t *a, size_t n)
     block *b = take_fit(a, need);
     if (b == NULL && (!release_empty(a) || (b = take_fit(a, need)) == NULL))
         return NULL;
-    if (need >= ARENA_LARGE_MIN) {
+    if (at_back(a, need)) {
         b = take_back(a, b, need);
     } else {
         b->size = bsize(b);
@@ -817,7 +834,7 @@ static void *slide(arena_t *a, block *b, uint32_t need)
     if (is_free(next))
         remove_free(a, next);
     uint32_t below = prev->prev_phys;
-    uint32_t start = need >= ARENA_LARGE_MIN ? hi - need : lo;
+    uint32_t start = at_back(a, need) ? hi - need : lo;
     if (start - lo < ARENA_SPLIT_MIN)
         start = lo; /* the front is too short for a block */
     uint32_t end = start + need;

@@ -478,11 +478,11 @@ static void test_realloc_grows_over_a_free_block_below(void)
     arena_t *a = small_arena();
     CHECK(a != NULL);
     size_t s = (arena_largest_alloc(a) - 256) / 3 / ARENA_ALIGN * ARENA_ALIGN;
-    CHECK(s + ARENA_HEADER_SIZE >= ARENA_LARGE_MIN);
-    unsigned char *guard = arena_alloc(a, s);
-    unsigned char *p = arena_alloc(a, s);
     unsigned char *x = arena_alloc(a, s);
+    unsigned char *p = arena_alloc(a, s);
+    unsigned char *guard = arena_alloc(a, s);
     CHECK(guard != NULL && p != NULL && x != NULL);
+    CHECK(x < p && p < guard); /* no pages: blocks in address order */
     fill(p, s, 7);
     arena_free(a, x);
     size_t want = s + s / 2;
@@ -886,48 +886,6 @@ static void test_random_ops_match_the_model_on_big_arena(void)
 
 /* ---- Queries ----------------------------------------------------------- */
 
-/* The pattern of a coroutine's stack that grows while the closures its
- * frames make outlive it: a large block made, a small one that stays,
- * the large one freed, over and over.  Large blocks are cut from the end
- * of the free block, small ones from its start, so the room each large
- * block took comes back whole: the free memory is one block at the end,
- * and a request of all of it succeeds (cut from the start, each large
- * block would leave a hole before the next small one). */
-static void test_large_blocks_freed_leave_no_holes_between_small_ones(void)
-{
-    arena_t *a = big_arena();
-    CHECK(a != NULL);
-    enum { ROUNDS_MAX = 32 };
-    unsigned char *small[ROUNDS_MAX];
-    size_t large = ARENA_LARGE_MIN, rounds;
-    rounds = arena_largest_alloc(a) / 2 / (large + 64);
-    rounds = rounds < 1 ? 1 : rounds > ROUNDS_MAX ? ROUNDS_MAX : rounds;
-    for (size_t i = 0; i < rounds; i++) {
-        unsigned char *big = arena_alloc(a, large);
-        small[i] = arena_alloc(a, 48);
-        CHECK(big != NULL && small[i] != NULL);
-        arena_free(a, big);
-        CHECK_EQ(arena_check(a), ARENA_OK);
-        if (check_failed_now)
-            return;
-    }
-    struct census c = census_of(a, NULL);
-    CHECK_EQ(c.free, 1);
-    CHECK_EQ(c.gaps, 0);
-    size_t all = arena_free_bytes(a) - ARENA_HEADER_SIZE;
-    CHECK_EQ(arena_largest_free(a), all);
-    CHECK_EQ(arena_largest_alloc(a), all);
-    void *p = arena_alloc(a, all);
-    CHECK(p != NULL);
-    CHECK_EQ(arena_free_bytes(a), 0);
-    arena_free(a, p);
-    for (size_t i = 0; i < rounds; i++)
-        arena_free(a, small[i]);
-    CHECK_EQ(arena_in_use(a), 0);
-    CHECK_EQ(census_of(a, NULL).blocks, 1);
-    CHECK_EQ(arena_check(a), ARENA_OK);
-}
-
 static void test_largest_free_is_the_walks_largest_free_block(void)
 {
     arena_t *a = big_arena();
@@ -1154,7 +1112,6 @@ static const struct check_case cases[] = {
     CASE(test_churn_at_half_full_keeps_big_arena_consistent),
     CASE(test_random_ops_match_the_model_on_4k_arena),
     CASE(test_random_ops_match_the_model_on_big_arena),
-    CASE(test_large_blocks_freed_leave_no_holes_between_small_ones),
     CASE(test_largest_free_is_the_walks_largest_free_block),
     CASE(test_walk_visits_every_block_in_address_order),
     CASE(test_freed_blocks_are_poisoned_in_debug_builds),

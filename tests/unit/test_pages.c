@@ -193,6 +193,43 @@ static unsigned char *page_start(arena_t *a, void *p)
     return (unsigned char *)a + (off & ~(uintptr_t)(PAGE_BYTES - 1));
 }
 
+/* The pattern of a coroutine's stack that grows while the closures its
+ * frames make outlive it: a large block made, a small object that stays,
+ * the large block freed, over and over.  Large blocks are cut from the
+ * start of the free block and small ones (their pages) from its end, so
+ * the room each large block took comes back whole: all the free memory
+ * but the free slots of the pages and a tail too short for a page is
+ * one block, and a request of all of it succeeds.  (Cut from the same
+ * end, each large block would leave a hole before the next page.) */
+static void test_large_blocks_freed_leave_no_holes_between_small_ones(void)
+{
+    arena_t *a = paged();
+    CHECK(a != NULL);
+    enum { ROUNDS_MAX = 32 };
+    void *small[ROUNDS_MAX];
+    size_t large = ARENA_LARGE_MIN, rounds;
+    rounds = arena_largest_alloc(a) / 2 / (large + 64);
+    rounds = rounds < 1 ? 1 : rounds > ROUNDS_MAX ? ROUNDS_MAX : rounds;
+    for (size_t i = 0; i < rounds; i++) {
+        void *big = arena_alloc(a, large);
+        small[i] = arena_alloc(a, 48);
+        CHECK(big != NULL && small[i] != NULL);
+        arena_free(a, big);
+        CHECK_EQ(arena_check(a), ARENA_OK);
+        if (check_failed_now)
+            return;
+    }
+    size_t all = arena_largest_alloc(a);
+    CHECK(all + 2 * PAGE_BYTES >= arena_free_bytes(a));
+    void *p = arena_alloc(a, all);
+    CHECK(p != NULL);
+    arena_free(a, p);
+    for (size_t i = 0; i < rounds; i++)
+        arena_free(a, small[i]);
+    CHECK_EQ(arena_in_use(a), 0);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+}
+
 /* Pages freed two by two, between pages that stay, leave holes of two
  * pages: blocks shorter than the one sure to hold an aligned page
  * wherever it lies, but holding two aligned pages where they are.  New
@@ -381,6 +418,7 @@ static const struct check_case cases[] = {
     CASE(test_pages_go_back_when_their_slots_are_freed),
     CASE(test_realloc_moves_between_classes_and_keeps_contents),
     CASE(test_small_requests_fall_back_to_blocks_when_no_page_fits),
+    CASE(test_large_blocks_freed_leave_no_holes_between_small_ones),
     CASE(test_holes_of_freed_pages_are_pages_again),
     CASE(test_check_reports_any_damaged_page_field),
     CASE(test_random_operations_keep_pages_consistent),
