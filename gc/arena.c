@@ -491,12 +491,9 @@ static uint32_t page_place(uint32_t off, uint32_t size, uint32_t len)
     return start;
 }
 
-/* Non-empty classes page_new looks at for a hole shorter than a block
- * sure to hold an aligned page (a look is a head and a find-first-set):
- * enough for every class from a page's size to twice it, where two pages
- * freed side by side leave their hole (fewer let the holes of freed
- * blocks just over a page, which seldom hold an aligned one, hide it). */
-#define PAGE_LOOKS (ARENA_SL_COUNT + 1u)
+/* Classes page_new looks at for a hole shorter than a block sure to hold
+ * an aligned page (a look is a head and a find-first-set). */
+#define PAGE_LOOKS 4u
 
 /* Make a free block of the allocator above, a->page_log2 bytes long (and
  * a tail too short to split) at a page-aligned offset, into an empty page
