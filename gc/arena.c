@@ -218,8 +218,11 @@ static uint32_t round_to_class(uint32_t size)
     return (size + step - 1) & ~(step - 1);
 }
 
-/* The first non-empty class at or above (*fl, *sl); 0 when there is none. */
-static int find_class(const arena_t *a, uint32_t *fl, uint32_t *sl)
+/* The first non-empty class at or above (*fl, *sl); 0 when there is none.
+ * (Inlined by force: it is on every block allocation's path, and a call
+ * costs as much as its body.) */
+static inline __attribute__((always_inline)) int
+find_class(const arena_t *a, uint32_t *fl, uint32_t *sl)
 {
     if (*fl >= a->fl_count)
         return 0;
@@ -345,6 +348,41 @@ static void trim(arena_t *a, block *b, uint32_t need, int live)
     release(a, tail);
 }
 
+/* Does a block of need bytes go at the end of the free block that serves
+ * it?  In an arena with pages, small blocks (and pages: page_new) are cut
+ * from the end of their free block and large ones, of ARENA_LARGE_MIN
+ * bytes or more, from its start: the two gather at opposite ends of the
+ * free stretches, a large block freed merges back into free room instead
+ * of leaving a hole between small blocks that outlive it, and the large
+ * block made last has free room after it to grow into in place
+ * (arena_grow: a table's array part).  An arena without pages keeps
+ * every block at the start, in address order. */
+static inline int at_back(const arena_t *a, uint32_t need)
+{
+    return a->page_log2 != 0 && need < ARENA_LARGE_MIN;
+}
+
+/* Cut the free block b (on no list) so that its last need bytes are a
+ * live block, returned; the front stays a free block on its list when it
+ * is worth one (b's physical neighbours are live: it was free).  Leaves
+ * in_use alone. */
+static block *take_back(arena_t *a, block *b, uint32_t need)
+{
+    uint32_t size = bsize(b);
+    if (size - need < ARENA_SPLIT_MIN) {
+        b->size = size;
+        return b;
+    }
+    block *t = (block *)((char *)b + size - need);
+    show(t, sizeof(block));
+    t->size = need;
+    t->prev_phys = off_of(a, b);
+    next_phys(t)->prev_phys = off_of(a, t);
+    b->size = (size - need) | FREE_BIT;
+    insert_free(a, b);
+    return t;
+}
+
 /* ---- Pages ---------------------------------------------------------------
  * A page is a live block of the allocator above whose header lies at an
  * offset that is a multiple of the page size: the bit of that stretch in
@@ -440,6 +478,23 @@ static void partial_unlink(arena_t *a, page *pg)
         a->partial[c] = pg->next;
 }
 
+/* Where a page of len bytes goes in a free block at off, size bytes long:
+ * the last page-aligned offset where it fits (pages are small blocks: at
+ * the end, at_back) with a front of no bytes or of a block; 0 for none. */
+static uint32_t page_place(uint32_t off, uint32_t size, uint32_t len)
+{
+    if (size < len)
+        return 0;
+    uint32_t start = (off + size - len) & ~(len - 1);
+    if (start < off || start - off == ARENA_ALIGN)
+        return 0;
+    return start;
+}
+
+/* Classes page_new looks at for a hole shorter than a block sure to hold
+ * an aligned page (a look is a head and a find-first-set). */
+#define PAGE_LOOKS 4u
+
 /* Make a free block of the allocator above, a->page_log2 bytes long (and
  * a tail too short to split) at a page-aligned offset, into an empty page
  * of slot class c at the head of its list; 0 when no free block holds an
@@ -447,32 +502,32 @@ static void partial_unlink(arena_t *a, page *pg)
 static uint32_t page_new(arena_t *a, uint32_t c)
 {
     uint32_t len = 1u << a->page_log2;
-    /* A block this long holds an aligned page whatever its offset (a
-     * front cut of one granule is too short to be a block: the page then
-     * starts a stretch later). */
-    block *b = take_fit(a, 2 * len + ARENA_ALIGN);
-    if (b == NULL) {
-        /* A block of about a page may be aligned already (a page freed
-         * and merged with nothing): one look at the head of its class. */
-        uint32_t fl, sl;
-        class_of(len, &fl, &sl);
-        if (fl >= a->fl_count)
-            return 0;
-        uint32_t off = heads(a)[fl * ARENA_SL_COUNT + sl];
-        if (off == 0)
-            return 0;
-        b = at(a, off);
-        uint32_t start = (off + len - 1) & ~(len - 1);
-        if (start - off == ARENA_ALIGN)
-            start += len;
-        if (start + len > off + bsize(b))
-            return 0;
-        remove_free(a, b);
+    block *b = NULL;
+    /* A block shorter than that may hold an aligned page all the same:
+     * the hole one page or a few adjacent ones left when freed.  One look
+     * at the head of each of the first PAGE_LOOKS non-empty classes from
+     * a page's size up, so that such holes are pages again before a
+     * larger block is cut (which would leave them between live pages). */
+    uint32_t fl, sl;
+    class_of(len, &fl, &sl);
+    for (uint32_t k = 0; k < PAGE_LOOKS && find_class(a, &fl, &sl); k++) {
+        uint32_t hole = heads(a)[fl * ARENA_SL_COUNT + sl];
+        if (page_place(hole, bsize(at(a, hole)), len) != 0) {
+            b = at(a, hole);
+            remove_free(a, b);
+            break;
+        }
+        if (++sl == ARENA_SL_COUNT) {
+            fl++;
+            sl = 0;
+        }
     }
+    /* A block this long holds an aligned page whatever its offset (its
+     * last aligned page leaves a front of at least two granules). */
+    if (b == NULL && (b = take_fit(a, 2 * len + ARENA_ALIGN)) == NULL)
+        return 0;
     uint32_t off = off_of(a, b), size = bsize(b);
-    uint32_t start = (off + len - 1) & ~(len - 1);
-    if (start - off == ARENA_ALIGN)
-        start += len;
+    uint32_t start = page_place(off, size, len);
     uint32_t front = start - off, tail = off + size - start - len;
     if (tail < ARENA_SPLIT_MIN) {
         len += tail; /* the page keeps the slack */
@@ -704,8 +759,12 @@ void *arena_alloc(arena_t *a, size_t n)
     block *b = take_fit(a, need);
     if (b == NULL && (!release_empty(a) || (b = take_fit(a, need)) == NULL))
         return NULL;
-    b->size = bsize(b);
-    trim(a, b, need, 0);
+    if (at_back(a, need)) {
+        b = take_back(a, b, need);
+    } else {
+        b->size = bsize(b);
+        trim(a, b, need, 0);
+    }
     show(payload(b), bsize(b) - ARENA_HEADER_SIZE);
     a->in_use += bsize(b);
     note_peak(a);
@@ -754,6 +813,58 @@ static int resize_in_place(arena_t *a, void *p, size_t n)
     return 1;
 }
 
+/* Grow the live block b to need bytes over the free block below it (and
+ * the free one above, if any), moving its payload there: the payload,
+ * else NULL (nothing changed) when b has no free block below or the
+ * three together are too short.  A realloc that cannot grow in place
+ * needs no room for the old and the new block at once this way: a stack
+ * that doubles next to free room does so in the room it has.  The new
+ * block lies where arena_alloc would cut it from the joined free block
+ * (a large one at its end, a smaller one at its start). */
+static void *slide(arena_t *a, block *b, uint32_t need)
+{
+    if (b->prev_phys == 0 || !is_free(at(a, b->prev_phys)))
+        return NULL;
+    block *prev = at(a, b->prev_phys), *next = next_phys(b);
+    uint32_t old = bsize(b), lo = b->prev_phys;
+    uint32_t hi = off_of(a, next) + (is_free(next) ? bsize(next) : 0);
+    if (hi - lo < need)
+        return NULL;
+    remove_free(a, prev);
+    if (is_free(next))
+        remove_free(a, next);
+    uint32_t below = prev->prev_phys;
+    uint32_t start = at_back(a, need) ? hi - need : lo;
+    if (start - lo < ARENA_SPLIT_MIN)
+        start = lo; /* the front is too short for a block */
+    uint32_t end = start + need;
+    if (hi - end < ARENA_SPLIT_MIN)
+        end = hi; /* so is the tail */
+    /* The free parts' payloads are poisoned: all of it is ours now. */
+    show(at(a, lo), hi - lo);
+    memmove(payload(at(a, start)), payload(b), old - ARENA_HEADER_SIZE);
+    block *nb = at(a, start);
+    nb->size = end - start;
+    nb->prev_phys = start == lo ? below : lo;
+    if (start != lo) {
+        prev->size = (start - lo) | FREE_BIT;
+        prev->prev_phys = below;
+        insert_free(a, prev);
+        hide((char *)prev + sizeof(block), start - lo - sizeof(block));
+    }
+    if (end != hi) {
+        block *t = at(a, end);
+        t->size = (hi - end) | FREE_BIT;
+        t->prev_phys = start;
+        insert_free(a, t);
+        hide((char *)t + sizeof(block), hi - end - sizeof(block));
+    }
+    at(a, hi)->prev_phys = end == hi ? start : end;
+    a->in_use = a->in_use - old + (end - start);
+    note_peak(a);
+    return payload(nb);
+}
+
 void *arena_realloc(arena_t *a, void *p, size_t n)
 {
     if (p == NULL)
@@ -766,7 +877,11 @@ void *arena_realloc(arena_t *a, void *p, size_t n)
         return NULL;
     if (resize_in_place(a, p, n))
         return p;
-    void *q = arena_alloc(a, n);
+    void *q =
+        page_of(a, p) == 0 ? slide(a, header_of(p), block_need(n)) : NULL;
+    if (q != NULL)
+        return q;
+    q = arena_alloc(a, n);
     if (q == NULL)
         return NULL;
     memcpy(q, p, usable(a, p));

@@ -15,9 +15,18 @@
  * large enough takes two find-first-set instructions.  Every block begins
  * with an ARENA_HEADER_SIZE-byte header: its size with a free bit, and the
  * offset of the block physically below it, so a freed block merges at once
- * with free neighbours on both sides.  Offsets are 32-bit and relative to
- * the control block, so headers and overhead are the same size on 32-bit
- * Cortex-M and on a 64-bit host.
+ * with free neighbours on both sides.  Placement, in an arena with pages:
+ * a block of less than ARENA_LARGE_MIN bytes (and a page) is cut from the
+ * end of the free block that serves it, a larger one from its start, so
+ * that small blocks and large ones gather at opposite ends of the free
+ * stretches: a large block freed merges back into free room instead of
+ * leaving a hole between small blocks that outlive it (a coroutine's
+ * stack that grows while its frames make closures, a long string built
+ * while small objects stay), and the large block made last can grow in
+ * place.  Without pages every block is cut from the start (address
+ * order).
+ * Offsets are 32-bit and relative to the control block, so headers and
+ * overhead are the same size on 32-bit Cortex-M and on a 64-bit host.
  *
  * Pages (an arena made with arena_create_pages): requests of at most
  * ARENA_SMALL_MAX bytes take a slot of their size class (a multiple of
@@ -28,8 +37,12 @@
  * size.  A page is made when its class has no free slot and is given
  * back when its last slot is freed (but for the class's only page with
  * room, kept as free memory until a request finds no other room).  A
- * request finds no page where no free block holds an aligned page: it is
- * served as a block, with its header.
+ * new page goes first where one, two or a few freed pages left a hole
+ * (the heads of the first PAGE_LOOKS non-empty classes from a page's size
+ * up, each looked at once), else at the end of a block long enough to
+ * hold an aligned page wherever it lies.  A request finds no page where
+ * no free block holds an aligned page: it is served as a block, with its
+ * header.
  *
  * Invariants (arena_check() verifies every one):
  *   - Blocks tile the region from the end of the control block up to an end
@@ -54,7 +67,9 @@
  * Bounds:
  *   arena_alloc, arena_free               O(1): a fixed number of bitmap and
  *                                         header operations, no list walk
- *                                         (a slot: a few loads and stores).
+ *                                         (a slot: a few loads and stores;
+ *                                         a new page: at most PAGE_LOOKS
+ *                                         list heads looked at).
  *   arena_realloc                         O(1) in place; else O(1) plus a
  *                                         copy of the old payload.
  *   arena_grow                            O(1), never a copy.
@@ -96,6 +111,13 @@
  * being split off as a free block.  Bounds the slack per block and keeps
  * tiny free blocks from accumulating.  At least ARENA_MIN_BLOCK. */
 #define ARENA_SPLIT_MIN 16u
+
+/* In an arena with pages, blocks of fewer bytes than this (header
+ * included) are cut from the end of the free block that serves them,
+ * larger ones from its start (see Method above). */
+#ifndef ARENA_LARGE_MIN
+#define ARENA_LARGE_MIN 1024u
+#endif
 
 /* Largest request served by a page slot.  Bounds the classes (one list
  * head each in the control block) and the memory a page may keep for an
@@ -194,8 +216,10 @@ void *arena_alloc(arena_t *a, size_t n);
 void arena_free(arena_t *a, void *p);
 /* Resize p to n bytes, keeping min(old usable size, n) bytes of contents.
  * Grows in place into a free next block when it is large enough, else
- * allocates, copies and frees.  NULL p allocates; n == 0 frees and returns
- * NULL.  On failure returns NULL and p is untouched. */
+ * moves down over a free previous block (and the free next one) when
+ * they are (no room for the old and the new block at once), else
+ * allocates, copies and frees.  NULL p allocates; n == 0 frees and
+ * returns NULL.  On failure returns NULL and p is untouched. */
 void *arena_realloc(arena_t *a, void *p, size_t n);
 
 /* Resize the live block p to n bytes without moving it: 1 when done (it

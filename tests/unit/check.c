@@ -31,9 +31,13 @@ int check_main(const char *suite, const struct check_case *cases, int n)
 }
 
 /* q directly follows p in the arena. */
+/* p and q lie side by side, in either order (an arena with pages cuts
+ * blocks under ARENA_LARGE_MIN from the end of their free block: made
+ * one after another, they go down). */
 static int adjacent(const arena_t *a, const void *p, const void *q)
 {
-    return (const char *)q == (const char *)p + arena_cost(a, p);
+    return (const char *)q == (const char *)p + arena_cost(a, p) ||
+           (const char *)p == (const char *)q + arena_cost(a, q);
 }
 
 int check_fragment(check_frag *f, arena_t *a, size_t hole)

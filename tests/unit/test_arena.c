@@ -468,6 +468,43 @@ static void test_realloc_shrinks_in_place_and_frees_the_tail(void)
     CHECK_EQ(arena_check(a), ARENA_OK);
 }
 
+/* A block that cannot grow in place, with a free block below it: the
+ * realloc moves it down over that block, so it needs no room for the old
+ * block and the new one at once (a Lua stack doubling in an arena whose
+ * free room is next to it).  Here no free block could hold the new size
+ * elsewhere. */
+static void test_realloc_grows_over_a_free_block_below(void)
+{
+    arena_t *a = small_arena();
+    CHECK(a != NULL);
+    size_t s = (arena_largest_alloc(a) - 256) / 3 / ARENA_ALIGN * ARENA_ALIGN;
+    unsigned char *x = arena_alloc(a, s);
+    unsigned char *p = arena_alloc(a, s);
+    unsigned char *guard = arena_alloc(a, s);
+    CHECK(guard != NULL && p != NULL && x != NULL);
+    CHECK(x < p && p < guard); /* no pages: blocks in address order */
+    fill(p, s, 7);
+    arena_free(a, x);
+    size_t want = s + s / 2;
+    CHECK(arena_largest_alloc(a) < want);
+    size_t in_use = arena_in_use(a);
+    unsigned char *q = arena_realloc(a, p, want);
+    CHECK(q != NULL);
+    CHECK(q != p);
+    CHECK(intact(q, s, 7));
+    CHECK(arena_block_size(a, q) >= want);
+    CHECK_EQ(arena_in_use(a),
+             in_use - (s + ARENA_HEADER_SIZE) + arena_cost(a, q));
+    CHECK(accounted(a));
+    CHECK_EQ(arena_check(a), ARENA_OK);
+    CHECK(arena_is_block(a, q) && arena_is_block(a, guard));
+    arena_free(a, q);
+    arena_free(a, guard);
+    CHECK_EQ(arena_in_use(a), 0);
+    CHECK_EQ(census_of(a, NULL).blocks, 1);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+}
+
 static void test_realloc_failure_leaves_the_old_block_intact(void)
 {
     arena_t *a = small_arena();
@@ -1062,6 +1099,7 @@ static const struct check_case cases[] = {
     CASE(test_realloc_grows_in_place_into_a_free_next_block),
     CASE(test_realloc_moves_when_next_is_used_and_keeps_contents),
     CASE(test_realloc_shrinks_in_place_and_frees_the_tail),
+    CASE(test_realloc_grows_over_a_free_block_below),
     CASE(test_realloc_failure_leaves_the_old_block_intact),
     CASE(test_realloc_of_null_allocates_and_to_zero_frees),
     CASE(test_in_use_counts_block_headers),

@@ -2201,10 +2201,13 @@ static void test_cycle_is_due_when_the_largest_block_runs_out(void)
     rt_int k = 1;
     /* live strings (not in a page, as small objects are), each followed
      * by 2 KiB of garbage, until the big block at the top is under the
-     * reserve */
+     * reserve (the garbage in two strings under ARENA_LARGE_MIN: the
+     * arena cuts them from the same end of the free block as the live
+     * ones, side by side, where a larger one would go to the other) */
     while (arena_largest_alloc(g->arena) >= g->reserve) {
         CHECK(anchor_str(k++, str_newlong(L, 512)));
-        CHECK(str_newlong(L, 2048) != NULL);
+        CHECK(str_newlong(L, ARENA_LARGE_MIN - 64) != NULL);
+        CHECK(str_newlong(L, ARENA_LARGE_MIN - 64) != NULL);
     }
     gc_fullgc(L);
     size_t big = arena_largest_alloc(g->arena);

@@ -193,6 +193,98 @@ static unsigned char *page_start(arena_t *a, void *p)
     return (unsigned char *)a + (off & ~(uintptr_t)(PAGE_BYTES - 1));
 }
 
+/* The pattern of a coroutine's stack that grows while the closures its
+ * frames make outlive it: a large block made, a small object that stays,
+ * the large block freed, over and over.  Large blocks are cut from the
+ * start of the free block and small ones (their pages) from its end, so
+ * the room each large block took comes back whole: all the free memory
+ * but the free slots of the pages and a tail too short for a page is
+ * one block, and a request of all of it succeeds.  (Cut from the same
+ * end, each large block would leave a hole before the next page.) */
+static void test_large_blocks_freed_leave_no_holes_between_small_ones(void)
+{
+    arena_t *a = paged();
+    CHECK(a != NULL);
+    enum { ROUNDS_MAX = 32 };
+    void *small[ROUNDS_MAX];
+    size_t large = ARENA_LARGE_MIN, rounds;
+    rounds = arena_largest_alloc(a) / 2 / (large + 64);
+    rounds = rounds < 1 ? 1 : rounds > ROUNDS_MAX ? ROUNDS_MAX : rounds;
+    for (size_t i = 0; i < rounds; i++) {
+        void *big = arena_alloc(a, large);
+        small[i] = arena_alloc(a, 48);
+        CHECK(big != NULL && small[i] != NULL);
+        arena_free(a, big);
+        CHECK_EQ(arena_check(a), ARENA_OK);
+        if (check_failed_now)
+            return;
+    }
+    size_t all = arena_largest_alloc(a);
+    CHECK(all + 2 * PAGE_BYTES >= arena_free_bytes(a));
+    void *p = arena_alloc(a, all);
+    CHECK(p != NULL);
+    arena_free(a, p);
+    for (size_t i = 0; i < rounds; i++)
+        arena_free(a, small[i]);
+    CHECK_EQ(arena_in_use(a), 0);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+}
+
+/* Pages freed two by two, between pages that stay, leave holes of two
+ * pages: blocks shorter than the one sure to hold an aligned page
+ * wherever it lies, but holding two aligned pages where they are.  New
+ * pages (of another class) go there, not a block with a header for each
+ * small request, and not a larger block cut in two: the holes between
+ * live pages are filled first. */
+static void test_holes_of_freed_pages_are_pages_again(void)
+{
+    static void *all[TEST_PAGES_BYTES / 32];
+    arena_t *a = paged();
+    CHECK(a != NULL);
+    int n = 0;
+    while (n < (int)(sizeof all / sizeof all[0]) &&
+           (all[n] = arena_alloc(a, 32)) != NULL)
+        n++;
+    CHECK(arena_largest_alloc(a) < PAGE_BYTES);
+    /* Free every slot of pages 4k and 4k+1 (when both are pages). */
+    int freed_pages = 0;
+    size_t last = (size_t)-1;
+    for (int i = 0; i < n; i++) {
+        size_t idx =
+            (size_t)(page_start(a, all[i]) - (unsigned char *)a) / PAGE_BYTES;
+        if (arena_cost(a, all[i]) != 32 || idx % 4 >= 2)
+            continue;
+        if (idx != last)
+            freed_pages++;
+        last = idx;
+        arena_free(a, all[i]);
+        all[i] = NULL;
+    }
+    CHECK(freed_pages >= 2);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+    /* 24-byte requests till the arena is full: every hole is pages of
+     * 24-byte slots (one may be the page of 32-byte slots kept empty). */
+    size_t per_page = (PAGE_BYTES - 64) / 24, slots = 0;
+    void *p, *chain = NULL;
+    while ((p = arena_alloc(a, 24)) != NULL) {
+        if (arena_cost(a, p) == 24)
+            slots++;
+        memcpy(p, &chain, sizeof chain);
+        chain = p;
+    }
+    CHECK(slots >= (size_t)(freed_pages - 1) * per_page);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+    while (chain != NULL) {
+        p = chain;
+        memcpy(&chain, p, sizeof chain);
+        arena_free(a, p);
+    }
+    for (int i = 0; i < n; i++)
+        arena_free(a, all[i]);
+    CHECK_EQ(arena_in_use(a), 0);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+}
+
 static void test_check_reports_any_damaged_page_field(void)
 {
     arena_t *a = paged();
@@ -326,6 +418,8 @@ static const struct check_case cases[] = {
     CASE(test_pages_go_back_when_their_slots_are_freed),
     CASE(test_realloc_moves_between_classes_and_keeps_contents),
     CASE(test_small_requests_fall_back_to_blocks_when_no_page_fits),
+    CASE(test_large_blocks_freed_leave_no_holes_between_small_ones),
+    CASE(test_holes_of_freed_pages_are_pages_again),
     CASE(test_check_reports_any_damaged_page_field),
     CASE(test_random_operations_keep_pages_consistent),
     CASE(test_create_refuses_page_sizes_out_of_range),
