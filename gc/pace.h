@@ -40,13 +40,13 @@
 /* Growth assists outside an rt.loop body may take at most a tick's
  * credit / this of each tick (gc.c: tick_cap; behind their cycle's
  * room, a tick's credit; with little memory free, no limit).  The paced
- * steps come in a
- * burst after each tick, and a 1 ms window holds those bursts and the
- * assists of its ticks and one more: at 25% of a 4 kHz tick at 25 MHz,
- * 5 x (1,562 + 156) cycles of 25,000 leave the mutator 66% of any window
- * (with a 1 kHz tick, 6,250 + 2 x 625: 70%, but the burst was 250 us).  Without it, a program that
- * outran the paced steps by 3% of the time had two whole-budget assists
- * in some windows, and 55% of them. */
+ * steps come in a burst after each tick, and a 1 ms window holds those
+ * bursts and the assists of its ticks and one more: at 25% of a 4 kHz
+ * tick at 25 MHz, 5 x (1,562 + 156) cycles of 25,000 leave the mutator
+ * 66% of any window (with a 1 kHz tick, 6,250 + 2 x 625: 70%, but the
+ * burst was 250 us).  Without it, a program that outran the paced steps
+ * by 3% of the time had two whole-budget assists in some windows, and
+ * 55% of them. */
 #define PACE_ASSIST_TICK_DIV 10
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
