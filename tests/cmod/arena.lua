@@ -2,7 +2,9 @@
 -- costs in the arena.  Prints "boot N", the bytes in use as the script
 -- starts (libraries, arguments, this chunk: its constants are ROM
 -- strings in every build, so that builds with and without user modules
--- compare), then "require N", what require "ringbuf" added with the
+-- compare), "arena N" (the arena's size, where rt is there: two
+-- firmwares compare in the same arena), then "require N", what require
+-- "ringbuf" added with the
 -- collector stopped, or "require none" where the module is absent.
 local boot = collectgarbage("count") * 1024
 collectgarbage("stop")
@@ -11,6 +13,7 @@ local ok, m = pcall(require, "ring" .. "buf")
 local cost = collectgarbage("count") * 1024 - before
 collectgarbage("restart")
 print(("boot %d"):format(boot))
+if rt then print(("arena %d"):format(rt.stats().arena)) end
 if ok then
   assert(type(m) == "table")
   print(("require %d"):format(cost))
