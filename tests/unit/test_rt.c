@@ -297,9 +297,12 @@ static int l_interrupt(lua_State *L)
     return 0;
 }
 
-/* interrupt_soon(): the next tick's handler raises the interrupt, as a
+/* interrupt_soon(): the second tick's handler raises the interrupt, as a
  * watchdog's or a timer's would (the tick stands in for the pacing's
- * until the case ends). */
+ * until the case ends).  The second: the first may come before the C
+ * loop the case means to stop has begun, a few instructions later (at
+ * 4 kHz it did, on netduinoplus2 in the 64-bit model), and the second
+ * is a whole tick period after that. */
 static lua_State *irqL;
 /* Once only: a later tick, after the case withdrew the interrupt, must
  * not raise it again (it did on netduinoplus2, failing the next script). */
@@ -307,16 +310,14 @@ static volatile int irq_armed;
 
 static void interrupt_from_tick(void)
 {
-    if (irq_armed) {
-        irq_armed = 0;
+    if (irq_armed && --irq_armed == 0)
         rtlua_interrupt(irqL, 1);
-    }
 }
 
 static int l_interrupt_soon(lua_State *L)
 {
     irqL = L;
-    irq_armed = 1;
+    irq_armed = 2;
     port_on_tick(interrupt_from_tick);
     return 0;
 }
