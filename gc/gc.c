@@ -509,6 +509,16 @@ static inline int may_collect(const global_State *g)
     return g->gcrunning && !g->gcemergency && !g->gcinassist;
 }
 
+/* May a failed allocation run the emergency?  Also with the collector
+ * stopped by collectgarbage("stop") (g->gcstopped), which stays stopped
+ * after it: lua5.4 runs its emergency collection whenever none is
+ * running, stopped or not, and a program that stops the collector for a
+ * while ran out of memory here where lua5.4 collects. */
+static inline int may_rescue(const global_State *g)
+{
+    return (g->gcrunning || g->gcstopped) && !g->gcemergency && !g->gcinassist;
+}
+
 static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 {
     global_State *g = G(L);
@@ -523,7 +533,7 @@ static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
     if (!may_collect(g)) /* the first attempt of every allocation fails */
 #endif
         p = arena_try(g, old, oldn, n);
-    if (p == NULL && may_collect(g)) {
+    if (p == NULL && may_rescue(g)) {
         emergency(L, n);
         p = arena_try(g, old, oldn, n);
         if (p == NULL)
@@ -2697,7 +2707,8 @@ void gc_freeall(lua_State *L)
 {
     global_State *g = G(L);
     g->gcrunning = 0;
-    clearing = NULL; /* nothing is freed before the finalizers ran */
+    g->gcstopped = 0; /* no emergency either */
+    clearing = NULL;  /* nothing is freed before the finalizers ran */
     /* Every pending finalizer runs, in order, each once, in time linear in
      * their number: from here on no object gets a finalizer (as in 5.4,
      * what a finalizer creates or marks now is just freed). */
