@@ -6,7 +6,8 @@
 --
 -- Each program is compiled as chunk "=p" in an environment of its own
 -- (reads fall through to _G) and runs under pcall.  It prints through
--- three functions: P(...) shows its arguments, V(v) is v but nil made
+-- three functions (and A, which gen.lua explains): P(...) shows its
+-- arguments, V(v) is v but nil made
 -- false (no holes in a table), T(f, ...) calls f in
 -- protected mode and shows the status and results or message.  Values
 -- show as tostring would, but tables, functions, threads and userdata
@@ -39,6 +40,12 @@ local function line(...)
   out[#out + 1] = table.concat(parts, "\t")
 end
 
+-- A(s): s with every address written ADDR, for the programs' own use
+-- (#tostring(t) would differ with the address's length).
+local function A(s)
+  if type(s) ~= "string" then return s end
+  return (s:gsub("(%a+): 0[xX]%x+", "%1: ADDR"))
+end
 local function P(...) line(...) end
 local function V(v) if v == nil then return false end return v end
 local function T(f, ...)
@@ -49,7 +56,7 @@ local n = 0
 for num, src in batch:gmatch("%-%-@@ (%d+)\n(.-)\n%f[%-\0]") do
   n = n + 1
   out[#out + 1] = "@@ " .. num
-  local env = setmetatable({P = P, T = T, V = V}, {__index = _G})
+  local env = setmetatable({P = P, T = T, V = V, A = A}, {__index = _G})
   local f, err = load(src, "=p", "t", env)
   if not f then
     out[#out + 1] = "compile: " .. err

@@ -14,7 +14,11 @@
 -- leaves to the implementation: addresses, the order of pairs, borders
 -- of tables with holes, random numbers, time, memory figures; and it
 -- touches nothing shared between the programs of a batch (globals go to
--- its own environment; no metatable of a basic type is set).
+-- its own environment; no metatable of a basic type is set).  A string
+-- that may hold an address ("table: 0x...", from tostring or a "%s"
+-- format of any value) goes through the driver's A, which writes the
+-- address as ADDR before the program measures or cuts the string: the
+-- length of an address differs between two processes.
 
 local seed, count = tonumber(arg[1]) or 1, tonumber(arg[2]) or 100
 
@@ -85,7 +89,7 @@ local PACKFMTS = {
 local function libcall(d)
   local k = R(40)
   local e = function() return expr(d + 1) end
-  if k == 1 then return "string.format(" .. pick(FMTS) .. ", " .. e() .. ")"
+  if k == 1 then return "A(string.format(" .. pick(FMTS) .. ", " .. e() .. "))"
   elseif k == 2 then return "string.format(" .. pick(FMTS) .. ", " .. num_atom() .. ")"
   elseif k == 3 then return "string.rep(" .. e() .. ", " .. pick({ "0", "1", "3", "-1", "2.0" }) .. ")"
   elseif k == 4 then return "string.sub(" .. e() .. ", " .. num_atom() .. ", " .. num_atom() .. ")"
@@ -97,7 +101,7 @@ local function libcall(d)
       pick({ '"<%0>"', '"%1"', '"x"', "string.upper", "{a = 1, b = true}", "function(c) return c .. c end" }) .. "))"
   elseif k == 10 then return "string.upper(" .. e() .. ")"
   elseif k == 11 then return "string.len(" .. e() .. ")"
-  elseif k == 12 then return "tostring(" .. e() .. ")"
+  elseif k == 12 then return "A(tostring(" .. e() .. "))"
   elseif k == 13 then return "tonumber(" .. e() .. ")"
   elseif k == 14 then return "tonumber(" .. pick(STRS) .. ", " .. pick({ "2", "16", "36", "10", "8" }) .. ")"
   elseif k == 15 then return "math.tointeger(" .. e() .. ")"
@@ -255,7 +259,7 @@ mt.__len = function() return 42 end
 mt.__eq = function() return true end
 mt.__lt = function(l, r) return type(l) < type(r) end
 mt.__le = function() return false end
-mt.__index = function(o, k) return "idx:" .. tostring(k) end
+mt.__index = function(o, k) return "idx:" .. A(tostring(k)) end
 mt.__call = function(o, p) return "called", p end
 mt.__tostring = function() return "o-tostring" end
 mt.__name = "MyType"
