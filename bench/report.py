@@ -838,13 +838,18 @@ set key right center
         row("prototypes a collector traverses while a program runs from "
             "flash (`examples/app`, 1 s at 1 kHz)", "%s (from source: %s)" % (
                 d(pi), d(ps)), "protos", met("protos", pi))
+        # Of the topic scripts a small board runs, those marked as needing
+        # more arena or C stack than microbit has are skipped there ("where
+        # they fit"); every other one must pass.
         mb = img("microbit")
-        mbs = ", ".join("%d of %d (%d-bit)" % (num(x["passed"]),
-                                                 num(x["total"]),
-                                                 num(x["model"]))
+        mbs = ", ".join("%d of %d (%d-bit; %d need more arena or C stack)"
+                        % (num(x["passed"]), num(x["total"]),
+                           num(x["model"]), num(x["medium"]))
                         for x in mb)
-        short = any(num(x["passed"]) < num(x["total"]) for x in mb)
-        row("microbit runs every `tests/lua` topic script from a flash image",
+        short = any(num(x["passed"]) < num(x["total"]) - num(x["medium"])
+                    for x in mb)
+        row("microbit runs every `tests/lua` topic script that fits it from "
+            "a flash image",
             mbs or "not measured", "all",
             ("**no**" if short else "yes") if mb else "not measured")
         st = img("startup", board=board)
