@@ -815,21 +815,33 @@ set key right center
         def img(key, **eq):
             return r.of(key, "image", **eq)
 
-        a = img("arena", board="mps2-an385", model="32", module="module1000")
-        a = a[0] if a else {}
-        src, im = a.get("source"), a.get("image")
-        pct = "%.1f" % (100 * num(im) / num(src)) \
-            if num(src) > 0 and im is not None else None
+        def arena_pct(model):
+            a = img("arena", board="mps2-an385", model=model,
+                    module="module1000")
+            a = a[0] if a else {}
+            src, im = a.get("source"), a.get("image")
+            pct = "%.1f" % (100 * num(im) / num(src)) \
+                if num(src) > 0 and im is not None else None
+            return pct, src, im
+        pct, src, im = arena_pct("32")
+        # the target holds in both number models (--smoke measures the
+        # 32-bit one only)
+        pct64 = arena_pct("64")[0]
         s = img("arena", board="mps2-an385", model="32",
                 module="module1000s")
         pcts = "%.1f%%" % (100 * num(s[0]["image"]) / num(s[0]["source"])) \
             if s and num(s[0].get("source")) > 0 and \
             s[0].get("image") is not None else None
         row("**issue 15:** arena after `require` of a 1,000-line module from "
-            "its flash image, against compiling it on the board (%s, 32-bit)"
-            % board, "%s%% (%s of %s bytes; the same lines in 51 functions: "
-            "%s)" % (d(pct), d(im), d(src), d(pcts)), "image_arena_pct",
-            met("image_arena_pct", pct))
+            "its flash image, against compiling it on the board (%s, 32-bit"
+            "%s)" % (board, "; 64-bit" if pct64 is not None else ""),
+            "%s%% (%s of %s bytes%s; the same lines in 51 functions: "
+            "%s)" % (d(pct), d(im), d(src),
+                     "; 64-bit: %s%%" % pct64 if pct64 is not None else "",
+                     d(pcts)), "image_arena_pct",
+            met("image_arena_pct",
+                pct if pct is None or pct64 is None
+                else max(pct, pct64, key=num)))
         def protos(way):
             a = img("app", board=board, way=way, ran=True)
             return a[0]["protos"].replace(" ", "") if a else "-"
@@ -838,13 +850,18 @@ set key right center
         row("prototypes a collector traverses while a program runs from "
             "flash (`examples/app`, 1 s at 1 kHz)", "%s (from source: %s)" % (
                 d(pi), d(ps)), "protos", met("protos", pi))
+        # Of the topic scripts a small board runs, those marked as needing
+        # more arena or C stack than microbit has are skipped there ("where
+        # they fit"); every other one must pass.
         mb = img("microbit")
-        mbs = ", ".join("%d of %d (%d-bit)" % (num(x["passed"]),
-                                                 num(x["total"]),
-                                                 num(x["model"]))
+        mbs = ", ".join("%d of %d (%d-bit; %d need more arena or C stack)"
+                        % (num(x["passed"]), num(x["total"]),
+                           num(x["model"]), num(x["medium"]))
                         for x in mb)
-        short = any(num(x["passed"]) < num(x["total"]) for x in mb)
-        row("microbit runs every `tests/lua` topic script from a flash image",
+        short = any(num(x["passed"]) < num(x["total"]) - num(x["medium"])
+                    for x in mb)
+        row("microbit runs every `tests/lua` topic script that fits it from "
+            "a flash image",
             mbs or "not measured", "all",
             ("**no**" if short else "yes") if mb else "not measured")
         st = img("startup", board=board)
