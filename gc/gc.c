@@ -1251,7 +1251,7 @@ static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
 void gc_suspended(lua_State *L, lua_State *co)
 {
     global_State *g = G(L);
-    if (co->stack == NULL)
+    if (co->stack == NULL || gc_suspended_lazy(g, co))
         return;
     if (g->gcphase != GC_PROPAGATE) {
         /* Not marking: what it changed is before the next cycle's marks

@@ -1384,8 +1384,10 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     }
     *nres = status == LUA_YIELD ? L->ci->u2.nyield
                                 : (int)(L->top - (L->ci->func + 1));
-    gc_thread_ran(L);
-    gc_suspended(from != NULL ? from : L, L);
+    if (!gc_suspended_lazy(G(L), L)) { /* (it checks L's marks first) */
+        gc_thread_ran(L);
+        gc_suspended(from != NULL ? from : L, L);
+    }
     return status;
 }
 
