@@ -1361,13 +1361,14 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     if (do_cstackshort(call)) /* before anything is called (vm/do.h) */
         return resumeshort(L, nargs);
     gc_thread_enter(L);
-    if (L->status == LUA_OK) {
+    if (L->status == LUA_YIELD) { /* the common case first */
+    } else if (L->status == LUA_OK) {
         if (L->ci != L->base_ci)
             return resumeerror(L, "cannot resume non-suspended coroutine",
                                nargs);
         if (L->top - (L->ci->func + 1) == nargs) /* no function */
             return resumeerror(L, "cannot resume dead coroutine", nargs);
-    } else if (L->status != LUA_YIELD) {
+    } else {
         return resumeerror(L, "cannot resume dead coroutine", nargs);
     }
     L->nCcalls = from ? do_getCcalls(from) : 0;
@@ -1376,6 +1377,14 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     L->nCcalls++;
     gc_thread_ran(L);
     int status = do_rawrunprotected(L, resume, &nargs);
+    if (status == LUA_YIELD) { /* the common case first */
+        *nres = L->ci->u2.nyield;
+        if (gc_suspended_lazy(G(L), L)) /* (it checks L's marks first) */
+            return LUA_YIELD;
+        gc_thread_ran(L);
+        gc_suspended(from != NULL ? from : L, L);
+        return LUA_YIELD;
+    }
     status = precover(L, status);
     if (status > LUA_YIELD) { /* an unrecovered error: the thread is dead */
         L->status = (uint8_t)status;
@@ -1384,7 +1393,7 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     }
     *nres = status == LUA_YIELD ? L->ci->u2.nyield
                                 : (int)(L->top - (L->ci->func + 1));
-    if (!gc_suspended_lazy(G(L), L)) { /* (it checks L's marks first) */
+    if (!gc_suspended_lazy(G(L), L)) {
         gc_thread_ran(L);
         gc_suspended(from != NULL ? from : L, L);
     }
