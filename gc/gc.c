@@ -79,6 +79,15 @@ static uint32_t muldiv_near(uint32_t a, uint32_t b, uint32_t c)
     return a * (b >> s) / (c >> s);
 }
 
+/* a * b / c (c > 0) for byte counts b and c: muldiv_near where they fit
+ * in 32 bits (always on the boards), else muldiv. */
+static uint64_t muldiv_bytes(uint32_t a, size_t b, size_t c)
+{
+    if (b <= UINT32_MAX && c <= UINT32_MAX)
+        return muldiv_near(a, (uint32_t)b, (uint32_t)c);
+    return muldiv(a, b, c);
+}
+
 /* Units the cycle still needs, as far as can be known: the last cycle's
  * units scaled by the bytes in use now over those at its start (a heap
  * that grew takes longer), less what this cycle has done, but at least a
@@ -88,12 +97,8 @@ static uint32_t remaining_units(global_State *g)
 {
     size_t inuse = arena_in_use(g->arena);
     uint64_t est = inuse / GC_UNIT_BYTES;
-    if (g->lastunits != 0 && g->lastbytes != 0) {
-        est = inuse <= UINT32_MAX && g->lastbytes <= UINT32_MAX
-                  ? muldiv_near(g->lastunits, (uint32_t)inuse,
-                                (uint32_t)g->lastbytes)
-                  : muldiv(g->lastunits, inuse, g->lastbytes);
-    }
+    if (g->lastunits != 0 && g->lastbytes != 0)
+        est = muldiv_bytes(g->lastunits, inuse, g->lastbytes);
     uint32_t last = est > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)est;
     uint32_t floor = last / GC_ASSIST_TAIL_DIV + GC_ASSIST_MIN_UNITS;
     uint32_t rem = last > g->cycleunits ? last - g->cycleunits : 0;
@@ -281,6 +286,11 @@ static uint32_t body_left(global_State *g)
 
 static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits,
                       uint32_t start);
+/* A step that starts now (its budget counted from this call). */
+static uint32_t step_now(lua_State *L, uint32_t budget, uint32_t maxunits)
+{
+    return step_(L, budget, maxunits, port_cycles());
+}
 
 /* The growth of the bytes in use since the cycle under way began. */
 static size_t cycle_grown(const global_State *g)
@@ -404,7 +414,7 @@ static __attribute__((noinline)) void assist(lua_State *L)
     /* Inside an allocation: no emergency nested in it, and its units count
      * as assist work. */
     g->gcinassist = 1;
-    uint32_t used = step_(L, budget, g->assistowed, port_cycles());
+    uint32_t used = step_now(L, budget, g->assistowed);
     if (!g->gchold && behind(g)) {
         /* Outside an rt.loop body, a cycle that has overrun its room is
          * caught up now, in steps of at most a budget each, as far as the
@@ -436,7 +446,7 @@ static __attribute__((noinline)) void assist(lua_State *L)
             uint32_t b = share_left(g, cap, used, budget);
             if (b == 0)
                 break;
-            used += step_(L, b, g->assistowed, port_cycles());
+            used += step_now(L, b, g->assistowed);
             if (g->stats.steps == steps)
                 break;
         }
@@ -499,6 +509,16 @@ static inline int may_collect(const global_State *g)
     return g->gcrunning && !g->gcemergency && !g->gcinassist;
 }
 
+/* May a failed allocation run the emergency?  Also with the collector
+ * stopped by collectgarbage("stop") (g->gcstopped), which stays stopped
+ * after it: lua5.4 runs its emergency collection whenever none is
+ * running, stopped or not, and a program that stops the collector for a
+ * while ran out of memory here where lua5.4 collects. */
+static inline int may_rescue(const global_State *g)
+{
+    return (g->gcrunning || g->gcstopped) && !g->gcemergency && !g->gcinassist;
+}
+
 static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
 {
     global_State *g = G(L);
@@ -513,7 +533,7 @@ static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
     if (!may_collect(g)) /* the first attempt of every allocation fails */
 #endif
         p = arena_try(g, old, oldn, n);
-    if (p == NULL && may_collect(g)) {
+    if (p == NULL && may_rescue(g)) {
         emergency(L, n);
         p = arena_try(g, old, oldn, n);
         if (p == NULL)
@@ -2647,8 +2667,7 @@ static __attribute__((noinline)) void emergency(lua_State *L, size_t need)
         uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
         for (uint32_t left; (left = body_left(g)) > 0;) {
             uint32_t steps = g->stats.steps;
-            uint32_t used =
-                step_(L, left < budget ? left : budget, 0, port_cycles());
+            uint32_t used = step_now(L, left < budget ? left : budget, 0);
             g->bodyassistcycles += used;
             if (g->stats.steps == steps || /* nothing left to do */
                 arena_largest_alloc(g->arena) >= need)
@@ -2688,7 +2707,8 @@ void gc_freeall(lua_State *L)
 {
     global_State *g = G(L);
     g->gcrunning = 0;
-    clearing = NULL; /* nothing is freed before the finalizers ran */
+    g->gcstopped = 0; /* no emergency either */
+    clearing = NULL;  /* nothing is freed before the finalizers ran */
     /* Every pending finalizer runs, in order, each once, in time linear in
      * their number: from here on no object gets a finalizer (as in 5.4,
      * what a finalizer creates or marks now is just freed). */

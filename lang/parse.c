@@ -121,9 +121,12 @@ static void tokentext(parser *ps, char *buf, size_t cap)
         }
         for (k = 0; k < ls->buflen && n + 5 < cap && ls->buf[k] != '\0'; k++)
             buf[n++] = ls->buf[k];
-        if (quoted)
+        /* the reference shows the token's text up to a zero in it, and
+         * so then no closing quote or brackets */
+        int cut = k < ls->buflen && ls->buf[k] == '\0';
+        if (quoted && !cut)
             buf[n++] = ls->buf[0];
-        if (longstr) {
+        if (longstr && !cut) {
             buf[n++] = ']';
             buf[n++] = ']';
         }

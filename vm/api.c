@@ -1249,9 +1249,11 @@ int lua_gc(lua_State *L, int what, ...)
     switch (what) {
     case LUA_GCSTOP:
         g->gcrunning = 0;
+        g->gcstopped = 1;
         break;
     case LUA_GCRESTART:
         g->gcrunning = 1;
+        g->gcstopped = 0;
         break;
     case LUA_GCCOLLECT:
         /* Between API calls every object is anchored (or garbage): the

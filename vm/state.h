@@ -207,6 +207,8 @@ typedef struct global_State {
     uint8_t currentwhite;   /* MARK_WHITE0 or MARK_WHITE1 */
     uint8_t gcphase;        /* enum gc_phase */
     uint8_t gcrunning;      /* paced and assist steps allowed */
+    uint8_t gcstopped;      /* collectgarbage("stop"): steps are not
+                               allowed, the emergency still is */
     uint8_t gcemergency;    /* inside an emergency collection */
     uint8_t gcfinalizing;   /* a __gc call is running */
     uint8_t gcinassist;     /* an assist step runs (inside an allocation) */

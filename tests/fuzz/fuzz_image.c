@@ -14,10 +14,11 @@
  * the image (its pages are read-only while it is attached) or a heap
  * inconsistency is a bug; refusals and Lua errors are not.
  *
- * Seeds: with FUZZ_IMAGE_SEEDS=DIR in the environment the program writes
- * into DIR the image of each Lua file named on its command line, and one
- * of all of them together, made for itself by the writer
- * (tools/imgwrite.c), with and without debug information, and exits.  The
+ * Seeds: with FUZZ_IMAGE_SEEDS=DIR (not empty: tests/fuzz/run's replay
+ * sets it empty) in the environment the program writes into DIR the image
+ * of each Lua file named on its command line, and one of all of them
+ * together, made for itself by the writer (tools/imgwrite.c), with and
+ * without debug information, and exits.  The
  * program is linked without PIE (tests/fuzz/run) so that the ROM strings
  * the seeds point at are where they were when the seeds were made.
  */
@@ -285,7 +286,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(1);
     }
     const char *dir = getenv("FUZZ_IMAGE_SEEDS");
-    if (dir != NULL) {
+    if (dir != NULL && *dir != '\0') {
         make_seeds(dir, *argc, *argv);
         exit(0);
     }

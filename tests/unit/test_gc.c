@@ -1808,6 +1808,35 @@ static int open_small_state(void)
     return L != NULL;
 }
 
+/* collectgarbage("stop") stops the steps, not the emergency: an
+ * allocation that fails with the collector stopped runs a whole
+ * collection and tries again, as lua5.4's does (its tryagain asks only
+ * that no collection is running), and the collector stays stopped.  Twice
+ * the arena's worth of garbage, made with it stopped, ran out of memory
+ * before. */
+static void test_a_stopped_collector_keeps_its_emergency(void)
+{
+    CHECK(open_small_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    CHECK_EQ(lua_gc(L, LUA_GCSTOP), 0);
+    uint32_t em0 = g->stats.emergencies;
+    uint32_t assists0 = g->stats.assists, paced0 = g->stats.paced;
+    /* every table takes at least 32 bytes of the arena */
+    size_t n = 2 * membytes / 32, i = 0;
+    while (i < n && tagged_table(-1) != NULL)
+        i++;
+    CHECK_EQ(i, n);
+    CHECK(g->stats.emergencies > em0);
+    CHECK_EQ(g->stats.assists, assists0);
+    CHECK_EQ(g->stats.paced, paced0);
+    CHECK_EQ(lua_gc(L, LUA_GCISRUNNING), 0);
+    CHECK_EQ(lua_gc(L, LUA_GCRESTART), 0);
+    CHECK_EQ(lua_gc(L, LUA_GCISRUNNING), 1);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* Assists pay in work, not time: under the reserve, with a step budget
  * no cycle could fill, the first assist does a part of the cycle in
  * proportion to the bytes allocated (not the whole cycle, as a step sized
@@ -3535,6 +3564,7 @@ static const struct check_case cases[] = {
     CASE(test_cycle_is_due_when_the_largest_block_runs_out),
     CASE(test_assists_in_a_body_stop_at_its_cap),
     CASE(test_emergency_in_a_body_is_bounded_then_fails),
+    CASE(test_a_stopped_collector_keeps_its_emergency),
 #endif
     CASE(test_allocation_failure_loses_nothing),
     CASE(test_fault_injection_at_every_allocation),
