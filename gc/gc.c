@@ -1349,6 +1349,8 @@ static void start_traversal(global_State *g, gcobj **list)
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
         t->weak = w;
+        if (g->gcemergency && !is_rom(t))
+            tab_drop_prep(g, t);
         if (w) {
             t->weakwhite = 0;
             t->marked |= MARK_CLEARING;
