@@ -672,8 +672,8 @@ CallInfo *do_nextci(lua_State *L)
          * many records as the largest block holds, the next block wants
          * more again. */
         size_t fit = arena_largest_alloc(G(L)->arena);
-        fit = fit > blockbytes(0) ? (fit - blockbytes(0)) / sizeof(CallInfo)
-                                  : 0;
+        fit =
+            fit > blockbytes(0) ? (fit - blockbytes(0)) / sizeof(CallInfo) : 0;
         if (fit > 0 && fit < want) {
             want = (uint32_t)fit;
             b = gc_alloc(L, blockbytes(want));

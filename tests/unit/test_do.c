@@ -342,9 +342,9 @@ static int c_deep_in_holes(lua_State *L1)
     if (!lua_checkstack(L1, (CI_DEPTH + 4) * (LUA_MINSTACK + 4)))
         return 0;
     check_frag f;
-    int holes = check_fragment(
-        &f, G(L1)->arena,
-        offsetof(CallInfoBlock, ci) + sizeof(CallInfo) * CI_HOLE_RECORDS);
+    int holes = check_fragment(&f, G(L1)->arena,
+                               offsetof(CallInfoBlock, ci) +
+                                   sizeof(CallInfo) * CI_HOLE_RECORDS);
     uint32_t before = L1->nci;
     lua_pushcfunction(L1, c_records);
     lua_pushinteger(L1, CI_DEPTH);
