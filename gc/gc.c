@@ -1271,7 +1271,7 @@ static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
 void gc_suspended(lua_State *L, lua_State *co)
 {
     global_State *g = G(L);
-    if (co->stack == NULL)
+    if (co->stack == NULL || gc_suspended_lazy(g, co))
         return;
     if (g->gcphase != GC_PROPAGATE) {
         /* Not marking: what it changed is before the next cycle's marks
@@ -1349,6 +1349,8 @@ static void start_traversal(global_State *g, gcobj **list)
     if (o->tt == V_TABLE) {
         table *t = gco2tab(o);
         t->weak = w;
+        if (g->gcemergency && !is_rom(t))
+            tab_drop_prep(g, t);
         if (w) {
             t->weakwhite = 0;
             t->marked |= MARK_CLEARING;

@@ -475,6 +475,22 @@ void gc_clear_popped(lua_State *L);
  * at most GC_LAZY_THREADS threads are on the list: it stays on the list,
  * its dead part left for its traversal or atomic to clear. */
 void gc_suspended(lua_State *L, lua_State *co);
+/* gc_suspended's common case, inline at the end of lua_resume: a yield
+ * that leaves co on g->ranlist uncleared (the small dead part, few
+ * threads listed) while the collector is not marking.  Its scan begins
+ * again only in that co->lowmark comes up to the yield's frame (what a
+ * later resume changes is above it): co keeps its marks, GC_RAN_SCAN
+ * among them, so that its next resume finds them set and calls nothing
+ * (gc_thread_ran).  A scan flag left up costs nothing: a traversal of co
+ * begins with its own scan start, and atomic looks at an untraversed
+ * co's open upvalues from lowmark up, where a yield's C frame has none.
+ * 0 when gc_suspended must run instead (a macro: vm/do.h's CallInfo). */
+#define gc_suspended_lazy(g, co)                                              \
+    ((co)->dirty == GC_RAN_ALL && (g)->gcphase != GC_PROPAGATE &&             \
+             (co)->status == LUA_YIELD && (g)->ranlen <= GC_LAZY_THREADS &&   \
+             (co)->stack + (co)->stacklimit - (co)->top <= GC_LAZY_SLOTS      \
+         ? ((co)->lowmark = (co)->ci->func, 1)                                \
+         : 0)
 /* Slot p of L's stack may change from now on though it lies below the
  * running frame's function: a frame became active again (a return, an
  * unwinding to a protected call), or a slot was written from outside

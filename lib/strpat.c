@@ -48,6 +48,10 @@ typedef struct {
      * than LUAI_CSTACK_KEEP(match) bytes would be left (port_cstack_floor,
      * at ms_init; 0 where the stack is not bounded). */
     uintptr_t floor;
+    /* The item every match begins with, a single character class that
+     * must match one character (ms_init; NULL: none known): where it does
+     * not, the callers' loops skip the position without a pat_match. */
+    const char *first, *firstend;
     struct {
         const char *init;
         ptrdiff_t len;
@@ -404,6 +408,8 @@ static int push_captures(match_state *ms, const char *s, const char *e)
     return n;
 }
 
+static void ms_setfirst(match_state *ms, const char *p);
+
 static void ms_init(match_state *ms, lua_State *L, const char *s, size_t ls,
                     const char *p, size_t lp)
 {
@@ -414,6 +420,60 @@ static void ms_init(match_state *ms, lua_State *L, const char *s, size_t ls,
     ms->depth = PAT_MAXDEPTH;
     ms->level = 0;
     ms->floor = port_cstack_floor(match);
+    ms_setfirst(ms, p);
+}
+
+/* ms->first for pattern p: its first item after any leading captures'
+ * '(' (they consume nothing), when that is a literal character or a
+ * class escape such as %a, with no '*', '?' or '-' after it.  Not a set,
+ * '.', an anchor, %b, %f or a back reference (nor a malformed item:
+ * pat_match raises its error as before). */
+static void ms_setfirst(match_state *ms, const char *p)
+{
+    ms->first = NULL;
+    while (p < ms->p_end && *p == '(')
+        p += p + 1 < ms->p_end && p[1] == ')' ? 2 : 1;
+    if (p >= ms->p_end)
+        return;
+    const char *ep = p + 1;
+    switch (*p) {
+    case PAT_ESC:
+        if (p + 1 >= ms->p_end || p[1] == 'b' || p[1] == 'f' ||
+            is_digit((unsigned char)p[1]))
+            return;
+        ep = p + 2;
+        break;
+    case ')':
+    case '[':
+    case '.':
+    case '$':
+        return;
+    default:
+        break;
+    }
+    /* (the pattern is a Lua string: *p_end is its '\0') */
+    if (*ep == '*' || *ep == '?' || *ep == '-')
+        return;
+    ms->first = p;
+    ms->firstend = ep;
+}
+
+/* The first position from s on (at most the subject's end) where a match
+ * may begin, ms->first set: each position skipped is a loop step, so a
+ * long subject still lets the hook run. */
+static const char *skip_to_first(match_state *ms, const char *s)
+{
+    const char *p = ms->first, *ep = ms->firstend, *e = ms->src_end;
+    while (s < e) {
+        const char *s0 = s;
+        const char *lim = e - s > RTLUA_POLL_EVERY ? s + RTLUA_POLL_EVERY : e;
+        while (s < lim && !single_match(ms, s, p, ep))
+            s++;
+        LOOP_STEPS(ms->L, s - s0);
+        if (s < lim)
+            break;
+    }
+    return s;
 }
 
 static void ms_reset(match_state *ms)
@@ -477,7 +537,14 @@ static int find_or_match(lua_State *L, int find)
             lp--;
         }
         ms_init(&ms, L, s, ls, p, lp);
+        if (anchor)
+            ms.first = NULL;
         do {
+            if (ms.first != NULL) {
+                s1 = skip_to_first(&ms, s1);
+                if (s1 == ms.src_end)
+                    break; /* an item must match a character */
+            }
             ms_reset(&ms);
             const char *e = pat_match(&ms, s1, p);
             if (e != NULL) {
@@ -518,6 +585,11 @@ static int gmatch_step(lua_State *L)
     gmatch_state *gm = lua_touserdata(L, lua_upvalueindex(3));
     gm->ms.L = L;
     for (const char *src = gm->src; src <= gm->ms.src_end; src++) {
+        if (gm->ms.first != NULL) {
+            src = skip_to_first(&gm->ms, src);
+            if (src == gm->ms.src_end)
+                break; /* an item must match a character */
+        }
         ms_reset(&gm->ms);
         const char *e = pat_match(&gm->ms, src, gm->p);
         if (e != NULL && e != gm->lastmatch) {
@@ -630,7 +702,16 @@ int strlib_gsub(lua_State *L)
     }
     match_state ms;
     ms_init(&ms, L, src, srcl, p, lp);
+    if (anchor)
+        ms.first = NULL;
     while (n < max_s) {
+        if (ms.first != NULL) {
+            const char *t = skip_to_first(&ms, src);
+            luaL_addlstring(&b, src, (size_t)(t - src));
+            src = t;
+            if (src == ms.src_end)
+                break; /* an item must match a character */
+        }
         ms_reset(&ms);
         const char *e = pat_match(&ms, src, p);
         if (e != NULL && e != lastmatch) {

@@ -664,8 +664,23 @@ CallInfo *do_nextci(lua_State *L)
         do_throw(L, LUA_ERRERR); /* the overflow's handler overflowed too */
     uint32_t want = nextblocksize(n);
     CallInfoBlock *b = gc_alloc(L, blockbytes(want));
-    if (b == NULL)
-        do_memerror(L);
+    if (b == NULL) {
+        /* The block of `want` records could not be had, even after the
+         * emergency collection: the arena may still hold a smaller one
+         * (a small or fragmented arena: on microbit a recursion 37 deep
+         * asked 1,160 bytes with 1,832 free in blocks of up to 640).  As
+         * many records as the largest block holds, the next block wants
+         * more again. */
+        size_t fit = arena_largest_alloc(G(L)->arena);
+        fit =
+            fit > blockbytes(0) ? (fit - blockbytes(0)) / sizeof(CallInfo) : 0;
+        if (fit > 0 && fit < want) {
+            want = (uint32_t)fit;
+            b = gc_alloc(L, blockbytes(want));
+        }
+        if (b == NULL)
+            do_memerror(L);
+    }
     memset(b, 0, blockbytes(want));
     b->n = want;
     b->prev = L->ciblocks;
@@ -1361,13 +1376,14 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     if (do_cstackshort(call)) /* before anything is called (vm/do.h) */
         return resumeshort(L, nargs);
     gc_thread_enter(L);
-    if (L->status == LUA_OK) {
+    if (L->status == LUA_YIELD) { /* the common case first */
+    } else if (L->status == LUA_OK) {
         if (L->ci != L->base_ci)
             return resumeerror(L, "cannot resume non-suspended coroutine",
                                nargs);
         if (L->top - (L->ci->func + 1) == nargs) /* no function */
             return resumeerror(L, "cannot resume dead coroutine", nargs);
-    } else if (L->status != LUA_YIELD) {
+    } else {
         return resumeerror(L, "cannot resume dead coroutine", nargs);
     }
     L->nCcalls = from ? do_getCcalls(from) : 0;
@@ -1376,6 +1392,14 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     L->nCcalls++;
     gc_thread_ran(L);
     int status = do_rawrunprotected(L, resume, &nargs);
+    if (status == LUA_YIELD) { /* the common case first */
+        *nres = L->ci->u2.nyield;
+        if (gc_suspended_lazy(G(L), L)) /* (it checks L's marks first) */
+            return LUA_YIELD;
+        gc_thread_ran(L);
+        gc_suspended(from != NULL ? from : L, L);
+        return LUA_YIELD;
+    }
     status = precover(L, status);
     if (status > LUA_YIELD) { /* an unrecovered error: the thread is dead */
         L->status = (uint8_t)status;
@@ -1384,8 +1408,10 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     }
     *nres = status == LUA_YIELD ? L->ci->u2.nyield
                                 : (int)(L->top - (L->ci->func + 1));
-    gc_thread_ran(L);
-    gc_suspended(from != NULL ? from : L, L);
+    if (!gc_suspended_lazy(G(L), L)) {
+        gc_thread_ran(L);
+        gc_suspended(from != NULL ? from : L, L);
+    }
     return status;
 }
 

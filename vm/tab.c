@@ -89,7 +89,10 @@ static uint32_t key_hash(uint8_t tt, const value *v)
 /* The main position of a key in a node part of 2^lsize nodes. */
 static node *mainpos_in(node *base, uint8_t lsize, uint8_t tt, const value *v)
 {
-    return &base[key_hash(tt, v) & ((1u << lsize) - 1u)];
+    /* (a short string's hash inline: a field's insertion looks up the
+     * new key's main position and a colliding node's) */
+    uint32_t h = tt == V_SHRSTR ? gco2str(v->gc)->hash : key_hash(tt, v);
+    return &base[h & ((1u << lsize) - 1u)];
 }
 
 #define main_position(t, tt, v) mainpos_in((t)->node, (t)->lsizenode, tt, v)

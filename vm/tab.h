@@ -331,6 +331,12 @@ size_t tab_memsize(const table *t);
     ((t)->asize > 0 || (t)->lastfree != NULL || (t)->mig != NULL)
 /* Free the parts and the header (the sweep and gc_freeall). */
 void tab_free(global_State *g, table *t);
+/* Memory is short (an emergency collection): free a big table's next
+ * hash part readied ahead of its need (tab.h "Growth": allocated when 3/4
+ * of the nodes are in use, made pristine a few nodes per new key), which
+ * a table that stopped growing keeps for good.  The growth readies it
+ * again at its next new keys, or at once when the part is full. */
+void tab_drop_prep(global_State *g, table *t);
 /* Hash nodes, 0 for the dummy. */
 uint32_t tab_sizenode(const table *t);
 

@@ -477,6 +477,16 @@ static void start_prep(lua_State *L, table *t, uint32_t size, int collect)
     m->prepdone = 0;
 }
 
+void tab_drop_prep(global_State *g, table *t)
+{
+    struct tabmig *m = t->mig;
+    if (m == NULL || m->prep == NULL)
+        return;
+    gc_free(g, m->prep, node_bytes(m->prepsize));
+    m->prep = NULL;
+    m->prepsize = m->prepdone = 0;
+}
+
 /* Can the readied part take every entry of t->node (at most nkeyed) and
  * the keys stored while t->node drains into it?  A part readied smaller
  * (the census) may have been overtaken by new keys meanwhile. */

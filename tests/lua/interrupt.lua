@@ -20,6 +20,18 @@ local ok, e = pcall(table.move, {}, 1, math.maxinteger - 1, 1, {})
 debug.sethook()
 assert(not ok and e:find("stopped by the hook", 1, true) and calls == 10, e)
 
+-- A pattern's scan over positions where its first item cannot match
+-- (skipped without an attempt at each) counts them as steps too.
+calls = 0
+local digitless = ("a"):rep(200) -- (small: microbit's 64-bit arena)
+debug.sethook(function() calls = calls + 1 end, "", 1000)
+for _ = 1, 1000 do
+  assert(digitless:find("%d") == nil and digitless:match("(%d)") == nil)
+  assert(digitless:gsub("%d", "") == digitless)
+end
+debug.sethook()
+assert(calls >= 60, calls) -- 600,000 positions, a hook each 4,096
+
 -- rt.timeout: a deadline stops a C loop, a pattern's backtracking and a
 -- Lua loop alike; a quick function returns its results.
 local function stopped(...)

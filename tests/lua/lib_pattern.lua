@@ -84,4 +84,19 @@ has(err(string.gsub, "a", "a", "%x"), "invalid use of '%' in replacement string"
 has(err(string.gsub, "a", "a", {a = {}}), "invalid replacement value (a table)")
 has(err(string.gsub, "a", "a", true), "string/function/table expected, got boolean")
 has(err(string.match, string.rep("a", 300), string.rep("a?", 300) .. string.rep("a", 300)), "pattern too complex")
+-- Positions where a pattern's first item (after leading captures) cannot
+-- match are skipped without an attempt: the results are those of an
+-- attempt at each position.
+assert(select(2, ("ab 12 cd 345"):gsub("%d+", "#")) == 2)
+assert(("ab 12 cd 345"):gsub("%d+", "<%0>", 1) == "ab <12> cd 345")
+assert(("ab 12 cd 345"):gsub("(()%d)", "%2") == "ab 45 cd 101112")
+assert(("x1y22"):find("((%d)(%d))") == 4)
+assert(("  x"):match("()x") == 3 and ("x"):find("%d") == nil)
+assert(("a.b.c"):gsub("%.", "/") == "a/b/c" and ("abc"):gsub("%d", "") == "abc")
+local seen = {}
+for w in ("one two  three"):gmatch("%a+", 5) do seen[#seen + 1] = w end
+assert(table.concat(seen, ",") == "two,three")
+assert(("ab"):gsub("%d*", "-") == "-a-b-" and ("ab"):gsub("x?", "-") == "-a-b-")
+assert(("a%b"):find("%%") == 2 and ("a\0b"):find("%z") == 2)
+assert(("a\0b"):find("%z", 3) == nil and ("a\0b"):find("\0") == 2)
 print("lib_pattern ok")

@@ -313,6 +313,60 @@ static void test_callinfo_records_are_accounted_and_reused(void)
     CHECK(close_state_empty());
 }
 
+/* A call that needs a new block of records when the arena holds no block
+ * of the size wanted, even after the emergency collection (a small or
+ * fragmented arena), gets a smaller one: the holes hold 8 records, the
+ * block at depth 10 wants 10 (before, a memory error at that depth).
+ * The stack is reserved first: the nested calls use it, and no stack
+ * growth needs a block the holes cannot give. */
+#define CI_HOLE_RECORDS 8
+#define CI_DEPTH (DEEP_C_OK ? 30 : 12)
+
+/* c_count_records without the heap check: the holes' blocks are the
+ * test's, which gc_check does not count. */
+static int c_records(lua_State *L1)
+{
+    int depth = (int)lua_tointeger(L1, 1);
+    if (depth > 0) {
+        lua_pushcfunction(L1, c_records);
+        lua_pushinteger(L1, depth - 1);
+        lua_call(L1, 1, 1);
+        return 1;
+    }
+    lua_pushinteger(L1, L1->nci);
+    return 1;
+}
+
+static int c_deep_in_holes(lua_State *L1)
+{
+    if (!lua_checkstack(L1, (CI_DEPTH + 4) * (LUA_MINSTACK + 4)))
+        return 0;
+    check_frag f;
+    int holes = check_fragment(&f, G(L1)->arena,
+                               offsetof(CallInfoBlock, ci) +
+                                   sizeof(CallInfo) * CI_HOLE_RECORDS);
+    uint32_t before = L1->nci;
+    lua_pushcfunction(L1, c_records);
+    lua_pushinteger(L1, CI_DEPTH);
+    int status = lua_pcall(L1, 1, 1, 0);
+    int records = status == LUA_OK ? (int)lua_tointeger(L1, -1) : -1;
+    check_unfragment(&f);
+    lua_pushboolean(L1, holes > 0 && before < 10 && status == LUA_OK &&
+                            records >= CI_DEPTH + 2);
+    return 1;
+}
+
+static void test_callinfo_block_shrinks_to_fit_a_fragmented_arena(void)
+{
+    CHECK(open_state());
+    lua_pushcfunction(L, c_deep_in_holes);
+    CHECK_EQ(lua_pcall(L, 0, 1, 0), LUA_OK);
+    CHECK(lua_toboolean(L, -1));
+    lua_pop(L, 1);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+
 /* ---- formatting --------------------------------------------------------- */
 
 static void test_pushfstring_formats_like_lua(void)
@@ -1115,6 +1169,7 @@ static const struct check_case cases[] = {
     CASE(test_c_stack_overflow_is_an_error),
 #endif
     CASE(test_callinfo_records_are_accounted_and_reused),
+    CASE(test_callinfo_block_shrinks_to_fit_a_fragmented_arena),
     CASE(test_pushfstring_formats_like_lua),
     CASE(test_chunkid_as_the_reference),
     CASE(test_tbc_close_in_reverse_order_at_return),

@@ -2780,6 +2780,72 @@ static void test_coroutine_stopping_between_marks_leaves_the_ranlist(void)
     CHECK(close_state_empty());
 }
 
+/* A yield between cycles that leaves a small dead part changes next to
+ * nothing (gc_suspended_lazy: the marks stay, the coroutine stays on
+ * g->ranlist, only its lowmark comes up), so that its next resume has
+ * nothing to set.  Once a cycle marks, the same yield is no longer lazy:
+ * what the coroutine took onto its stack after its traversal is marked
+ * as it stops.  The object is reached only through a weak table, as in
+ * test_coroutine_is_marked_as_it_stops: were the yield lazy while
+ * marking, it would be white at atomic and freed while the stack names
+ * it. */
+static void test_a_lazy_yield_keeps_the_coroutine_barrier(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    lua_State *L1 = anchored_thread(1);
+    table *w = weak_table(2, "v");
+    table *t = tagged_table(81);
+    CHECK(L1 && w && t && anchor(3, obj2gc(t), V_TABLE));
+    tvalue v;
+    set_gc(&v, t, V_TABLE);
+    CHECK(tab_setint(L, w, 1, &v) == TAB_OK);
+    release_newest();
+    finish_the_cycle();
+    g->gcestimate = arena_in_use(g->arena); /* no cycle due yet */
+    CHECK(g->gcphase == GC_PAUSE);
+    do_trimlimit(L1); /* its limit as a yield leaves it */
+    L1->status = LUA_YIELD;
+    /* It ran between cycles and yields: lazy. */
+    gc_thread_ran(L1);
+    L1->lowmark = L1->stack;
+    CHECK(gc_suspended_lazy(g, L1));
+    CHECK(L1->dirty == GC_RAN_ALL && on_ranlist(L1));
+    CHECK(L1->lowmark == L1->ci->func);
+    gc_suspended(L, L1); /* the same through the function */
+    CHECK(L1->dirty == GC_RAN_ALL && on_ranlist(L1));
+    /* A cycle starts and traverses it. */
+    g->gcestimate = 0;
+    gc_step(L, 1);
+    CHECK(g->gcphase == GC_PROPAGATE);
+    unanchor(3);
+    int guard = 0;
+    while (!(on_grayagain(L1) && w->weak != 0 && g->gray == NULL &&
+             g->weakwait == NULL && g->trav == NULL) &&
+           g->gcphase <= GC_PROPAGATE && guard++ < 100000)
+        gc_step(L, 1);
+    CHECK(g->gcphase == GC_PROPAGATE && on_grayagain(L1));
+    CHECK(!(L1->dirty & GC_RAN_SCAN)); /* its traversal began its scan */
+    CHECK(is_white(obj2gc(t)));
+    /* It is resumed, reads the weak value onto its stack, and yields. */
+    gc_thread_ran(L1);
+    set_obj(L1->top, tab_getint(w, 1));
+    L1->top++;
+    CHECK(L1->stack + L1->stacklimit - L1->top <= GC_LAZY_SLOTS);
+    CHECK(!gc_suspended_lazy(g, L1)); /* marking: never lazy */
+    gc_suspended(L, L1);
+    CHECK(!is_white(obj2gc(t)));
+    CHECK(checked());
+    finish_the_cycle();
+    CHECK(checked());
+    CHECK(still_there(obj2gc(t), 81));
+    CHECK(gc_of(tab_getint(w, 1)) == obj2gc(t));
+    L1->top--;
+    L1->status = LUA_OK;
+    CHECK(close_state_empty());
+}
+
 /* White open upvalues on the stack of a thread: K of them. */
 #define UPVAL_SLOTS 64
 
@@ -3504,6 +3570,7 @@ static const struct check_case cases[] = {
     CASE(test_fault_injection_at_every_allocation),
     CASE(test_stack_of_a_thread_that_ran_is_scanned_again),
     CASE(test_coroutine_is_marked_as_it_stops),
+    CASE(test_a_lazy_yield_keeps_the_coroutine_barrier),
     CASE(test_coroutine_stopping_between_marks_leaves_the_ranlist),
     CASE(test_a_yield_leaves_a_small_dead_part_to_atomic),
     CASE(test_stack_growth_keeps_values_and_open_upvalues),

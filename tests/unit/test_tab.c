@@ -13,6 +13,7 @@
 #include "tests/unit/check.h"
 #include "vm/str.h"
 #include "vm/tab.h"
+#include "vm/tabint.h"
 
 #include <string.h>
 
@@ -1655,6 +1656,50 @@ static void test_full_arena_stops_a_big_table_cleanly(void)
     CALL(close_state());
 }
 
+/* A big table that stops growing just after its next hash part was
+ * readied (at 3/4 of its nodes in use) keeps that part, twice its own
+ * node part, with nothing in it: an emergency collection frees it.  In a
+ * full arena an allocation of the part's size is had only from that
+ * block (before, it failed: "not enough memory" in tests/lua/lib_rt.lua
+ * on lm3s6965evb's 64-bit model, a 100-key table holding an 8 KiB part
+ * of 256 nodes in a 50 KiB arena).  The table grows again after. */
+static void test_an_emergency_frees_a_readied_hash_part(void)
+{
+    lua_State *L = open_growth_state();
+    if (L == NULL)
+        return;
+    table *t = new_anchored(L, 0, 0);
+    CHECK(t != NULL);
+    uint32_t added = 0;
+    while (added < 100000 && (t->mig == NULL || t->mig->prep == NULL)) {
+        tvalue k = ival(sparse_key(added)), v = ival((rt_int)added);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+        added++;
+    }
+    CHECK(t->mig != NULL && t->mig->prep != NULL);
+    size_t bytes = t->mig->prepsize * sizeof(node);
+    gc_fullgc(L); /* (not an emergency: the part stays) */
+    CHECK(t->mig->prep != NULL);
+    void *filler = fill_arena();
+    CHECK(filler != NULL);
+    void *p = gc_alloc(L, bytes);
+    int dropped = t->mig->prep == NULL;
+    if (p != NULL)
+        gc_free(G(L), p, bytes);
+    free_filler(filler);
+    CHECK(p != NULL);
+    CHECK(dropped);
+    for (uint32_t i = 0; i < added; i++)
+        CHECK_EQ(tab_getint(t, sparse_key(i))->v.i, (rt_int)i);
+    for (uint32_t i = added; i < 2 * added; i++) {
+        tvalue k = ival(sparse_key(i)), v = ival((rt_int)i);
+        CHECK_EQ(tab_set(L, t, &k, &v), TAB_OK);
+    }
+    CALL(check_table(L, t, (int)(2 * added), 1));
+    L->top = L->stack;
+    CALL(close_state());
+}
+
 static void test_closing_the_state_returns_every_byte(void)
 {
     lua_State *L = open_state();
@@ -1744,6 +1789,7 @@ static const struct check_case cases[] = {
     CASE(test_a_queue_of_keys_keeps_its_hash_part_small),
     CASE(test_injected_failure_while_growing_loses_nothing),
     CASE(test_full_arena_stops_a_big_table_cleanly),
+    CASE(test_an_emergency_frees_a_readied_hash_part),
     CASE(test_closing_the_state_returns_every_byte),
     CASE(test_node_key_reads_live_dead_and_pristine_nodes),
 };
