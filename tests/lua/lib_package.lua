@@ -1,7 +1,5 @@
---! medium64
+--! medium
 -- package library and require: preload everywhere, Lua files on the host
--- (microbit runs it from its flash image in the 32-bit model: 120 of 120
--- QEMU seeds passed; its 64-bit model runs out of arena.)
 local P = package
 local reg = debug.getregistry()
 assert(P.loaded == reg._LOADED and P.preload == reg._PRELOAD)
