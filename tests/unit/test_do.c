@@ -278,16 +278,26 @@ static void test_c_stack_overflow_is_an_error(void)
     CHECK(close_state_empty());
 }
 
-static int c_count_records(lua_State *L1)
+/* A C recursion as deep as its argument, self calling itself: 1 at the
+ * bottom, where L1->nci (the records in use) is pushed; 0 above it,
+ * where the result of the call below is on the stack. */
+static int records_below(lua_State *L1, lua_CFunction self)
 {
     int depth = (int)lua_tointeger(L1, 1);
     if (depth > 0) {
-        lua_pushcfunction(L1, c_count_records);
+        lua_pushcfunction(L1, self);
         lua_pushinteger(L1, depth - 1);
         lua_call(L1, 1, 1);
-        return 1;
+        return 0;
     }
     lua_pushinteger(L1, L1->nci);
+    return 1;
+}
+
+static int c_count_records(lua_State *L1)
+{
+    if (!records_below(L1, c_count_records))
+        return 1;
     const char *why;
     if (gc_check(L1, &why) != 0) /* records are in the accounting */
         lua_pushnil(L1);
@@ -326,14 +336,7 @@ static void test_callinfo_records_are_accounted_and_reused(void)
  * test's, which gc_check does not count. */
 static int c_records(lua_State *L1)
 {
-    int depth = (int)lua_tointeger(L1, 1);
-    if (depth > 0) {
-        lua_pushcfunction(L1, c_records);
-        lua_pushinteger(L1, depth - 1);
-        lua_call(L1, 1, 1);
-        return 1;
-    }
-    lua_pushinteger(L1, L1->nci);
+    records_below(L1, c_records);
     return 1;
 }
 

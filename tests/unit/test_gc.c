@@ -2680,6 +2680,39 @@ static void test_arraymove_marks_what_crosses_the_scan(void)
     CHECK(close_state_empty());
 }
 
+/* The set-up of the cases below: a coroutine (anchor 1), a weak-valued
+ * table (anchor 2) and a table tagged `tag` (anchor 3) that the weak
+ * table holds, after a whole cycle. */
+static int weakly_held(int tag, lua_State **L1, table **w, table **t)
+{
+    *L1 = anchored_thread(1);
+    *w = weak_table(2, "v");
+    *t = tagged_table(tag);
+    if (!*L1 || !*w || !*t || !anchor(3, obj2gc(*t), V_TABLE))
+        return 0;
+    tvalue v;
+    set_gc(&v, *t, V_TABLE);
+    if (tab_setint(L, *w, 1, &v) != TAB_OK)
+        return 0;
+    release_newest();
+    finish_the_cycle();
+    return 1;
+}
+
+/* With a cycle marking: let the tagged table go from the roots (anchor
+ * 3), then step until the coroutine L1 and the weak table w were both
+ * traversed (L1 on grayagain, nothing else gray). */
+static void traverse_both(lua_State *L1, table *w)
+{
+    global_State *g = G(L);
+    unanchor(3);
+    int guard = 0;
+    while (!(on_grayagain(L1) && w->weak != 0 && g->gray == NULL &&
+             g->weakwait == NULL && g->trav == NULL) &&
+           g->gcphase <= GC_PROPAGATE && guard++ < 100000)
+        gc_step(L, 1);
+}
+
 /* A coroutine that stops (gc_suspended, at the end of every resume) has
  * what it changed marked there and then: its scan begins again, clean, so
  * neither the re-marks nor atomic chase it.  The object it takes is one
@@ -2692,24 +2725,13 @@ static void test_coroutine_is_marked_as_it_stops(void)
     CHECK(open_state());
     CHECK(make_root());
     global_State *g = G(L);
-    lua_State *L1 = anchored_thread(1);
-    table *w = weak_table(2, "v");
-    table *t = tagged_table(78);
-    CHECK(L1 && w && t && anchor(3, obj2gc(t), V_TABLE));
-    tvalue v;
-    set_gc(&v, t, V_TABLE);
-    CHECK(tab_setint(L, w, 1, &v) == TAB_OK);
-    release_newest();
-    finish_the_cycle();
+    lua_State *L1;
+    table *w, *t;
+    CHECK(weakly_held(78, &L1, &w, &t));
     g->gcestimate = 0; /* a cycle is due */
     gc_step(L, 1);     /* it starts: the roots are gray */
     CHECK(g->gcphase == GC_PROPAGATE);
-    unanchor(3);
-    int guard = 0;
-    while (!(on_grayagain(L1) && w->weak != 0 && g->gray == NULL &&
-             g->weakwait == NULL && g->trav == NULL) &&
-           g->gcphase <= GC_PROPAGATE && guard++ < 100000)
-        gc_step(L, 1); /* until both were traversed */
+    traverse_both(L1, w);
     CHECK(g->gcphase == GC_PROPAGATE && on_grayagain(L1));
     CHECK(is_white(obj2gc(t)));
     /* The coroutine ran: it read the weak value onto its stack. */
@@ -2794,15 +2816,9 @@ static void test_a_lazy_yield_keeps_the_coroutine_barrier(void)
     CHECK(open_state());
     CHECK(make_root());
     global_State *g = G(L);
-    lua_State *L1 = anchored_thread(1);
-    table *w = weak_table(2, "v");
-    table *t = tagged_table(81);
-    CHECK(L1 && w && t && anchor(3, obj2gc(t), V_TABLE));
-    tvalue v;
-    set_gc(&v, t, V_TABLE);
-    CHECK(tab_setint(L, w, 1, &v) == TAB_OK);
-    release_newest();
-    finish_the_cycle();
+    lua_State *L1;
+    table *w, *t;
+    CHECK(weakly_held(81, &L1, &w, &t));
     g->gcestimate = arena_in_use(g->arena); /* no cycle due yet */
     CHECK(g->gcphase == GC_PAUSE);
     do_trimlimit(L1); /* its limit as a yield leaves it */
@@ -2819,12 +2835,7 @@ static void test_a_lazy_yield_keeps_the_coroutine_barrier(void)
     g->gcestimate = 0;
     gc_step(L, 1);
     CHECK(g->gcphase == GC_PROPAGATE);
-    unanchor(3);
-    int guard = 0;
-    while (!(on_grayagain(L1) && w->weak != 0 && g->gray == NULL &&
-             g->weakwait == NULL && g->trav == NULL) &&
-           g->gcphase <= GC_PROPAGATE && guard++ < 100000)
-        gc_step(L, 1);
+    traverse_both(L1, w);
     CHECK(g->gcphase == GC_PROPAGATE && on_grayagain(L1));
     CHECK(!(L1->dirty & GC_RAN_SCAN)); /* its traversal began its scan */
     CHECK(is_white(obj2gc(t)));
