@@ -266,6 +266,10 @@ board-include: $(BOARD_INCLUDE)
 .PHONY: all host board run test repl debug size flash clean setup bench fuzz \
         board-tests install thirdparty
 .DEFAULT_GOAL := all
+# No "Entering directory" lines, also under make -C DIR: the test scripts
+# read make's output as values ($(make -s host-dir), make -s print-VAR),
+# and the sub-makes they run inherit -w from a make -C.
+MAKEFLAGS += --no-print-directory
 # Objects are never intermediates to delete.
 .SECONDARY:
 
