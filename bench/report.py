@@ -269,7 +269,14 @@ class Report:
                             # an allocation failed in an rt.loop body:
                             # the loop ended with "not enough memory"
                             st = "nofit"
-                        mmu = r.of("mmu", job)
+                        # the exact MMU, from the collector's trace of its
+                        # steps (bench/report runs free mode on a trace
+                        # build); else the mutator's view, only as fine as
+                        # one of its iterations
+                        mmu = r.of("mmu_exact", job)
+                        exact = bool(mmu)
+                        if not mmu:
+                            mmu = r.of("mmu", job)
                         a = advs[-1] if advs else None
                         lp = loop[-1] if loop else None
                         mu = mmu[-1] if mmu else None
@@ -286,6 +293,9 @@ class Report:
                             "late": lp.get("worst_late_us")
                             if ok and m == "loop" and lp else None,
                             "mmu": mu["permille"] if ok and mu else None,
+                            "exact": exact,
+                            "gcpct": mu.get("gc_pct") if ok and mu and exact
+                            else None,
                             "live": live,
                             "n": a["n"] if a else None})
         return rows
@@ -1492,6 +1502,8 @@ set key right center
             else:
                 c = "-" if a["mmu"] is None else "%.1f%%" % (
                     num(a["mmu"]) / 10)
+                if a["mmu"] is not None and not a["exact"]:
+                    c += " (mutator's view)"
             if a["st"] == "ok" and cell != "mmu" and num(a["emerg"]) > 0:
                 c += " (%d emerg.)" % num(a["emerg"])
             if a["st"] == "nofit" and a["live"] is not None and \
@@ -1537,9 +1549,15 @@ set key right center
             """)
         self.adv_table(L, adv, "loop", "loop")
         block(L, """
-            Minimum mutator utilisation over 1 ms windows, as the mutator of the
-            paced runs saw it (a gap between its iterations longer than the
-            fastest one is time taken from it: steps, assists and interrupts):
+            Minimum mutator utilisation over 1 ms windows of the garbage
+            phase, exact to the cycle: from the collector's own record of its
+            steps (paced, assists, emergencies: `rt.stats("trace")`, a build
+            with `RTLUA_GC_TRACE=4096`, whose arena is 48 KiB smaller), every
+            window that starts at a step's start or ends at a step's end.
+            "mutator's view" marks a run without the trace, where the figure
+            is the mutator's own (a gap between its iterations longer than
+            the fastest one), only as fine as an iteration (90 µs at
+            shift=5):
             """)
         self.adv_table(L, adv, "free", "mmu")
         pa = p.get("pauseargs", "")
