@@ -161,8 +161,7 @@ static void guard_hook(lua_State *L, lua_Debug *ar)
     instructions += count ? lua_gethookcount(L) : FUZZ_EVENT_COST;
     if (instructions > FUZZ_MAX_INSTRUCTIONS)
         stop_run(L, "instruction limit reached");
-    if (count || (instructions & (FUZZ_HOOK_EVERY - 1)) < FUZZ_EVENT_COST)
-        check_time(L);
+    check_time(L);
     if (mask != 0 && (!count || (mask & LUA_MASKCOUNT)))
         input_hook(L, ar);
 }
