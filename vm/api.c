@@ -1238,7 +1238,7 @@ static int set_stepmul(int stepmul)
     return old;
 }
 
-int lua_gc(lua_State *L, int what, ...)
+rt_cold int lua_gc(lua_State *L, int what, ...)
 {
     global_State *g = G(L);
     if (g->gcfinalizing) /* no collector control from inside a __gc */
@@ -1309,8 +1309,8 @@ int lua_gc(lua_State *L, int what, ...)
 
 /* Upvalue n of the function at fi: its value, name and owner (for the
  * barrier), or NULL when there is none. */
-static const char *aux_upvalue(const tvalue *fi, int n, tvalue **val,
-                               gcobj **owner)
+rt_cold static const char *aux_upvalue(const tvalue *fi, int n, tvalue **val,
+                                       gcobj **owner)
 {
     switch (tt_of(fi)) {
     case V_CCL: {
@@ -1371,7 +1371,7 @@ static upval **upvalref(lua_State *L, int fidx, int n)
     return &f->upvals[n - 1];
 }
 
-void *lua_upvalueid(lua_State *L, int fidx, int n)
+rt_cold void *lua_upvalueid(lua_State *L, int fidx, int n)
 {
     const tvalue *fi = index2value(L, fidx);
     switch (tt_of(fi)) {
@@ -1390,7 +1390,8 @@ void *lua_upvalueid(lua_State *L, int fidx, int n)
     }
 }
 
-void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
+rt_cold void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2,
+                             int n2)
 {
     upval **up1 = upvalref(L, fidx1, n1);
     upval **up2 = upvalref(L, fidx2, n2);

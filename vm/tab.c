@@ -660,7 +660,7 @@ static inline __attribute__((always_inline)) rt_uint length_of(table *t,
     return hash_border(t, n);
 }
 
-static __attribute__((noinline)) rt_uint weak_length(table *t)
+rt_cold static __attribute__((noinline)) rt_uint weak_length(table *t)
 {
     return length_of(t, 1);
 }
@@ -1024,7 +1024,8 @@ static int same_value(const tvalue *a, const tvalue *b)
 /* k is normalised; val a copy.  Storing the value a flash field holds
  * changes nothing and allocates nothing (luaL_requiref of a standard
  * library does that). */
-static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
+rt_cold static int rom_set(lua_State *L, table *t, const tvalue *k,
+                           const tvalue *val)
 {
     romslot *s = tab_romslot(t);
     const tvalue *raw = raw_get(t, k);
