@@ -240,7 +240,7 @@ void lua_rotate(lua_State *L, int idx, int n)
     reverse(p, t);
 }
 
-void lua_copy(lua_State *L, int fromidx, int toidx)
+rt_cold void lua_copy(lua_State *L, int fromidx, int toidx)
 {
     tvalue *fr = index2value(L, fromidx);
     tvalue *to = index2value(L, toidx);
@@ -422,7 +422,7 @@ lua_State *lua_tothread(lua_State *L, int idx)
     return tt_of(o) == V_THREAD ? gco2th(gc_of(o)) : NULL;
 }
 
-const void *lua_topointer(lua_State *L, int idx)
+rt_cold const void *lua_topointer(lua_State *L, int idx)
 {
     const tvalue *o = index2value_fast(L, idx);
     switch (tt_of(o)) {
@@ -729,7 +729,7 @@ int lua_getmetatable(lua_State *L, int objindex)
     return 1;
 }
 
-int lua_getiuservalue(lua_State *L, int idx, int n)
+rt_cold int lua_getiuservalue(lua_State *L, int idx, int n)
 {
     const tvalue *o = index2value_fast(L, idx);
     api_check(L, tt_of(o) == V_UDATA, "full userdata expected");
@@ -906,7 +906,7 @@ int lua_setmetatable(lua_State *L, int objindex)
     return 1;
 }
 
-int lua_setiuservalue(lua_State *L, int idx, int n)
+rt_cold int lua_setiuservalue(lua_State *L, int idx, int n)
 {
     api_checknelems(L, 1);
     tvalue *o = index2value_fast(L, idx);

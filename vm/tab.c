@@ -176,7 +176,7 @@ static tvalue *old_slot(const table *t, uint8_t tt, const value *v)
  * valid tail, in the old block past the copy cursor, else in the new then
  * the old node part.  The array comes first: a key taken into the tail
  * leaves a removed node behind it. */
-static tvalue *moving_int_slot(const table *t, rt_int key)
+rt_cold static tvalue *moving_int_slot(const table *t, rt_int key)
 {
     const struct tabmig *m = t->mig;
     if (m->amode == MIG_GROW) {
@@ -273,7 +273,8 @@ static const tvalue *weak_found(table *t, const tvalue *v, uint8_t ktt)
 /* The slow cases are out of line, so that a RAM table's lookup is the
  * raw one behind a single test of the header: a ROM table, or a weak
  * table flagged for the clear. */
-static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
+rt_cold static __attribute__((noinline)) const tvalue *rom_getint(table *t,
+                                                                  rt_int key)
 {
     if (!is_rom(t))
         return weak_found(t, raw_getint(t, key), V_INT);
@@ -752,7 +753,8 @@ static int moving_index(const table *t, const tabview *v, const tvalue *key,
     return 0;
 }
 
-static int moving_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
+rt_cold static int moving_next(table *t, tvalue *key, tvalue *val,
+                               tvalue **slot)
 {
     tabview v;
     tab_view(t, &v);
@@ -820,8 +822,8 @@ static inline int raw_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
  * When no live one follows, *key and *val are left nil, not holding the
  * dead entry: they are stack slots (lua_next's), and a slot the caller's
  * frame still covers must not name an object the sweep will free. */
-static __attribute__((noinline)) int slow_next(table *t, tvalue *key,
-                                               tvalue *val)
+rt_cold static __attribute__((noinline)) int slow_next(table *t, tvalue *key,
+                                                       tvalue *val)
 {
     if (is_rom(t))
         return rom_next(t, key, val);
