@@ -121,7 +121,7 @@ static int forprep(lua_State *L, tvalue *ra)
 
 /* The call hook of a Lua function starting (pc at its first
  * instruction; hooks see pc as already advanced). */
-static void hookcall(lua_State *L, CallInfo *ci)
+rt_cold static void hookcall(lua_State *L, CallInfo *ci)
 {
     L->oldpc = 0;
     if (L->hookmask & LUA_MASKCALL) {
@@ -1439,7 +1439,7 @@ enter:
 
 /* ---- Finishing an opcode interrupted by a yield ------------------------- */
 
-void vm_finishop(lua_State *L)
+rt_cold void vm_finishop(lua_State *L)
 {
     CallInfo *ci = L->ci;
     tvalue *base = ci->func + 1;
