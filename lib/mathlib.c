@@ -254,11 +254,15 @@ static int m_min(lua_State *L)
 /* Outputs dropped after seeding, so close seeds give unrelated runs. */
 #define RAND_DISCARD 16
 
-/* Significant bits of a random float: the model's float mantissa. */
+/* Significant bits of a random float: the model's float mantissa, and
+ * 2^-RAND_FIGS (v's top bits times it are exact in the model's float:
+ * no double arithmetic in the 32-bit model). */
 #if RTLUA_NUM == 32
 #define RAND_FIGS 24
+#define RAND_UNIT 0x1p-24f
 #else
 #define RAND_FIGS 53
+#define RAND_UNIT 0x1p-53
 #endif
 
 typedef struct {
@@ -317,8 +321,7 @@ static int m_random(lua_State *L)
     lua_Integer low, up;
     switch (lua_gettop(L)) {
     case 0:
-        lua_pushnumber(L, (lua_Number)((double)(v >> (64 - RAND_FIGS)) *
-                                       ldexp(1.0, -RAND_FIGS)));
+        lua_pushnumber(L, (lua_Number)(v >> (64 - RAND_FIGS)) * RAND_UNIT);
         return 1;
     case 1:
         low = 1;
