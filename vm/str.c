@@ -81,7 +81,7 @@ static inline const str *rom_lookup(const char *s, size_t len, uint32_t h)
     return NULL;
 }
 
-const str *str_rom_find(const char *s, size_t len)
+rt_cold const str *str_rom_find(const char *s, size_t len)
 {
     return len <= STR_SHORT_MAX ? rom_lookup(s, len, strhash_probe(s, len))
                                 : NULL;
@@ -419,8 +419,9 @@ uint32_t str_hash(str *s)
     return h;
 }
 
-int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
-                  const uint16_t *slots, uint32_t nslots, uint32_t maxprobe)
+rt_cold int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
+                          const uint16_t *slots, uint32_t nslots,
+                          uint32_t maxprobe)
 {
     const strtab *t = &G(L)->strt;
     for (uint32_t i = 0; i < n; i++) {
