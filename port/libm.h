@@ -2,7 +2,7 @@
  * libm.h — the libm functions rtlua calls, by the model's float type:
  * LIBM(fn) is fn in the 64-bit model and fn##f in the 32-bit one.
  *
- * On newlib (the boards' C library) LIBM_K(fn) is the function's kernel,
+ * On newlib (the boards' C library, its older libm) LIBM_K(fn) is the function's kernel,
  * __ieee754_fn[f], for the functions newlib wraps: sqrt, exp, log,
  * log10, asin, acos, atan2, fmod and pow.  Each wrapper calls its kernel,
  * then returns the kernel's result as it is when the library's
@@ -30,7 +30,10 @@ typedef float libm_num;
 typedef double libm_num;
 #endif
 
-#if defined(__NEWLIB__)
+/* (newlib's older libm, __OBSOLETE_MATH: the one for cores without a
+ * double-precision FPU.  With one, pow, exp and log and their float
+ * forms are newer code with no wrapper and no kernel.) */
+#if defined(__NEWLIB__) && defined(__OBSOLETE_MATH) && __OBSOLETE_MATH
 #define LIBM_K(fn) LIBM(__ieee754_##fn)
 libm_num LIBM_K(sqrt)(libm_num x);
 libm_num LIBM_K(exp)(libm_num x);
