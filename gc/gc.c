@@ -785,7 +785,7 @@ static gcobj *fin_target(gcobj *o)
     return o->tt == V_FINREF ? ((finref *)o)->target : o;
 }
 
-void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
+rt_cold void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
 {
     global_State *g = G(L);
     if (mt == NULL || (o->marked & MARK_FINALIZED) || is_rom(o) ||
@@ -1255,7 +1255,8 @@ static uint32_t mark_changed(global_State *g, lua_State *th)
 /* Nil-fill th's dead part, from top up to slot `end`, and lower its limit
  * when it was cleared up to it (do_trimlimit; not inside an allocation).
  * Returns the slots cleared.  (th->stack is not NULL.) */
-static uint32_t clear_dead_part(global_State *g, lua_State *th, uint32_t end)
+rt_cold static uint32_t clear_dead_part(global_State *g, lua_State *th,
+                                        uint32_t end)
 {
     uint32_t top = (uint32_t)(th->top - th->stack);
     if (end > th->stacksize)
@@ -1671,7 +1672,7 @@ static int dead_in_slot(global_State *g, uint8_t tt, gcobj *o)
 }
 
 /* Clear node n of weak table t if its entry is dead; 1 when it was. */
-static int clear_node(global_State *g, table *t, node *n)
+rt_cold static int clear_node(global_State *g, table *t, node *n)
 {
     int dead = 0;
     if (!is_nil(&n->val)) {
@@ -1758,7 +1759,7 @@ static void clear_range(global_State *g, table *t, uint32_t from, uint32_t to)
  * or passing over as many tables with nothing to clear.  Returns 0 when
  * the clear is over (nothing was done).  A table's flag goes when the
  * cycle's clear is done with it (GC_CLEARWEAK). */
-static int clear_unit(global_State *g)
+rt_cold static int clear_unit(global_State *g)
 {
     int lists = g->clearkeys ? 3 : 2;
     for (int i = 0; i < GC_CLEAR_CHUNK && g->cleartab == NULL; i++) {
@@ -1841,7 +1842,7 @@ static void separate_tobefnz(global_State *g, int all)
 /* What both atomic points of a cycle do first: mark what the program
  * can reach, from the roots, the stacks that ran and what the barriers
  * queued; the ephemerons converge in the propagation. */
-static void atomic_mark(global_State *g)
+rt_cold static void atomic_mark(global_State *g)
 {
     g->atomicscan = g->atomicclear = g->atomicthreads = 0;
     markroots(g);
@@ -2050,7 +2051,7 @@ static int sweep_unit(lua_State *L)
 
 /* Put the first object of tobefnz back on allgc (a stand-in's object is
  * there already: the stand-in is freed) and run its __gc. */
-static void call_one_finalizer(lua_State *L)
+rt_cold static void call_one_finalizer(lua_State *L)
 {
     global_State *g = G(L);
     gcobj *o = g->tobefnz;
@@ -2620,7 +2621,7 @@ int gc_finalize(lua_State *L, int max)
     return gc_finalize_for(L, max, UINT32_MAX);
 }
 
-int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
+rt_cold int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
 {
     global_State *g = G(L);
     if (g->tobefnz == NULL || g->gcemergency || g->gcfinalizing ||
@@ -2647,7 +2648,8 @@ int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
 
 /* The collection an allocation of `need` bytes that failed runs before
  * it tries again (gc.h). */
-static __attribute__((noinline)) void emergency(lua_State *L, size_t need)
+rt_cold static __attribute__((noinline)) void emergency(lua_State *L,
+                                                        size_t need)
 {
     /* Short of C stack, no collection: the allocation fails (a memory
      * error) rather than the stack. */
@@ -2705,7 +2707,7 @@ static void free_list(lua_State *L, gcobj **list)
     }
 }
 
-void gc_freeall(lua_State *L)
+rt_cold void gc_freeall(lua_State *L)
 {
     global_State *g = G(L);
     g->gcrunning = 0;

@@ -396,9 +396,17 @@ static void setindex(FuncState *fs, const tvalue *key, int idx)
         do_memerror(fs->ps->L);
 }
 
+/* (floorf in the 32-bit model: floor takes a double, and the boards
+ * linked it for this alone) */
+#if RTLUA_NUM == 32
+#define CODE_FLOOR(n) floorf(n)
+#else
+#define CODE_FLOOR(n) floor(n)
+#endif
+
 static int hasintvalue(rt_num n)
 {
-    return n == floor(n) && n >= -(rt_num)RT_INT_MAX - 1 &&
+    return n == CODE_FLOOR(n) && n >= -(rt_num)RT_INT_MAX - 1 &&
            n < (rt_num)RT_INT_MAX;
 }
 

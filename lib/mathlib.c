@@ -19,15 +19,17 @@
 #include "lauxlib.h"
 #include "lua.h"
 #include "lualib.h"
+#include "port/libm.h"
 #include "port/port.h"
 #include "romtab.h"
 #include "rtlua.h"
 
+/* M_K(fn): the function's kernel where newlib has one (port/libm.h) */
+#define M_OP(fn) LIBM(fn)
+#define M_K(fn) LIBM_K(fn)
 #if RTLUA_NUM == 32
-#define M_OP(fn) fn##f
 #define M_PI_NUM 3.14159265358979323846f
 #else
-#define M_OP(f) f
 #define M_PI_NUM 3.14159265358979323846
 #endif
 
@@ -86,7 +88,7 @@ static int m_fmod(lua_State *L)
         }
     } else {
         lua_pushnumber(
-            L, M_OP(fmod)(luaL_checknumber(L, 1), luaL_checknumber(L, 2)));
+            L, M_K(fmod)(luaL_checknumber(L, 1), luaL_checknumber(L, 2)));
     }
     return 1;
 }
@@ -107,13 +109,13 @@ static int m_modf(lua_State *L)
 
 static int m_sqrt(lua_State *L)
 {
-    lua_pushnumber(L, M_OP(sqrt)(luaL_checknumber(L, 1)));
+    lua_pushnumber(L, M_K(sqrt)(luaL_checknumber(L, 1)));
     return 1;
 }
 
 static int m_exp(lua_State *L)
 {
-    lua_pushnumber(L, M_OP(exp)(luaL_checknumber(L, 1)));
+    lua_pushnumber(L, M_K(exp)(luaL_checknumber(L, 1)));
     return 1;
 }
 
@@ -122,15 +124,15 @@ static int m_log(lua_State *L)
     lua_Number x = luaL_checknumber(L, 1);
     lua_Number r;
     if (lua_isnoneornil(L, 2)) {
-        r = M_OP(log)(x);
+        r = M_K(log)(x);
     } else {
         lua_Number b = luaL_checknumber(L, 2);
         if (b == 2)
-            r = M_OP(log2)(x);
+            r = LIBM_LOG2(x);
         else if (b == 10)
-            r = M_OP(log10)(x);
+            r = M_K(log10)(x);
         else
-            r = M_OP(log)(x) / M_OP(log)(b);
+            r = M_K(log)(x) / M_K(log)(b);
     }
     lua_pushnumber(L, r);
     return 1;
@@ -156,13 +158,13 @@ static int m_tan(lua_State *L)
 
 static int m_asin(lua_State *L)
 {
-    lua_pushnumber(L, M_OP(asin)(luaL_checknumber(L, 1)));
+    lua_pushnumber(L, M_K(asin)(luaL_checknumber(L, 1)));
     return 1;
 }
 
 static int m_acos(lua_State *L)
 {
-    lua_pushnumber(L, M_OP(acos)(luaL_checknumber(L, 1)));
+    lua_pushnumber(L, M_K(acos)(luaL_checknumber(L, 1)));
     return 1;
 }
 
@@ -170,7 +172,7 @@ static int m_atan(lua_State *L)
 {
     lua_Number y = luaL_checknumber(L, 1);
     lua_Number x = luaL_optnumber(L, 2, 1);
-    lua_pushnumber(L, M_OP(atan2)(y, x));
+    lua_pushnumber(L, M_K(atan2)(y, x));
     return 1;
 }
 
@@ -254,11 +256,15 @@ static int m_min(lua_State *L)
 /* Outputs dropped after seeding, so close seeds give unrelated runs. */
 #define RAND_DISCARD 16
 
-/* Significant bits of a random float: the model's float mantissa. */
+/* Significant bits of a random float: the model's float mantissa, and
+ * 2^-RAND_FIGS (v's top bits times it are exact in the model's float:
+ * no double arithmetic in the 32-bit model). */
 #if RTLUA_NUM == 32
 #define RAND_FIGS 24
+#define RAND_UNIT 0x1p-24f
 #else
 #define RAND_FIGS 53
+#define RAND_UNIT 0x1p-53
 #endif
 
 typedef struct {
@@ -317,8 +323,7 @@ static int m_random(lua_State *L)
     lua_Integer low, up;
     switch (lua_gettop(L)) {
     case 0:
-        lua_pushnumber(L, (lua_Number)((double)(v >> (64 - RAND_FIGS)) *
-                                       ldexp(1.0, -RAND_FIGS)));
+        lua_pushnumber(L, (lua_Number)(v >> (64 - RAND_FIGS)) * RAND_UNIT);
         return 1;
     case 1:
         low = 1;

@@ -240,7 +240,7 @@ void lua_rotate(lua_State *L, int idx, int n)
     reverse(p, t);
 }
 
-void lua_copy(lua_State *L, int fromidx, int toidx)
+rt_cold void lua_copy(lua_State *L, int fromidx, int toidx)
 {
     tvalue *fr = index2value(L, fromidx);
     tvalue *to = index2value(L, toidx);
@@ -422,7 +422,7 @@ lua_State *lua_tothread(lua_State *L, int idx)
     return tt_of(o) == V_THREAD ? gco2th(gc_of(o)) : NULL;
 }
 
-const void *lua_topointer(lua_State *L, int idx)
+rt_cold const void *lua_topointer(lua_State *L, int idx)
 {
     const tvalue *o = index2value_fast(L, idx);
     switch (tt_of(o)) {
@@ -729,7 +729,7 @@ int lua_getmetatable(lua_State *L, int objindex)
     return 1;
 }
 
-int lua_getiuservalue(lua_State *L, int idx, int n)
+rt_cold int lua_getiuservalue(lua_State *L, int idx, int n)
 {
     const tvalue *o = index2value_fast(L, idx);
     api_check(L, tt_of(o) == V_UDATA, "full userdata expected");
@@ -906,7 +906,7 @@ int lua_setmetatable(lua_State *L, int objindex)
     return 1;
 }
 
-int lua_setiuservalue(lua_State *L, int idx, int n)
+rt_cold int lua_setiuservalue(lua_State *L, int idx, int n)
 {
     api_checknelems(L, 1);
     tvalue *o = index2value_fast(L, idx);
@@ -1238,7 +1238,7 @@ static int set_stepmul(int stepmul)
     return old;
 }
 
-int lua_gc(lua_State *L, int what, ...)
+rt_cold int lua_gc(lua_State *L, int what, ...)
 {
     global_State *g = G(L);
     if (g->gcfinalizing) /* no collector control from inside a __gc */
@@ -1309,8 +1309,8 @@ int lua_gc(lua_State *L, int what, ...)
 
 /* Upvalue n of the function at fi: its value, name and owner (for the
  * barrier), or NULL when there is none. */
-static const char *aux_upvalue(const tvalue *fi, int n, tvalue **val,
-                               gcobj **owner)
+rt_cold static const char *aux_upvalue(const tvalue *fi, int n, tvalue **val,
+                                       gcobj **owner)
 {
     switch (tt_of(fi)) {
     case V_CCL: {
@@ -1371,7 +1371,7 @@ static upval **upvalref(lua_State *L, int fidx, int n)
     return &f->upvals[n - 1];
 }
 
-void *lua_upvalueid(lua_State *L, int fidx, int n)
+rt_cold void *lua_upvalueid(lua_State *L, int fidx, int n)
 {
     const tvalue *fi = index2value(L, fidx);
     switch (tt_of(fi)) {
@@ -1390,7 +1390,8 @@ void *lua_upvalueid(lua_State *L, int fidx, int n)
     }
 }
 
-void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2, int n2)
+rt_cold void lua_upvaluejoin(lua_State *L, int fidx1, int n1, int fidx2,
+                             int n2)
 {
     upval **up1 = upvalref(L, fidx1, n1);
     upval **up2 = upvalref(L, fidx2, n2);

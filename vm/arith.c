@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "port/libm.h"
 #include "vm/debug.h"
 #include "vm/num.h"
 #include "vm/str.h"
@@ -34,15 +35,9 @@ _Static_assert(TM_ORDER_(SUB) && TM_ORDER_(MUL) && TM_ORDER_(MOD) &&
 /* Bits of an integer: shifts by this many or more give 0. */
 #define INT_BITS ((rt_int)(sizeof(rt_int) * 8))
 
-#if RTLUA_NUM == 64
-#define RT_FLOOR(x) floor(x)
-#define RT_FMOD(a, b) fmod(a, b)
-#define RT_POW(a, b) pow(a, b)
-#else
-#define RT_FLOOR(x) floorf(x)
-#define RT_FMOD(a, b) fmodf(a, b)
-#define RT_POW(a, b) powf(a, b)
-#endif
+#define RT_FLOOR(x) LIBM(floor)(x)
+#define RT_FMOD(a, b) LIBM_K(fmod)(a, b)
+#define RT_POW(a, b) LIBM_K(pow)(a, b)
 
 /* 2^(INT_BITS-1) as a float: the first float above every integer.  Both
  * it and its negation (the smallest integer) are exact floats. */

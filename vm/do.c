@@ -84,7 +84,7 @@ struct lua_longjmp {
 
 /* ---- Errors ------------------------------------------------------------- */
 
-static void seterrorobj(lua_State *L, int status, tvalue *oldtop)
+rt_cold static void seterrorobj(lua_State *L, int status, tvalue *oldtop)
 {
     switch (status) {
     case LUA_ERRMEM:
@@ -195,7 +195,7 @@ _Noreturn __attribute__((noinline)) void do_cstackerror(lua_State *L)
     dbg_errormsg(L);
 }
 
-_Noreturn void do_runerror(lua_State *L, const char *fmt, ...)
+rt_cold _Noreturn void do_runerror(lua_State *L, const char *fmt, ...)
 {
     if (do_cstackshort(error))
         do_cstackerror(L);
@@ -350,7 +350,7 @@ _Noreturn static void badoption(lua_State *L, char c)
     dbg_errormsg(L);
 }
 
-const char *do_pushvfstring(lua_State *L, const char *fmt, va_list ap)
+rt_cold const char *do_pushvfstring(lua_State *L, const char *fmt, va_list ap)
 {
     struct fmtbuf b;
     b.L = L;
@@ -534,7 +534,7 @@ enum { GROW_OK, GROW_NOMEM, GROW_OVERFLOW, GROW_ERRERR };
  * could not be had), GROW_OVERFLOW (past LUAI_MAXSTACK: the error's
  * extra space is given), GROW_ERRERR (already in that space: the
  * overflow's handler overflowed too). */
-static int growstack(lua_State *L, int n)
+rt_cold static int growstack(lua_State *L, int n)
 {
     uint32_t size = L->stacksize;
     if (n >= 0 && n < LUAI_MAXSTACK) {
@@ -617,7 +617,7 @@ int do_ensurestack(lua_State *L, uint32_t n)
 }
 
 /* After an error: give back the overflow space and unused records. */
-static void shrinkstack(lua_State *L)
+rt_cold static void shrinkstack(lua_State *L)
 {
     if (L->stacksize > LUAI_MAXSTACK) {
         tvalue *lim = L->top;
@@ -761,7 +761,7 @@ void do_trimlimit(lua_State *L)
         L->stacklimit = need + 1 <= L->stacksize ? need + 1 : L->stacksize;
 }
 
-void do_shrinkthread(lua_State *L)
+rt_cold void do_shrinkthread(lua_State *L)
 {
     uint32_t inuse = frames_need(L);
     if (inuse == 0)
@@ -847,7 +847,7 @@ void do_freethread(lua_State *L, lua_State *L1)
 
 /* ---- Calls -------------------------------------------------------------- */
 
-__attribute__((noinline)) void do_cstackfail(lua_State *L, int isshort)
+rt_cold __attribute__((noinline)) void do_cstackfail(lua_State *L, int isshort)
 {
     uint32_t n = do_getCcalls(L);
     if (!isshort) {
@@ -1337,7 +1337,7 @@ static void resume(lua_State *L, void *ud)
     }
 }
 
-static int resumeerror(lua_State *L, const char *msg, int narg)
+rt_cold static int resumeerror(lua_State *L, const char *msg, int narg)
 {
     gc_thread_ran(L);
     L->top -= narg;
@@ -1444,7 +1444,7 @@ int lua_isyieldable(lua_State *L)
     return do_isyieldable(L);
 }
 
-int lua_closethread(lua_State *L, lua_State *from)
+rt_cold int lua_closethread(lua_State *L, lua_State *from)
 {
     gc_thread_enter(L);
     L->nCcalls = from ? do_getCcalls(from) : 0;
@@ -1482,7 +1482,7 @@ static void dofinalizer(lua_State *L, void *ud)
     do_callnoyield(L, L->top - 2, 0); /* a __gc never yields */
 }
 
-int do_finalizer(lua_State *L, gcobj *o)
+rt_cold int do_finalizer(lua_State *L, gcobj *o)
 {
     tvalue v;
     set_gc(&v, o, o->tt);

@@ -565,6 +565,17 @@ size_t num_str2number(const char *s, tvalue *out)
 
 /* ---- Number -> text ----------------------------------------------------- */
 
+/* floor(e * log10(2)) for |e| <= 2048, as floor(e * 0.30102999566398120)
+ * in doubles gives it (checked for every such e): 1292913986 / 2^32 is
+ * log10(2) to 2e-11, and the bias of 2048 keeps the shifted value
+ * positive.  (No double multiply or floor: floor's 264 bytes were in the
+ * boards' 32-bit model for this alone.) */
+static int log10_2_floor(int e)
+{
+    return (int)(((int64_t)e * 1292913986 + ((int64_t)2048 << 32)) >> 32) -
+           2048;
+}
+
 /* Scales finite x > 0 to num/den * 10^K with 1 <= num/den < 10 (exact
  * big-integer fraction); returns K. */
 static int scale10(double x, bignum *num, bignum *den)
@@ -580,7 +591,7 @@ static int scale10(double x, bignum *num, bignum *den)
     else
         bn_shl(den, -e);
     /* log10(2) ~ 0.30103; the estimate may be one low, fixed below. */
-    int K = (int)floor((b - 1) * 0.30102999566398120);
+    int K = log10_2_floor(b - 1);
     if (K >= 0)
         bn_mulpow10(den, K);
     else
@@ -766,7 +777,7 @@ static int exact_digits_short(double x, int n, char *dg, int *K)
         return 0;
     split2(x, &m, &e);
     (void)frexp(x, &b);
-    int K0 = (int)floor((b - 1) * 0.30102999566398120);
+    int K0 = log10_2_floor(b - 1);
     int s = n - 1 - K0;
     if (s < 0 || scaled_round(m, e, s, &q) != 0)
         return 0;

@@ -49,6 +49,17 @@ typedef float rt_num;
 #error "RTLUA_NUM must be 32 or 64"
 #endif
 
+/* A function the files built for speed (the Makefile's BOARD_HOT) run
+ * rarely or never on a program's hot paths: errors, finalizers, weak
+ * tables, start-up and shutdown.  GCC compiles it for size, as -Os
+ * would, and takes the branches that lead to it as unlikely; no
+ * benchmark spends a measurable share in one (bench/profile). */
+#if defined(__GNUC__)
+#define rt_cold __attribute__((cold))
+#else
+#define rt_cold
+#endif
+
 struct lua_State;
 typedef int (*rt_cfunction)(struct lua_State *L);
 

@@ -81,7 +81,7 @@ static inline const str *rom_lookup(const char *s, size_t len, uint32_t h)
     return NULL;
 }
 
-const str *str_rom_find(const char *s, size_t len)
+rt_cold const str *str_rom_find(const char *s, size_t len)
 {
     return len <= STR_SHORT_MAX ? rom_lookup(s, len, strhash_probe(s, len))
                                 : NULL;
@@ -139,7 +139,7 @@ static size_t buckets_bytes(uint32_t n)
     return (size_t)n * sizeof(str *);
 }
 
-int str_init(lua_State *L)
+rt_cold int str_init(lua_State *L)
 {
     strtab *t = &G(L)->strt;
     strhash_key_init(&ram_key, port_entropy());
@@ -271,7 +271,7 @@ void str_migrate_(global_State *g)
     migrate(g);
 }
 
-void str_shrink_start(global_State *g)
+rt_cold void str_shrink_start(global_State *g)
 {
     strtab *t = &g->strt;
     if (t->old != NULL || t->size <= STRTAB_MIN_SIZE ||
@@ -419,8 +419,9 @@ uint32_t str_hash(str *s)
     return h;
 }
 
-int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
-                  const uint16_t *slots, uint32_t nslots, uint32_t maxprobe)
+rt_cold int str_image_set(lua_State *L, const str *const *strings, uint32_t n,
+                          const uint16_t *slots, uint32_t nslots,
+                          uint32_t maxprobe)
 {
     const strtab *t = &G(L)->strt;
     for (uint32_t i = 0; i < n; i++) {
@@ -535,7 +536,7 @@ int str_sweep_unit(lua_State *L, size_t *freed)
     return i >= end;
 }
 
-static void free_buckets(global_State *g, str **b, uint32_t n)
+rt_cold static void free_buckets(global_State *g, str **b, uint32_t n)
 {
     if (b == NULL)
         return;
@@ -548,7 +549,7 @@ static void free_buckets(global_State *g, str **b, uint32_t n)
     gc_free(g, b, buckets_bytes(n));
 }
 
-void str_freeall(global_State *g)
+rt_cold void str_freeall(global_State *g)
 {
     strtab *t = &g->strt;
     if (t->clearing != 0) { /* no string in it yet */

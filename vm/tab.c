@@ -179,7 +179,7 @@ static tvalue *old_slot(const table *t, uint8_t tt, const value *v)
  * valid tail, in the old block past the copy cursor, else in the new then
  * the old node part.  The array comes first: a key taken into the tail
  * leaves a removed node behind it. */
-static tvalue *moving_int_slot(const table *t, rt_int key)
+rt_cold static tvalue *moving_int_slot(const table *t, rt_int key)
 {
     const struct tabmig *m = t->mig;
     if (m->amode == MIG_GROW) {
@@ -276,7 +276,8 @@ static const tvalue *weak_found(table *t, const tvalue *v, uint8_t ktt)
 /* The slow cases are out of line, so that a RAM table's lookup is the
  * raw one behind a single test of the header: a ROM table, or a weak
  * table flagged for the clear. */
-static __attribute__((noinline)) const tvalue *rom_getint(table *t, rt_int key)
+rt_cold static __attribute__((noinline)) const tvalue *rom_getint(table *t,
+                                                                  rt_int key)
 {
     if (!is_rom(t))
         return weak_found(t, raw_getint(t, key), V_INT);
@@ -663,7 +664,7 @@ static inline __attribute__((always_inline)) rt_uint length_of(table *t,
     return hash_border(t, n);
 }
 
-static __attribute__((noinline)) rt_uint weak_length(table *t)
+rt_cold static __attribute__((noinline)) rt_uint weak_length(table *t)
 {
     return length_of(t, 1);
 }
@@ -755,7 +756,8 @@ static int moving_index(const table *t, const tabview *v, const tvalue *key,
     return 0;
 }
 
-static int moving_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
+rt_cold static int moving_next(table *t, tvalue *key, tvalue *val,
+                               tvalue **slot)
 {
     tabview v;
     tab_view(t, &v);
@@ -823,8 +825,8 @@ static inline int raw_next(table *t, tvalue *key, tvalue *val, tvalue **slot)
  * When no live one follows, *key and *val are left nil, not holding the
  * dead entry: they are stack slots (lua_next's), and a slot the caller's
  * frame still covers must not name an object the sweep will free. */
-static __attribute__((noinline)) int slow_next(table *t, tvalue *key,
-                                               tvalue *val)
+rt_cold static __attribute__((noinline)) int slow_next(table *t, tvalue *key,
+                                                       tvalue *val)
 {
     if (is_rom(t))
         return rom_next(t, key, val);
@@ -1027,7 +1029,8 @@ static int same_value(const tvalue *a, const tvalue *b)
 /* k is normalised; val a copy.  Storing the value a flash field holds
  * changes nothing and allocates nothing (luaL_requiref of a standard
  * library does that). */
-static int rom_set(lua_State *L, table *t, const tvalue *k, const tvalue *val)
+rt_cold static int rom_set(lua_State *L, table *t, const tvalue *k,
+                           const tvalue *val)
 {
     romslot *s = tab_romslot(t);
     const tvalue *raw = raw_get(t, k);

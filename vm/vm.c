@@ -24,6 +24,7 @@
 
 #include "gc/gc.h"
 #include "gc/pace.h"
+#include "port/libm.h"
 #include "vm/debug.h"
 #include "vm/func.h"
 #include "vm/opcodes.h"
@@ -121,7 +122,7 @@ static int forprep(lua_State *L, tvalue *ra)
 
 /* The call hook of a Lua function starting (pc at its first
  * instruction; hooks see pc as already advanced). */
-static void hookcall(lua_State *L, CallInfo *ci)
+rt_cold static void hookcall(lua_State *L, CallInfo *ci)
 {
     L->oldpc = 0;
     if (L->hookmask & LUA_MASKCALL) {
@@ -223,13 +224,8 @@ static int order_imm(lua_State *L, const tvalue *ra, int imm, int flip,
 
 /* ---- Inline arithmetic helpers --------------------------------------- */
 
-#if RTLUA_NUM == 64
-#define num_floor(x) floor(x)
-#define num_pow(a, b) pow(a, b)
-#else
-#define num_floor(x) floorf(x)
-#define num_pow(a, b) powf(a, b)
-#endif
+#define num_floor(x) LIBM(floor)(x)
+#define num_pow(a, b) LIBM_K(pow)(a, b)
 
 /* b != 0 */
 static vm_inline rt_int int_mod(rt_int a, rt_int b)
@@ -1439,7 +1435,7 @@ enter:
 
 /* ---- Finishing an opcode interrupted by a yield ------------------------- */
 
-void vm_finishop(lua_State *L)
+rt_cold void vm_finishop(lua_State *L)
 {
     CallInfo *ci = L->ci;
     tvalue *base = ci->func + 1;
