@@ -1325,7 +1325,14 @@ enter:
                 set_obj(ra + 5, ra + 1);
                 set_obj(ra + 6, ra + 2);
                 L->top = ra + 4 + 3;
-                ProtectNT(do_call(L, ra + 4, GETARG_C(i)));
+                /* A C iterator (a coroutine.wrap function, next) runs as
+                 * OP_CALL runs one, without ccall's level: it cannot
+                 * nest the interpreter, and anything it calls that can
+                 * (lua_callk, lua_resume) checks the C stack itself. */
+                if (tt_of(ra + 4) == V_LCF || tt_of(ra + 4) == V_CCL)
+                    ProtectNT(do_precall(L, ra + 4, GETARG_C(i)));
+                else
+                    ProtectNT(do_call(L, ra + 4, GETARG_C(i)));
                 L->top = ci->top;
                 i = *(pc++);
                 goto l_tforloop;
