@@ -1393,8 +1393,9 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     gc_thread_ran(L);
     int status = do_rawrunprotected(L, resume, &nargs);
     if (status == LUA_YIELD) { /* the common case first */
+        /* (lua_yieldk set L->status before its throw) */
         *nres = L->ci->u2.nyield;
-        if (gc_suspended_lazy(G(L), L)) /* (it checks L's marks first) */
+        if (gc_yielded_lazy(G(L), L)) /* (it checks L's marks first) */
             return LUA_YIELD;
         gc_thread_ran(L);
         gc_suspended(from != NULL ? from : L, L);
