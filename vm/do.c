@@ -963,17 +963,24 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
  * (already moved to func). */
 static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
 {
-    ptrdiff_t off = do_savestack(L, func);
-    do_checkstack(L, LUA_MINSTACK);
+    if (L->stack + L->stacklimit - L->top <= LUA_MINSTACK + DO_EXTRA_STACK) {
+        ptrdiff_t off = do_savestack(L, func);
+        do_growstack(L, LUA_MINSTACK);
+        func = do_restorestack(L, off);
+    }
     CallInfo *ci = L->ci->next; /* the common case: a kept record */
-    if (ci == NULL)
+    if (ci == NULL) {
+        ptrdiff_t off = do_savestack(L, func);
         ci = do_nextci(L);
-    func = do_restorestack(L, off);
+        func = do_restorestack(L, off);
+    }
     ci->func = func;
     ci->nresults = (int16_t)nresults;
     ci->callstatus = CIST_C;
     ci->top = L->top + LUA_MINSTACK;
-    ci->u.c.k = NULL;
+    /* (u.c.k is not cleared: only a frame that set it is ever continued,
+     * by lua_yieldk, lua_callk or lua_pcallk; a C function that calls
+     * without a continuation makes its callees non-yieldable.) */
     L->ci = ci;
     if (L->hookmask & LUA_MASKCALL) {
         int narg = (int)(L->top - func) - 1;
