@@ -646,7 +646,7 @@ enter:
                 const tvalue *slot = NULL;
                 if (vm_likely(is_table(up))) {
                     table *h = gco2tab(gc_of(up));
-                    slot = tab_getshortstr(h, gco2str(gc_of(key)));
+                    slot = tab_getshortstr_read(h, gco2str(gc_of(key)));
                     if (vm_likely(!is_nil(slot))) {
                         set_obj(RA(i), slot);
                         vmbreak;
@@ -706,7 +706,7 @@ enter:
                 const tvalue *slot = NULL;
                 if (vm_likely(is_table(rb))) {
                     table *h = gco2tab(gc_of(rb));
-                    slot = tab_getshortstr(h, gco2str(gc_of(key)));
+                    slot = tab_getshortstr_read(h, gco2str(gc_of(key)));
                     if (!is_nil(slot)) {
                         set_obj(RA(i), slot);
                         vmbreak;
