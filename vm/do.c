@@ -960,8 +960,10 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
 }
 
 /* Run a C function at func to completion; returns its number of results
- * (already moved to func). */
-static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+ * (already moved to func).  Inline in do_precall, through which the
+ * interpreter calls every C function. */
+static inline __attribute__((always_inline)) int
+precallc_(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
 {
     if (L->stack + L->stacklimit - L->top <= LUA_MINSTACK + DO_EXTRA_STACK) {
         ptrdiff_t off = do_savestack(L, func);
@@ -991,15 +993,23 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
     return n;
 }
 
+static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+{
+    return precallc_(L, func, nresults, f);
+}
+
 CallInfo *do_precall(lua_State *L, tvalue *func, int nresults)
 {
     for (;;) {
+        rt_cfunction f;
         switch (tt_of(func)) {
         case V_CCL:
-            precallc(L, func, nresults, gco2ccl(gc_of(func))->f);
-            return NULL;
+            f = gco2ccl(gc_of(func))->f;
+            goto cfunc;
         case V_LCF:
-            precallc(L, func, nresults, func->v.f);
+            f = func->v.f;
+        cfunc:
+            precallc_(L, func, nresults, f);
             return NULL;
         case V_LCL: {
             proto *p = gco2lcl(gc_of(func))->p;
