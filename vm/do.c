@@ -998,50 +998,81 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
     return precallc_(L, func, nresults, f);
 }
 
-CallInfo *do_precall(lua_State *L, tvalue *func, int nresults)
+/* The same for do_precall, whose C case is a jump here (no frame of its
+ * own, so that its Lua case keeps its few registers). */
+static __attribute__((noinline)) CallInfo *
+precallc_ci(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+{
+    precallc_(L, func, nresults, f);
+    return NULL;
+}
+
+/* A Lua function's new frame (do_precall's common case). */
+static inline __attribute__((always_inline)) CallInfo *
+precall_lua(lua_State *L, tvalue *func, int nresults)
+{
+    proto *p = gco2lcl(gc_of(func))->p;
+    int narg = (int)(L->top - func) - 1;
+    int fsize = p->maxstacksize;
+    if (L->stack + L->stacklimit - L->top <= fsize + DO_EXTRA_STACK) {
+        ptrdiff_t off = do_savestack(L, func);
+        do_growstack(L, fsize);
+        func = do_restorestack(L, off);
+    }
+    CallInfo *ci = L->ci->next; /* the common case: a kept record */
+    if (ci == NULL) {
+        ptrdiff_t off = do_savestack(L, func);
+        ci = do_nextci(L);
+        func = do_restorestack(L, off);
+    }
+    ci->func = func;
+    ci->nresults = (int16_t)nresults;
+    ci->callstatus = 0;
+    ci->top = func + 1 + fsize;
+    ci->u.l.savedpc = p->code;
+    ci->u.l.trap = L->hookmask; /* (startfunc makes it 0 or 1) */
+    ci->u.l.nextraargs = 0;
+    for (; narg < p->numparams; narg++)
+        set_nil(L->top++);
+    L->ci = ci;
+    return ci;
+}
+
+/* A value that is not a function: its __call handler goes in below it
+ * (a chain of __call values one level at a time: each takes a stack
+ * slot, so that a cycle ends in "stack overflow"), and that is called. */
+static __attribute__((noinline)) CallInfo *precall_tm(lua_State *L,
+                                                      tvalue *func,
+                                                      int nresults)
 {
     for (;;) {
-        rt_cfunction f;
+        func = tryfunctm(L, func);
         switch (tt_of(func)) {
         case V_CCL:
-            f = gco2ccl(gc_of(func))->f;
-            goto cfunc;
+            return precallc_ci(L, func, nresults, gco2ccl(gc_of(func))->f);
         case V_LCF:
-            f = func->v.f;
-        cfunc:
-            precallc_(L, func, nresults, f);
-            return NULL;
-        case V_LCL: {
-            proto *p = gco2lcl(gc_of(func))->p;
-            int narg = (int)(L->top - func) - 1;
-            int fsize = p->maxstacksize;
-            if (L->stack + L->stacklimit - L->top <= fsize + DO_EXTRA_STACK) {
-                ptrdiff_t off = do_savestack(L, func);
-                do_growstack(L, fsize);
-                func = do_restorestack(L, off);
-            }
-            CallInfo *ci = L->ci->next; /* the common case: a kept record */
-            if (ci == NULL) {
-                ptrdiff_t off = do_savestack(L, func);
-                ci = do_nextci(L);
-                func = do_restorestack(L, off);
-            }
-            ci->func = func;
-            ci->nresults = (int16_t)nresults;
-            ci->callstatus = 0;
-            ci->top = func + 1 + fsize;
-            ci->u.l.savedpc = p->code;
-            ci->u.l.trap = L->hookmask != 0;
-            ci->u.l.nextraargs = 0;
-            for (; narg < p->numparams; narg++)
-                set_nil(L->top++);
-            L->ci = ci;
-            return ci;
-        }
+            return precallc_ci(L, func, nresults, func->v.f);
+        case V_LCL:
+            return precall_lua(L, func, nresults);
         default:
-            func = tryfunctm(L, func);
             break;
         }
+    }
+}
+
+/* (No loop here, the __call case being precall_tm's: the C cases are
+ * jumps made before any frame, and the Lua case keeps its registers.) */
+CallInfo *do_precall(lua_State *L, tvalue *func, int nresults)
+{
+    switch (tt_of(func)) {
+    case V_CCL:
+        return precallc_ci(L, func, nresults, gco2ccl(gc_of(func))->f);
+    case V_LCF:
+        return precallc_ci(L, func, nresults, func->v.f);
+    case V_LCL:
+        return precall_lua(L, func, nresults);
+    default:
+        return precall_tm(L, func, nresults);
     }
 }
 
@@ -1069,7 +1100,7 @@ int do_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
                 set_nil(func + narg1);
             ci->top = func + 1 + fsize;
             ci->u.l.savedpc = p->code;
-            ci->u.l.trap = L->hookmask != 0;
+            ci->u.l.trap = L->hookmask; /* (startfunc makes it 0 or 1) */
             ci->u.l.nextraargs = 0;
             ci->callstatus =
                 (uint16_t)((ci->callstatus & ~CIST_VARARG) | CIST_TAIL);

@@ -525,8 +525,9 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
     gc_thread_ran(L);
     settrap(L->hookmask);
     goto trapset;
-startfunc: /* a call in the loop: its do_precall set the frame's trap from
-            * L->hookmask (0 or 1) just now */
+startfunc: /* a call in the loop: its do_precall set the frame's trap to
+            * L->hookmask just now (any non-zero value becomes 1 below,
+            * before anything reads it as settrap01's index) */
     if (vm_likely(ci->u.l.trap == 0)) {
         settrap01(0);
         cl = ci_func(ci);
