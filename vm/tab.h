@@ -174,8 +174,10 @@ typedef struct romslot {
 /* A ROM table is never on a gray list: its gclist field holds its slot. */
 #define tab_romslot(t) ((romslot *)(void *)(t)->gclist)
 
-/* The metatable of a table, RAM or ROM. */
-static inline table *tab_metatable(const table *t)
+/* The metatable of a table, RAM or ROM.  (Inline in the files built for
+ * size too: tm_finishget, a method found through __index, called it.) */
+static inline __attribute__((always_inline)) table *
+tab_metatable(const table *t)
 {
     return is_rom(t) ? tab_romslot(t)->mt : t->metatable;
 }
