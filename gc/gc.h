@@ -455,9 +455,9 @@ void gc_ranlist_add(lua_State *L);
  * slots popped since that clear.  (A thread without a stack has deadfrom
  * 0, and top and stack NULL: no test of stack needed.) */
 #define gc_thread_enter(L)                                                    \
-    ((L)->deadfrom > (uint32_t)(((uintptr_t)(L)->top -                        \
-                                 (uintptr_t)(L)->stack) /                     \
-                                sizeof(tvalue))                               \
+    ((L)->deadfrom >                                                          \
+             (uint32_t)(((uintptr_t)(L)->top - (uintptr_t)(L)->stack) /       \
+                        sizeof(tvalue))                                       \
          ? gc_clear_popped(L)                                                 \
          : (void)0)
 void gc_clear_popped(lua_State *L);

@@ -104,8 +104,8 @@ static int is_valid(const tvalue *o)
 
 /* Pseudo-index idx (below LUA_REGISTRYINDEX): an upvalue of the running
  * C closure. */
-static inline __attribute__((always_inline)) tvalue *
-upvalue_slot(lua_State *L, int idx)
+static inline __attribute__((always_inline)) tvalue *upvalue_slot(lua_State *L,
+                                                                  int idx)
 {
     tvalue *func = L->ci->func;
     int n = LUA_REGISTRYINDEX - idx;

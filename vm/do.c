@@ -1041,9 +1041,8 @@ precall_lua(lua_State *L, tvalue *func, int nresults)
 /* A value that is not a function: its __call handler goes in below it
  * (a chain of __call values one level at a time: each takes a stack
  * slot, so that a cycle ends in "stack overflow"), and that is called. */
-static __attribute__((noinline)) CallInfo *precall_tm(lua_State *L,
-                                                      tvalue *func,
-                                                      int nresults)
+static __attribute__((noinline)) CallInfo *
+precall_tm(lua_State *L, tvalue *func, int nresults)
 {
     for (;;) {
         func = tryfunctm(L, func);
