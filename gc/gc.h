@@ -452,9 +452,12 @@ void gc_ranlist_add(lua_State *L);
  * only), and may name an object a later sweep freed.  The frames about
  * to run would see those slots as registers: they are nil-filled now,
  * from the top up to where the last clear left it (deadfrom).  Cost: the
- * slots popped since that clear. */
+ * slots popped since that clear.  (A thread without a stack has deadfrom
+ * 0, and top and stack NULL: no test of stack needed.) */
 #define gc_thread_enter(L)                                                    \
-    ((L)->stack != NULL && (L)->deadfrom > (uint32_t)((L)->top - (L)->stack)  \
+    ((L)->deadfrom >                                                          \
+             (uint32_t)(((uintptr_t)(L)->top - (uintptr_t)(L)->stack) /       \
+                        sizeof(tvalue))                                       \
          ? gc_clear_popped(L)                                                 \
          : (void)0)
 void gc_clear_popped(lua_State *L);
@@ -486,8 +489,12 @@ void gc_suspended(lua_State *L, lua_State *co);
  * co's open upvalues from lowmark up, where a yield's C frame has none.
  * 0 when gc_suspended must run instead (a macro: vm/do.h's CallInfo). */
 #define gc_suspended_lazy(g, co)                                              \
+    ((co)->status == LUA_YIELD && gc_yielded_lazy(g, co))
+/* The same where co->status is known to be LUA_YIELD (lua_resume, after
+ * lua_yieldk's throw). */
+#define gc_yielded_lazy(g, co)                                                \
     ((co)->dirty == GC_RAN_ALL && (g)->gcphase != GC_PROPAGATE &&             \
-             (co)->status == LUA_YIELD && (g)->ranlen <= GC_LAZY_THREADS &&   \
+             (g)->ranlen <= GC_LAZY_THREADS &&                                \
              (co)->stack + (co)->stacklimit - (co)->top <= GC_LAZY_SLOTS      \
          ? ((co)->lowmark = (co)->ci->func, 1)                                \
          : 0)

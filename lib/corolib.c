@@ -47,16 +47,10 @@ static int co_state(lua_State *L, lua_State *co)
  * results moved to L, or -1 with an error object on L's top. */
 static int resume_with(lua_State *L, lua_State *co, int narg)
 {
-    /* (a yielded coroutine, the usual case, without co_state's call) */
-    int st = lua_status(co) == LUA_YIELD && L != co ? CO_SUSPENDED
-                                                    : co_state(L, co);
-    if (st != CO_SUSPENDED) {
-        lua_pop(L, narg);
-        lua_pushstring(L, st == CO_DEAD
-                              ? "cannot resume dead coroutine"
-                              : "cannot resume non-suspended coroutine");
-        return -1;
-    }
+    /* A coroutine that is not suspended (running, normal or dead) is
+     * lua_resume's to refuse: it drops the arguments and leaves "cannot
+     * resume dead coroutine" or "cannot resume non-suspended coroutine"
+     * in their place, moved to L below; no call to find its state. */
     if (!lua_checkstack(co, narg)) {
         lua_pushliteral(L, "too many arguments to resume");
         return -1;

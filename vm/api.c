@@ -102,6 +102,20 @@ static int is_valid(const tvalue *o)
     return o != &none_value;
 }
 
+/* Pseudo-index idx (below LUA_REGISTRYINDEX): an upvalue of the running
+ * C closure. */
+static inline __attribute__((always_inline)) tvalue *upvalue_slot(lua_State *L,
+                                                                  int idx)
+{
+    tvalue *func = L->ci->func;
+    int n = LUA_REGISTRYINDEX - idx;
+    api_check(L, n <= 256, "upvalue index too large");
+    if (tt_of(func) != V_CCL)
+        return (tvalue *)&none_value;
+    cclosure *cl = gco2ccl(gc_of(func));
+    return n <= cl->nupvalues ? &cl->upvalue[n - 1] : (tvalue *)&none_value;
+}
+
 static tvalue *index2value(lua_State *L, int idx)
 {
     CallInfo *ci = L->ci;
@@ -117,13 +131,7 @@ static tvalue *index2value(lua_State *L, int idx)
     }
     if (idx == LUA_REGISTRYINDEX)
         return &G(L)->registry;
-    /* An upvalue of the running C closure. */
-    int n = LUA_REGISTRYINDEX - idx;
-    api_check(L, n <= 256, "upvalue index too large");
-    if (tt_of(ci->func) != V_CCL)
-        return (tvalue *)&none_value;
-    cclosure *cl = gco2ccl(gc_of(ci->func));
-    return n <= cl->nupvalues ? &cl->upvalue[n - 1] : (tvalue *)&none_value;
+    return upvalue_slot(L, idx);
 }
 
 /* index2value as the API functions use it: a stack index (what the
@@ -418,7 +426,9 @@ void *lua_touserdata(lua_State *L, int idx)
 
 lua_State *lua_tothread(lua_State *L, int idx)
 {
-    const tvalue *o = index2value_fast(L, idx);
+    /* (coroutine.wrap's function finds its thread in an upvalue: inline) */
+    const tvalue *o = idx < LUA_REGISTRYINDEX ? upvalue_slot(L, idx)
+                                              : index2value_fast(L, idx);
     return tt_of(o) == V_THREAD ? gco2th(gc_of(o)) : NULL;
 }
 

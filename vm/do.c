@@ -960,20 +960,29 @@ void do_poscall(lua_State *L, CallInfo *ci, int nres)
 }
 
 /* Run a C function at func to completion; returns its number of results
- * (already moved to func). */
-static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+ * (already moved to func).  Inline in do_precall, through which the
+ * interpreter calls every C function. */
+static inline __attribute__((always_inline)) int
+precallc_(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
 {
-    ptrdiff_t off = do_savestack(L, func);
-    do_checkstack(L, LUA_MINSTACK);
+    if (L->stack + L->stacklimit - L->top <= LUA_MINSTACK + DO_EXTRA_STACK) {
+        ptrdiff_t off = do_savestack(L, func);
+        do_growstack(L, LUA_MINSTACK);
+        func = do_restorestack(L, off);
+    }
     CallInfo *ci = L->ci->next; /* the common case: a kept record */
-    if (ci == NULL)
+    if (ci == NULL) {
+        ptrdiff_t off = do_savestack(L, func);
         ci = do_nextci(L);
-    func = do_restorestack(L, off);
+        func = do_restorestack(L, off);
+    }
     ci->func = func;
     ci->nresults = (int16_t)nresults;
     ci->callstatus = CIST_C;
     ci->top = L->top + LUA_MINSTACK;
-    ci->u.c.k = NULL;
+    /* (u.c.k is not cleared: only a frame that set it is ever continued,
+     * by lua_yieldk, lua_callk or lua_pcallk; a C function that calls
+     * without a continuation makes its callees non-yieldable.) */
     L->ci = ci;
     if (L->hookmask & LUA_MASKCALL) {
         int narg = (int)(L->top - func) - 1;
@@ -984,47 +993,85 @@ static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
     return n;
 }
 
-CallInfo *do_precall(lua_State *L, tvalue *func, int nresults)
+static int precallc(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+{
+    return precallc_(L, func, nresults, f);
+}
+
+/* The same for do_precall, whose C case is a jump here (no frame of its
+ * own, so that its Lua case keeps its few registers). */
+static __attribute__((noinline)) CallInfo *
+precallc_ci(lua_State *L, tvalue *func, int nresults, rt_cfunction f)
+{
+    precallc_(L, func, nresults, f);
+    return NULL;
+}
+
+/* A Lua function's new frame (do_precall's common case). */
+static inline __attribute__((always_inline)) CallInfo *
+precall_lua(lua_State *L, tvalue *func, int nresults)
+{
+    proto *p = gco2lcl(gc_of(func))->p;
+    int narg = (int)(L->top - func) - 1;
+    int fsize = p->maxstacksize;
+    if (L->stack + L->stacklimit - L->top <= fsize + DO_EXTRA_STACK) {
+        ptrdiff_t off = do_savestack(L, func);
+        do_growstack(L, fsize);
+        func = do_restorestack(L, off);
+    }
+    CallInfo *ci = L->ci->next; /* the common case: a kept record */
+    if (ci == NULL) {
+        ptrdiff_t off = do_savestack(L, func);
+        ci = do_nextci(L);
+        func = do_restorestack(L, off);
+    }
+    ci->func = func;
+    ci->nresults = (int16_t)nresults;
+    ci->callstatus = 0;
+    ci->top = func + 1 + fsize;
+    ci->u.l.savedpc = p->code;
+    ci->u.l.trap = L->hookmask; /* (startfunc makes it 0 or 1) */
+    ci->u.l.nextraargs = 0;
+    for (; narg < p->numparams; narg++)
+        set_nil(L->top++);
+    L->ci = ci;
+    return ci;
+}
+
+/* A value that is not a function: its __call handler goes in below it
+ * (a chain of __call values one level at a time: each takes a stack
+ * slot, so that a cycle ends in "stack overflow"), and that is called. */
+static __attribute__((noinline)) CallInfo *
+precall_tm(lua_State *L, tvalue *func, int nresults)
 {
     for (;;) {
+        func = tryfunctm(L, func);
         switch (tt_of(func)) {
         case V_CCL:
-            precallc(L, func, nresults, gco2ccl(gc_of(func))->f);
-            return NULL;
+            return precallc_ci(L, func, nresults, gco2ccl(gc_of(func))->f);
         case V_LCF:
-            precallc(L, func, nresults, func->v.f);
-            return NULL;
-        case V_LCL: {
-            proto *p = gco2lcl(gc_of(func))->p;
-            int narg = (int)(L->top - func) - 1;
-            int fsize = p->maxstacksize;
-            if (L->stack + L->stacklimit - L->top <= fsize + DO_EXTRA_STACK) {
-                ptrdiff_t off = do_savestack(L, func);
-                do_growstack(L, fsize);
-                func = do_restorestack(L, off);
-            }
-            CallInfo *ci = L->ci->next; /* the common case: a kept record */
-            if (ci == NULL) {
-                ptrdiff_t off = do_savestack(L, func);
-                ci = do_nextci(L);
-                func = do_restorestack(L, off);
-            }
-            ci->func = func;
-            ci->nresults = (int16_t)nresults;
-            ci->callstatus = 0;
-            ci->top = func + 1 + fsize;
-            ci->u.l.savedpc = p->code;
-            ci->u.l.trap = L->hookmask != 0;
-            ci->u.l.nextraargs = 0;
-            for (; narg < p->numparams; narg++)
-                set_nil(L->top++);
-            L->ci = ci;
-            return ci;
-        }
+            return precallc_ci(L, func, nresults, func->v.f);
+        case V_LCL:
+            return precall_lua(L, func, nresults);
         default:
-            func = tryfunctm(L, func);
             break;
         }
+    }
+}
+
+/* (No loop here, the __call case being precall_tm's: the C cases are
+ * jumps made before any frame, and the Lua case keeps its registers.) */
+CallInfo *do_precall(lua_State *L, tvalue *func, int nresults)
+{
+    switch (tt_of(func)) {
+    case V_CCL:
+        return precallc_ci(L, func, nresults, gco2ccl(gc_of(func))->f);
+    case V_LCF:
+        return precallc_ci(L, func, nresults, func->v.f);
+    case V_LCL:
+        return precall_lua(L, func, nresults);
+    default:
+        return precall_tm(L, func, nresults);
     }
 }
 
@@ -1052,7 +1099,7 @@ int do_pretailcall(lua_State *L, CallInfo *ci, tvalue *func, int narg1,
                 set_nil(func + narg1);
             ci->top = func + 1 + fsize;
             ci->u.l.savedpc = p->code;
-            ci->u.l.trap = L->hookmask != 0;
+            ci->u.l.trap = L->hookmask; /* (startfunc makes it 0 or 1) */
             ci->u.l.nextraargs = 0;
             ci->callstatus =
                 (uint16_t)((ci->callstatus & ~CIST_VARARG) | CIST_TAIL);
@@ -1293,10 +1340,10 @@ static void finishccall(lua_State *L, CallInfo *ci)
     do_poscall(L, ci, n);
 }
 
-/* Run every interrupted frame of the coroutine to completion. */
-static void unroll(lua_State *L, void *ud)
+/* Run every interrupted frame of the coroutine to completion (inline in
+ * resume, which every resume of a yield runs). */
+static inline __attribute__((always_inline)) void unroll_(lua_State *L)
 {
-    (void)ud;
     CallInfo *ci;
     while ((ci = L->ci) != L->base_ci) {
         if (!ci_isLua(ci)) {
@@ -1306,6 +1353,12 @@ static void unroll(lua_State *L, void *ud)
             vm_execute(L, ci);
         }
     }
+}
+
+static void unroll(lua_State *L, void *ud)
+{
+    (void)ud;
+    unroll_(L);
 }
 
 static CallInfo *findpcall(lua_State *L)
@@ -1331,9 +1384,9 @@ static void resume(lua_State *L, void *ud)
         } else {
             if (ci->u.c.k != NULL)
                 n = ci->u.c.k(L, LUA_YIELD, ci->u.c.ctx);
-            do_poscall(L, ci, n);
+            poscall_(L, ci, n); /* (every resume of a yield: inline) */
         }
-        unroll(L, NULL);
+        unroll_(L);
     }
 }
 
@@ -1393,8 +1446,9 @@ int lua_resume(lua_State *L, lua_State *from, int nargs, int *nres)
     gc_thread_ran(L);
     int status = do_rawrunprotected(L, resume, &nargs);
     if (status == LUA_YIELD) { /* the common case first */
+        /* (lua_yieldk set L->status before its throw) */
         *nres = L->ci->u2.nyield;
-        if (gc_suspended_lazy(G(L), L)) /* (it checks L's marks first) */
+        if (gc_yielded_lazy(G(L), L)) /* (it checks L's marks first) */
             return LUA_YIELD;
         gc_thread_ran(L);
         gc_suspended(from != NULL ? from : L, L);

@@ -328,6 +328,12 @@ const tvalue *tab_romgetshortstr(table *t, str *key)
     return rs->ov != NULL ? ram_getshortstr(rs->ov, key) : &tab_absent;
 }
 
+const tvalue *tab_romramgetshortstr(table *t, str *key)
+{
+    const table *ov = tab_romslot(t)->ov;
+    return ov != NULL ? ram_getshortstr(ov, key) : &tab_absent;
+}
+
 const tvalue *tab_getint(table *t, rt_int key)
 {
     if (slow_case(t))

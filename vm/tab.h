@@ -174,8 +174,10 @@ typedef struct romslot {
 /* A ROM table is never on a gray list: its gclist field holds its slot. */
 #define tab_romslot(t) ((romslot *)(void *)(t)->gclist)
 
-/* The metatable of a table, RAM or ROM. */
-static inline table *tab_metatable(const table *t)
+/* The metatable of a table, RAM or ROM.  (Inline in the files built for
+ * size too: tm_finishget, a method found through __index, called it.) */
+static inline __attribute__((always_inline)) table *
+tab_metatable(const table *t)
 {
     return is_rom(t) ? tab_romslot(t)->mt : t->metatable;
 }
@@ -284,6 +286,33 @@ tab_getshortstr(table *t, str *key)
     if (tab_slowcase(t))
         return tab_romgetshortstr(t, key);
     return tab_rawgetshortstr(t, key);
+}
+
+/* A ROM table's RAM part (keys not in flash), for a key its flash part
+ * lacks: &tab_absent when it has none. */
+const tvalue *tab_romramgetshortstr(table *t, str *key);
+
+/* tab_getshortstr for the interpreter's reads of a global or a field
+ * (OP_GETTABUP, OP_GETFIELD): a library's field (`math.floor`, a global
+ * function such as `print`) is found inline too, in the flash part of a
+ * ROM table none of whose flash fields was ever written (no `over`), as
+ * tab_romgetshortstr would find it; only a key the flash lacks (a
+ * program's own global) calls, for the RAM part alone. */
+static inline __attribute__((always_inline)) const tvalue *
+tab_getshortstr_read(table *t, str *key)
+{
+    if (!tab_slowcase(t))
+        return tab_rawgetshortstr(t, key);
+    if (!is_rom(t) || tab_romslot(t)->over != NULL)
+        return tab_romgetshortstr(t, key);
+    const node *n = &t->node[key->hash & ((1u << t->lsizenode) - 1u)];
+    for (;;) {
+        if (node_keytt(n) == V_SHRSTR && n->key_val.gc == obj2gc(key))
+            return &n->val;
+        if (node_next(n) == 0)
+            return tab_romramgetshortstr(t, key);
+        n += node_next(n);
+    }
 }
 
 /* May the VM read t->array[i - 1] in place (i in the array part, and no

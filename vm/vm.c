@@ -521,8 +521,9 @@ VM_EXECUTE_ATTR void vm_execute(lua_State *L, CallInfo *ci)
     gc_thread_ran(L);
     settrap(L->hookmask);
     goto trapset;
-startfunc: /* a call in the loop: its do_precall set the frame's trap from
-            * L->hookmask (0 or 1) just now */
+startfunc: /* a call in the loop: its do_precall set the frame's trap to
+            * L->hookmask just now (any non-zero value becomes 1 below,
+            * before anything reads it as settrap01's index) */
     if (vm_likely(ci->u.l.trap == 0)) {
         settrap01(0);
         cl = ci_func(ci);
@@ -642,7 +643,7 @@ enter:
                 const tvalue *slot = NULL;
                 if (vm_likely(is_table(up))) {
                     table *h = gco2tab(gc_of(up));
-                    slot = tab_getshortstr(h, gco2str(gc_of(key)));
+                    slot = tab_getshortstr_read(h, gco2str(gc_of(key)));
                     if (vm_likely(!is_nil(slot))) {
                         set_obj(RA(i), slot);
                         vmbreak;
@@ -702,7 +703,7 @@ enter:
                 const tvalue *slot = NULL;
                 if (vm_likely(is_table(rb))) {
                     table *h = gco2tab(gc_of(rb));
-                    slot = tab_getshortstr(h, gco2str(gc_of(key)));
+                    slot = tab_getshortstr_read(h, gco2str(gc_of(key)));
                     if (!is_nil(slot)) {
                         set_obj(RA(i), slot);
                         vmbreak;
@@ -1321,7 +1322,14 @@ enter:
                 set_obj(ra + 5, ra + 1);
                 set_obj(ra + 6, ra + 2);
                 L->top = ra + 4 + 3;
-                ProtectNT(do_call(L, ra + 4, GETARG_C(i)));
+                /* A C iterator (a coroutine.wrap function, next) runs as
+                 * OP_CALL runs one, without ccall's level: it cannot
+                 * nest the interpreter, and anything it calls that can
+                 * (lua_callk, lua_resume) checks the C stack itself. */
+                if (tt_of(ra + 4) == V_LCF || tt_of(ra + 4) == V_CCL)
+                    ProtectNT(do_precall(L, ra + 4, GETARG_C(i)));
+                else
+                    ProtectNT(do_call(L, ra + 4, GETARG_C(i)));
                 L->top = ci->top;
                 i = *(pc++);
                 goto l_tforloop;
