@@ -954,6 +954,22 @@ set key right center
                 w = x
         return "%.3f" % g, ("%.3f" % w["ratio"], w["name"])
 
+    def seed_spread(self, board, side):
+        """The widest range over the seeds, a side: a sentence, or ''."""
+        out = []
+        for who in ("rtlua", "luaref") if side else ("rtlua",):
+            best = None
+            for x in self.r.of("bench", "board", board=board):
+                lo, hi = x.get(who + "_min"), x.get(who + "_max")
+                if lo and hi and (best is None or hi / lo > best[0]):
+                    best = (hi / lo, x["name"], x["model"], lo, hi)
+            if best and best[0] > 1:
+                out.append("%s %s, %s-bit: %s to %s (%.1f%%)" % (
+                    "rtlua's" if who == "rtlua" else "stock Lua's",
+                    best[1], best[2], comma(best[3]), comma(best[4]),
+                    100 * (best[0] - 1)))
+        return (" The widest ranges: " + "; ".join(out) + ".") if out else ""
+
     def board_text(self, L):
         """bench/run-board's tables: speed per board, and on mps2-an385
         bytes per object and the big list."""
@@ -996,6 +1012,16 @@ set key right center
                     "| | | %s " % ("%s (%s)" % w if w else "-")
                     for _, w in gw) + "|")
             L.append("")
+            k = bd.get("seeds") or 1
+            if k > 1:
+                spread = self.seed_spread(b, side)
+                block(L, """\
+                    Each count is the mean of %d runs, one a string-hash seed
+                    (rtlua: the arena's first word at boot; stock Lua: its
+                    stack moved, `pad=`), and the ratio is of the means: under
+                    QEMU an image has one seed, and the benchmarks that hash
+                    strings move by several per cent with it.%s
+                    """ % (k, spread))
             if b != "mps2-an385":
                 continue
             block(L, """\
