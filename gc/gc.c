@@ -105,14 +105,21 @@ static uint32_t remaining_units(global_State *g)
     return rem > floor ? rem : floor;
 }
 
+/* What the pause is a share of: the estimate and GC_PAUSE_EXTRA
+ * (gc.h: g->pauseextra). */
+static inline size_t pause_base(const global_State *g)
+{
+    return g->gcestimate + g->pauseextra;
+}
+
 /* The growth over the estimate that starts a cycle: the pause's share
- * of it, but at most a GC_PAUSE_ARENA_DIV-th of what the arena has left
+ * of pause_base, but at most a GC_PAUSE_ARENA_DIV-th of what the arena has left
  * over it.  The arena is fixed: garbage let grow to the pause's share of
  * a live set that fills much of it leaves the free space in holes, and a
  * big table's rehash, which needs its new parts whole, fails. */
 static size_t pause_room(const global_State *g)
 {
-    size_t room = g->gcestimate / 100 * g->pausepct;
+    size_t room = pause_base(g) / 100 * g->pausepct;
     size_t cap = arena_capacity(g->arena);
     size_t left =
         cap > g->gcestimate ? (cap - g->gcestimate) / GC_PAUSE_ARENA_DIV : 0;
@@ -130,7 +137,7 @@ static size_t pause_room(const global_State *g)
  * share of a 1 ms window down to a quarter). */
 static size_t cycle_room(const global_State *g, size_t base)
 {
-    size_t room = g->gcestimate / 100 * g->pausepct;
+    size_t room = pause_base(g) / 100 * g->pausepct;
     size_t cap = arena_capacity(g->arena);
     size_t limit = cap > base + g->reserve ? cap - base - g->reserve : 0;
     if (room > limit)

@@ -290,6 +290,20 @@
  * string every 10 ms beside 2 KiB holes used up the 460 KiB block in
  * 60 ms with 3.6 MiB free and ran out of memory inside rt.loop). */
 #define GC_LARGEST_DIV 4
+/* The pause's base is the estimate of live bytes plus this many
+ * (pause_base).  Stock Lua's live heap holds its libraries, 13-16 KB
+ * before a program makes anything, and its pause is a multiple of the
+ * whole; rtlua's libraries are in flash, so a cycle at every doubling of
+ * the estimate alone ran more cycles than stock Lua for the same
+ * allocation, most where the program's own live data is small
+ * (bench/closures.lua, 64-bit, N=10000: 246 cycles, one every 11.5 KB
+ * allocated), each paying the cycle's fixed work (roots, the string
+ * table's buckets, atomic, the sweep's walk of every object).  With
+ * this a cycle waits for about the growth stock Lua would allow the
+ * same program, its libraries included, and the peak stays under stock
+ * Lua's by the libraries' bytes.  pause_room's arena cap still holds
+ * (a small arena keeps its cycles early). */
+#define GC_PAUSE_EXTRA 16384
 /* Growth assists allow at least this many bytes of growth per cycle
  * (a tiny estimate would otherwise make every allocation pay). */
 #define GC_GROWTH_MIN 4096

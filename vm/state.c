@@ -131,6 +131,7 @@ lua_State *state_open_in(void *mem, size_t bytes)
     g->gcphase = GC_PAUSE;
     g->gcrunning = 0; /* no collection until the state is whole */
     g->pausepct = STATE_PAUSE_PCT;
+    g->pauseextra = GC_PAUSE_EXTRA;
     g->reserve = arena_capacity(g->arena) / STATE_RESERVE_DIV;
     /* Assist steps are bounded from the start, paced or not. */
     g->stepbudget = (uint32_t)((uint64_t)port_cycle_hz() *

@@ -282,7 +282,10 @@ typedef struct global_State {
                               keeps it, it may not be anchored yet */
     size_t gcestimate;     /* bytes in use at the end of the last cycle */
     uint32_t pausepct;     /* a cycle starts when use grows this % over
-                              the estimate (or free falls under reserve) */
+                              the estimate and pauseextra (or free falls
+                              under reserve) */
+    uint32_t pauseextra;   /* GC_PAUSE_EXTRA (gc.h); the collector's unit
+                              tests that step through cycles set 0 */
     size_t reserve;        /* assist steps below this many free bytes */
     size_t assistdebt;     /* bytes allocated since the last assist step
                               (or the last check of gc.c's assist_due) */
