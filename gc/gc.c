@@ -106,17 +106,21 @@ static uint32_t remaining_units(global_State *g)
 }
 
 /* What the pause is a share of: the estimate and GC_PAUSE_EXTRA
- * (gc.h: g->pauseextra). */
+ * (gc.h: g->pauseextra).  An estimate of 0 is none a cycle leaves (the
+ * heap holds the registry and the string table at least): it is how
+ * collectgarbage("step") says a cycle is due now (vm/api.c), so there
+ * the base is 0 too. */
 static inline size_t pause_base(const global_State *g)
 {
-    return g->gcestimate + g->pauseextra;
+    return g->gcestimate ? g->gcestimate + g->pauseextra : 0;
 }
 
 /* The growth over the estimate that starts a cycle: the pause's share
- * of pause_base, but at most a GC_PAUSE_ARENA_DIV-th of what the arena has left
- * over it.  The arena is fixed: garbage let grow to the pause's share of
- * a live set that fills much of it leaves the free space in holes, and a
- * big table's rehash, which needs its new parts whole, fails. */
+ * of pause_base, but at most a GC_PAUSE_ARENA_DIV-th of what the arena
+ * has left over it.  The arena is fixed: garbage let grow to the pause's
+ * share of a live set that fills much of it leaves the free space in
+ * holes, and a big table's rehash, which needs its new parts whole,
+ * fails. */
 static size_t pause_room(const global_State *g)
 {
     size_t room = pause_base(g) / 100 * g->pausepct;
