@@ -1304,8 +1304,11 @@ enter:
                     if (count > 0) {
                         rt_int idx =
                             (rt_int)((rt_uint)ra->v.i + (rt_uint)ra[2].v.i);
-                        ra[1].v.i = (rt_int)(count - 1);
-                        ra->v.i = idx;
+                        /* Whole values, tags too: a loaded function
+                         * may have written anything in the loop's own
+                         * registers (test_dump's hidden registers). */
+                        set_int(ra + 1, (rt_int)(count - 1));
+                        set_int(ra, idx);
                         set_int(ra + 3, idx);
                         pc -= GETARG_Bx(i);
                     }
@@ -1313,7 +1316,7 @@ enter:
                     rt_num step = ra[2].v.n, limit = ra[1].v.n;
                     rt_num idx = ra->v.n + step;
                     if (step > 0 ? idx <= limit : limit <= idx) {
-                        ra->v.n = idx;
+                        set_flt(ra, idx);
                         set_flt(ra + 3, idx);
                         pc -= GETARG_Bx(i);
                     }

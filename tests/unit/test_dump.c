@@ -588,6 +588,82 @@ static void test_a_call_over_an_open_upvalue_is_refused(void)
     CHECK(close_state_empty());
 }
 
+/* A numeric for loop's hidden registers (its index, its count or limit,
+ * its step) are the loop's own in compiled code, but a loaded function
+ * may write them in the loop's body.  FORLOOP must then not change the
+ * number in what is no longer a number: when it updated the index's
+ * value alone (not its type), a table written there became a table at
+ * its address plus the step, or (a float loop) at the step's bits, and
+ * the collector marked it (the fuzzer's case: "misaligned address" in
+ * markvalue).  The chunk below, made to read the hidden index into
+ * `last` and to write the table `t` into it, must return a number (it
+ * stops at its second turn: a float loop whose index is reset each turn
+ * would not end). */
+static const char forloop_src[] = "local t = {}\n"
+                                  "local last, n = nil, 0\n"
+                                  "for i = 1, 3 do\n"
+                                  "  last = i\n"
+                                  "  n = n + 1\n"
+                                  "  if n == 2 then break end\n"
+                                  "  local y = t\n"
+                                  "end\n"
+                                  "return last\n";
+
+static int forloop_patched(const char *src, size_t len)
+{
+    if (luaL_loadbufferx(L, src, len, "=for", "t") != LUA_OK)
+        return 0;
+    proto *p = gco2lcl(gc_of(L->top - 1))->p;
+    int forprep = -1, moves = 0;
+    for (int pc = 0; pc < p->sizecode; pc++) {
+        instr i = p->code[pc];
+        if (GET_OP(i) == OP_FORPREP && forprep < 0)
+            forprep = pc;
+        else if (GET_OP(i) == OP_MOVE && forprep >= 0) {
+            int a = GETARG_A(p->code[forprep]);
+            if (moves == 0 && GETARG_B(i) == a + 3) /* last = i */
+                p->code[pc] = CREATE_ABCk(OP_MOVE, GETARG_A(i), a, 0, 0);
+            else if (moves == 1 && GETARG_B(i) == 0) /* y = t */
+                p->code[pc] = CREATE_ABCk(OP_MOVE, a, 0, 0, 0);
+            else
+                return 0;
+            moves++;
+        }
+    }
+    if (moves != 2)
+        return 0;
+    chunklen = 0;
+    int st = lua_dump(L, buf_writer, NULL, 0);
+    lua_pop(L, 1);
+    return st == 0 && luaL_loadbufferx(L, (const char *)chunk, chunklen, "=c",
+                                       "b") == LUA_OK;
+}
+
+static void test_a_for_loops_hidden_registers_keep_their_types(void)
+{
+    CHECK(open_state());
+    if (!program_fits("test_a_for_loops_hidden_registers_keep_their_types"))
+        return;
+    char src[sizeof forloop_src + 8];
+    for (int flt = 0; flt <= 1; flt++) {
+        /* the integer loop, then the float one (1.0, 3) */
+        port_snprintf(src, sizeof src, "%s", forloop_src);
+        if (flt) {
+            char *one = strstr(src, "= 1,");
+            CHECK(one != NULL);
+            memmove(one + 5, one + 3, strlen(one + 3) + 1);
+            memcpy(one + 2, "1.0", 3);
+        }
+        CHECK(forloop_patched(src, strlen(src)));
+        CHECK_EQ(lua_pcall(L, 0, 1, 0), LUA_OK);
+        CHECK_EQ(lua_type(L, -1), LUA_TNUMBER);
+        CHECK_EQ(lua_isinteger(L, -1), !flt);
+        lua_pop(L, 1);
+        CHECK(checked());
+    }
+    CHECK(close_state_empty());
+}
+
 /* The search for open upvalues follows as many registers in one sweep
  * of the code as its scratch has bits an instruction (lang/verify.c):
  * every width from 1 to 32 must give one answer.  A compiled chunk whose
@@ -936,6 +1012,7 @@ static const struct check_case cases[] = {
     CASE(test_corrupted_code_is_refused_with_its_reason),
     CASE(test_tail_call_in_tbc_scope_is_an_error),
     CASE(test_a_call_over_an_open_upvalue_is_refused),
+    CASE(test_a_for_loops_hidden_registers_keep_their_types),
     CASE(test_every_width_of_the_open_search_agrees),
     CASE(test_verifier_rules_one_by_one),
     CASE(test_fault_injection_over_a_load),
