@@ -39,4 +39,29 @@ debug.sethook()
 assert(hits > 0)
 assert(not ok and err == "m:304: attempt to call a nil value (method 'method')",
        err)
+
+-- A numeric loop's hidden index, replaced by a table: FORLOOP stepped the
+-- number in the table (its address plus the step, still a table), and the
+-- collector marked it (lua5.4 crashes here too).  In a float loop it put
+-- the step's bits there.
+local function index_of(level, want)
+  for n = 1, 250 do
+    local name = debug.getlocal(level + 1, n)
+    if name == want then return n end
+  end
+end
+for _, first in ipairs({1, 1.0}) do
+  local seen = {}
+  for i = first, 3 do
+    local n = index_of(1, "i") - 3 -- the first of its three hidden ones
+    local name, v = debug.getlocal(1, n)
+    assert(name == "(for state)")
+    seen[#seen + 1] = v
+    if #seen == 2 then break end
+    debug.setlocal(1, n, {})
+  end
+  assert(type(seen[2]) == "number", type(seen[2]))
+  assert(math.type(seen[2]) == math.type(first))
+  collectgarbage()
+end
 print("ok")
