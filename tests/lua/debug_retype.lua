@@ -43,7 +43,9 @@ assert(not ok and err == "m:304: attempt to call a nil value (method 'method')",
 -- A numeric loop's hidden index, replaced by a table: FORLOOP stepped the
 -- number in the table (its address plus the step, still a table), and the
 -- collector marked it (lua5.4 crashes here too).  In a float loop it put
--- the step's bits there.
+-- the step's bits there.  The limit is infinite: a float index made of a
+-- table's bits stays below it (but for a NaN, when a pointer's low 32 bits
+-- are a float's in the 32-bit model: then the float loop ends at once).
 local function index_of(level, want)
   for n = 1, 250 do
     local name = debug.getlocal(level + 1, n)
@@ -52,7 +54,7 @@ local function index_of(level, want)
 end
 for _, first in ipairs({1, 1.0}) do
   local seen = {}
-  for i = first, 3 do
+  for i = first, 1 / 0 do
     local n = index_of(1, "i") - 3 -- the first of its three hidden ones
     local name, v = debug.getlocal(1, n)
     assert(name == "(for state)")
@@ -60,8 +62,10 @@ for _, first in ipairs({1, 1.0}) do
     if #seen == 2 then break end
     debug.setlocal(1, n, {})
   end
-  assert(type(seen[2]) == "number", type(seen[2]))
-  assert(math.type(seen[2]) == math.type(first))
+  if #seen == 2 or math.type(first) == "integer" then
+    assert(type(seen[2]) == "number", type(seen[2]))
+    assert(math.type(seen[2]) == math.type(first))
+  end
   collectgarbage()
 end
 print("ok")

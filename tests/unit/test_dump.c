@@ -598,10 +598,11 @@ static void test_a_call_over_an_open_upvalue_is_refused(void)
  * markvalue).  The chunk below, made to read the hidden index into
  * `last` and to write the table `t` into it, must return a number (it
  * stops at its second turn: a float loop whose index is reset each turn
- * would not end). */
+ * would not end; its limit is infinite, so that a float made of a
+ * table's bits stays below it, but for a NaN). */
 static const char forloop_src[] = "local t = {}\n"
                                   "local last, n = nil, 0\n"
-                                  "for i = 1, 3 do\n"
+                                  "for i = 1, 1 / 0 do\n"
                                   "  last = i\n"
                                   "  n = n + 1\n"
                                   "  if n == 2 then break end\n"
