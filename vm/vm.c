@@ -253,11 +253,12 @@ static int order_imm(lua_State *L, const tvalue *ra, int imm, int flip,
  * int_div32 says whether to take that path: both operands in int32's
  * range (b == -1 is handled before, so INT32_MIN / -1 never happens).
  * arrays.lua in the 64-bit model on mps2-an385: 51k modulos, 2.8M of its
- * 29.4M instructions in libgcc before. */
-/* There the two are functions of their own (they were calls to libgcc
- * anyway): inlined, their registers grew vm_execute's frame on the M0 from
- * 168 to 192 bytes, and with it the C stack of every Lua call made from C
- * (microbit's 64-bit model ran out of it in tests/lua/interrupt.lua). */
+ * 29.4M instructions in libgcc before.  There the two are functions of
+ * their own (they were calls to libgcc anyway): inlined, their registers
+ * grew vm_execute's frame on the M0 from 168 to 192 bytes, and with it the
+ * C stack of every Lua call made from C (microbit's 64-bit model ran out
+ * of it in tests/lua/interrupt.lua).  arith.c's arith_mod and arith_idiv
+ * (the API, constant folding) keep the 64-bit division: not hot. */
 #if RTLUA_NUM == 64 && UINTPTR_MAX <= 0xffffffffu
 #define int_div32(a, b)                                                       \
     ((rt_int)(int32_t)(a) == (a) && (rt_int)(int32_t)(b) == (b))
