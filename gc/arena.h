@@ -297,6 +297,11 @@ size_t arena_largest_alloc(const arena_t *a);
 #define RTLUA_ARENA_POISON 1
 #endif
 #define ARENA_POISON_BYTE 0xDBu
+#ifdef RTLUA_ARENA_POISON
+/* The bytes poisoned so far, by every arena: the tests' measure that each
+ * call poisons what it frees or moves, not a whole free block again. */
+extern size_t arena_poisoned;
+#endif
 
 /* The region of `a` goes back to its owner, who may reuse its bytes as it
  * likes: debug builds lift the poison of the free blocks (arena.c).  The
