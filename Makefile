@@ -172,13 +172,17 @@ HOST_ROM := $(call rom_generated,$(HOST_DIR))
 BOARD_ROM := $(call rom_generated,$(BDIR))
 
 # (vm/obj.h wants a configuration: the host's, whose number model the
-# generated files do not depend on.)
+# generated files do not depend on.  So any host build's will do, and a
+# newer one does not make it again: an order-only prerequisite.  Made
+# again, the tool would be newer than every build's generated files, and
+# builds that run side by side (tests/run) would each remake theirs.
+# It is written whole, then renamed.)
 $(ROMGEN): tools/romgen.c tools/romtab.c tools/romgen.h vm/strhash.h vm/obj.h \
            vm/num.h lang/reserved.h lang/escape.h \
-           $(HOST_INC)/rtlua_config.h
+           | $(HOST_INC)/rtlua_config.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -std=c11 -O2 $(WARN) -I. -I$(HOST_INC) tools/romgen.c \
-	    tools/romtab.c -o $@
+	    tools/romtab.c -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 
 # Any object may include the generated files: they are made first.
 ROMSTR_USERS := $(CORE_SRCS) $(PORT_HOST) $(PORT_CM) $(CHECK_SRCS) \
