@@ -36,9 +36,9 @@
 #define asan_hide(p, n) ((void)0)
 #define asan_show(p, n) ((void)0)
 #endif
-/* Bytes [p, p + n) are no longer in use: fill and poison them. */
 size_t arena_poisoned;
 
+/* Bytes [p, p + n) are no longer in use: fill and poison them. */
 static void hide(void *p, size_t n)
 {
     arena_poisoned += n;
@@ -61,7 +61,7 @@ static void show(void *p, size_t n)
 #else
 #define hide(p, n) ((void)0)
 #define show(p, n) ((void)0)
-#define hide_span(a, from, to) ((void)0)
+#define hide_span(a, from, to) ((void)(from), (void)(to))
 #define asan_hide(p, n) ((void)0)
 #define asan_show(p, n) ((void)0)
 #endif
@@ -877,10 +877,7 @@ static void *slide(arena_t *a, block *b, uint32_t need)
         insert_free(a, t);
         uint32_t from = end + (uint32_t)sizeof(block);
         hide_span(a, from > bo ? from : bo, was);
-        (void)from;
     }
-    (void)bo;
-    (void)was;
     at(a, hi)->prev_phys = end == hi ? start : end;
     a->in_use = a->in_use - old + (end - start);
     note_peak(a);

@@ -42,6 +42,15 @@ int check_main(const char *suite, const struct check_case *cases, int n);
         }                                                                     \
     } while (0)
 
+/* A helper's failing CHECK returns from the helper only: its caller runs
+ * it as CALL(helper(...)) to stop there too. */
+#define CALL(stmt)                                                            \
+    do {                                                                      \
+        stmt;                                                                 \
+        if (check_failed_now)                                                 \
+            return;                                                           \
+    } while (0)
+
 /* CHECK with the two integers printed on failure. */
 #define CHECK_EQ(a, b)                                                        \
     do {                                                                      \

@@ -35,14 +35,6 @@ _Static_assert(TEST_ARENA_BIG >= 2048, "the big-arena cases need 2 KiB");
 static _Alignas(16) unsigned char small_mem[TEST_ARENA_SMALL + 2 * GUARD];
 static _Alignas(16) unsigned char big_mem[TEST_ARENA_BIG];
 
-/* A failing CHECK inside a helper returns from the helper only. */
-#define CALL(stmt)                                                            \
-    do {                                                                      \
-        stmt;                                                                 \
-        if (check_failed_now)                                                 \
-            return;                                                           \
-    } while (0)
-
 /* ---- Helpers ----------------------------------------------------------- */
 
 static uint32_t rng_state;

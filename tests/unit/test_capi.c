@@ -66,13 +66,6 @@ int luaopen_testmod(lua_State *L);
 /* Below this (microbit, 64-bit model) the libraries fit but nothing else. */
 #define LUA_CASES_TINY_ARENA (12u * 1024u)
 
-#define CALL(stmt)                                                            \
-    do {                                                                      \
-        stmt;                                                                 \
-        if (check_failed_now)                                                 \
-            return;                                                           \
-    } while (0)
-
 static lua_State *cur;
 static arena_t *cur_arena;
 

@@ -399,6 +399,23 @@ static void test_random_operations_keep_pages_consistent(void)
     CHECK_EQ(arena_check(a), ARENA_OK);
 }
 
+/* Grow live[0] to m bytes by arena_realloc: its contents kept, and at
+ * most m bytes poisoned in the debug builds. */
+static void grow_live0(arena_t *a, size_t m)
+{
+#ifdef RTLUA_ARENA_POISON
+    size_t before = arena_poisoned;
+#endif
+    unsigned char *q = arena_realloc(a, live[0].p, m);
+    CHECK(q != NULL);
+#ifdef RTLUA_ARENA_POISON
+    CHECK(arena_poisoned - before <= m);
+#endif
+    live[0].p = q;
+    CHECK(intact(0));
+    CHECK_EQ(arena_check(a), ARENA_OK);
+}
+
 /* A block that grows by moving down over the free block below it (a
  * realloc's slide) poisons, in the debug builds, only what changes state:
  * not the large free block next to it again.  Small blocks are cut from
@@ -416,40 +433,24 @@ static void test_a_block_that_slides_poisons_only_what_moves(void)
     size_t n = ARENA_SMALL_MAX + 64; /* a block, cut from the end */
     unsigned char *p = arena_alloc(a, n);
     CHECK(p != NULL && arena_is_block(a, p));
-    for (size_t i = 0; i < n; i++)
-        p[i] = (unsigned char)(i * 7 + 1);
     CHECK(arena_largest_free(a) > 24 * n); /* the free room, below it */
-#ifdef RTLUA_ARENA_POISON
-    size_t before = arena_poisoned;
-#endif
-    unsigned char *q = arena_realloc(a, p, 2 * n);
-    CHECK(q != NULL && q < p);
-#ifdef RTLUA_ARENA_POISON
-    CHECK(arena_poisoned - before <= 2 * n);
-#endif
-    for (size_t i = 0; i < n; i++)
-        CHECK_EQ(q[i], (unsigned char)(i * 7 + 1));
-    CHECK_EQ(arena_check(a), ARENA_OK);
+    live[0].p = p;
+    live[0].n = n;
+    live[0].seed = 1;
+    fill(0);
+    CALL(grow_live0(a, 2 * n));
+    CHECK(live[0].p < p);
     /* The same over a free block above it as well: the block between two
-     * free ones, grown past both of its old bounds: large now, it goes to the
-     * start of the free room below, and the rest is one free block. */
+     * free ones, grown past both of its old bounds: large now, it goes to
+     * the start of the free room below, and the rest is one free block. */
     unsigned char *r = arena_alloc(a, n);
-    CHECK(r != NULL && r < q);
-    arena_free(a, q);
-    for (size_t i = 0; i < n; i++)
-        r[i] = (unsigned char)(i * 5 + 3);
-#ifdef RTLUA_ARENA_POISON
-    before = arena_poisoned;
-#endif
-    q = arena_realloc(a, r, 10 * n);
-    CHECK(q != NULL);
-#ifdef RTLUA_ARENA_POISON
-    CHECK(arena_poisoned - before <= 10 * n);
-#endif
-    for (size_t i = 0; i < n; i++)
-        CHECK_EQ(q[i], (unsigned char)(i * 5 + 3));
-    CHECK_EQ(arena_check(a), ARENA_OK);
-    arena_free(a, q);
+    CHECK(r != NULL && r < live[0].p);
+    arena_free(a, live[0].p);
+    live[0].p = r;
+    live[0].seed = 2;
+    fill(0);
+    CALL(grow_live0(a, 10 * n));
+    arena_free(a, live[0].p);
     CHECK_EQ(arena_in_use(a), 0);
     CHECK_EQ(arena_check(a), ARENA_OK);
 }

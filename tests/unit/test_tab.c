@@ -33,14 +33,6 @@
 /* Keys of the small mixed tables (bounds the `seen` array below). */
 #define MIXED_MAX 96u
 
-/* A failing CHECK inside a helper returns from the helper only. */
-#define CALL(stmt)                                                            \
-    do {                                                                      \
-        stmt;                                                                 \
-        if (check_failed_now)                                                 \
-            return;                                                           \
-    } while (0)
-
 static lua_State *cur;
 static arena_t *cur_arena;
 static size_t heap_bytes;
