@@ -126,17 +126,49 @@ static unsigned char pattern(uint32_t seed, size_t i)
     return (unsigned char)(seed * 31u + i * 7u + (i >> 8));
 }
 
+/* pattern's four bytes from i, a multiple of 4, as one little-endian
+ * word: i >> 8 is the same for all four, so they are b, b + 7, b + 14
+ * and b + 21, each added in its own byte lane (no carry across lanes).
+ * fill and intact go a word at a time with it (the big arena's model
+ * run fills and checks megabytes: on a board, four times fewer
+ * instructions). */
+static uint32_t pattern_word(uint32_t seed, size_t i)
+{
+    uint32_t x = pattern(seed, i) * 0x01010101u, y = 0x150e0700u;
+    return ((x & 0x7f7f7f7fu) + (y & 0x7f7f7f7fu)) ^ ((x ^ y) & 0x80808080u);
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDWISE(p) ((uintptr_t)(p) % 4u == 0)
+#else
+#define WORDWISE(p) 0
+#endif
+
 static void fill(void *p, size_t n, uint32_t seed)
 {
     unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    if (WORDWISE(p))
+        for (; i + 4 <= n; i += 4) {
+            uint32_t w = pattern_word(seed, i);
+            memcpy(b + i, &w, 4);
+        }
+    for (; i < n; i++)
         b[i] = pattern(seed, i);
 }
 
 static int intact(const void *p, size_t n, uint32_t seed)
 {
     const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    if (WORDWISE(p))
+        for (; i + 4 <= n; i += 4) {
+            uint32_t w;
+            memcpy(&w, b + i, 4);
+            if (w != pattern_word(seed, i))
+                return 0;
+        }
+    for (; i < n; i++)
         if (b[i] != pattern(seed, i))
             return 0;
     return 1;
@@ -145,6 +177,27 @@ static int intact(const void *p, size_t n, uint32_t seed)
 static int aligned(const void *p)
 {
     return ((uintptr_t)p % ARENA_ALIGN) == 0;
+}
+
+/* The helpers themselves: fill writes pattern's bytes, a word at a time
+ * or not, and intact sees any one byte changed. */
+static void test_fill_writes_the_pattern_and_intact_checks_it(void)
+{
+    unsigned char *buf = small_mem; /* aligned to 16 */
+    for (uint32_t seed = 0; seed < 600; seed += 97)
+        for (size_t at = 0; at < 4; at++) {
+            size_t n = 600 - seed % 7;
+            memset(buf, 0, 604);
+            fill(buf + at, n, seed);
+            for (size_t i = 0; i < n; i++)
+                CHECK_EQ(buf[at + i], pattern(seed, i));
+            CHECK(intact(buf + at, n, seed));
+            for (size_t i = 0; i < n; i += 61) {
+                buf[at + i] ^= 0x10;
+                CHECK(!intact(buf + at, n, seed));
+                buf[at + i] ^= 0x10;
+            }
+        }
 }
 
 /* ---- Creation ---------------------------------------------------------- */
@@ -1078,6 +1131,7 @@ static void test_check_reports_any_flipped_bit_in_a_block_header(void)
 }
 
 static const struct check_case cases[] = {
+    CASE(test_fill_writes_the_pattern_and_intact_checks_it),
     CASE(test_create_on_4k_gives_one_free_block),
     CASE(test_create_on_big_gives_one_free_block),
     CASE(test_create_aligns_a_misaligned_start_and_stays_inside),
