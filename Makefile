@@ -63,7 +63,8 @@ WARN := -Wall -Wextra -Wshadow -Wundef -Wmissing-prototypes \
 # changes), and its objects depend on that note: a build with another
 # DEBUG_INFO compiles them again.
 DEBUG_INFO ?= -g
-COMMON := -std=c11 $(DEBUG_INFO) -ffunction-sections -fdata-sections -I. -Iinclude
+COMMON := -std=c11 $(DEBUG_INFO) -ffunction-sections -fdata-sections \
+          -I. -Iinclude
 
 # ---- build directories -------------------------------------------------
 # The one rule for their names; scripts ask for them with `make -s
