@@ -247,6 +247,10 @@ endef
 # shell's pid ($@.$$$$.tmp, in the same recipe line), so that makes run
 # side by side (tests/run builds the boards at once) never share it.
 write_if_changed = cmp -s $(1) $(2) && rm -f $(1) || mv -f $(1) $(2)
+# write_note TEXT: a note file's recipe (DIR/debug-info,
+# DIR/gen/romgen.args): TEXT into $@, rewritten only when it changes.
+write_note = mkdir -p $(dir $@) && echo '$(1)' > $@.$$$$.tmp && \
+    $(call write_if_changed,$@.$$$$.tmp,$@)
 
 $(HOST_INC)/rtlua_config.h: Makefile
 	@mkdir -p $(dir $@)
@@ -379,15 +383,11 @@ FORCE:
 
 # DIR/debug-info holds DEBUG_INFO, rewritten only when it changes.
 %/debug-info: FORCE
-	@mkdir -p $(dir $@)
-	$(Q)echo '$(DEBUG_INFO)' > $@.$$$$.tmp && \
-	    $(call write_if_changed,$@.$$$$.tmp,$@)
+	$(Q)$(call write_note,$(DEBUG_INFO))
 
 # gen/romgen.args holds the options, rewritten only when they change.
 %/gen/romgen.args: FORCE
-	@mkdir -p $(dir $@)
-	$(Q)echo '$(ROMGEN_ARGS)' > $@.$$$$.tmp && \
-	    $(call write_if_changed,$@.$$$$.tmp,$@)
+	$(Q)$(call write_note,$(ROMGEN_ARGS))
 
 # rom_rules DIR: DIR/gen's files, and romstr.o built from them with the
 # core's flags (CFLAGS_VAR names them, CC_VAR the compiler; on the boards

@@ -7,8 +7,8 @@
 -- ROM tables keep working.
 -- 5000 entries on the host, 2000 on a board where they fit; a few
 -- hundred on a small board (still well past the incremental-growth
--- size). On microbit, from its flash
--- image in the 32-bit model, 19: under that size, so there the script
+-- size). On microbit, from its flash image in the 32-bit model, 19:
+-- under that size, so there the script
 -- checks the same properties across rehashes done at once (24 fit, 30
 -- do not; nor does the 64-bit model's smaller arena hold the script).
 -- An entry costs more in the 64-bit model (hash nodes of 32 bytes, not
@@ -26,9 +26,9 @@ if rt then
   local per = math.maxinteger >> 31 ~= 0 and 500 or 400
   N = math.min(N, st.arena // per)
   -- On a board, at most 2000: its tables still grow incrementally to
-  -- 2,048 slots (32 times TAB_SYNC_MAX), and the checks near each
-  -- growth take a quarter of 5000's time (5000 took 14 s of QEMU's
-  -- time on an mps2 board, in each model and from each image).
+  -- 2,048 slots (32 times TAB_SYNC_MAX), in a fifth of 5000's time
+  -- (mps2-an385: 2.7 s of QEMU against 13.5 s, in each model and from
+  -- each image).
   if st.clock ~= "host" then N = math.min(N, 2000) end
 end
 
