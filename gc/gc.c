@@ -323,64 +323,37 @@ static int behind(global_State *g)
 }
 
 /* The cycles of assists (outside an rt.loop body) each tick may hold,
- * counted in g->assistspent, which the tick sets back to 0.  A 1 ms
- * window at 25% keeps 70% for the mutator only if assists take at most
- * a tenth of a tick's credit; past that, the share trades the mutator's
- * time for memory, and grows with the need for memory:
- *   - growth assists, while the cycle is within its room:
- *     g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h says
- *     why);
+ * counted in g->assistspent, which the tick sets back to 0:
+ *   - g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h),
+ *     however far behind the cycle is, while free memory is over the
+ *     reserve.  With the paced steps held to a tick's credit (pace.c), a
+ *     1 ms window at 25% and 4 kHz holds four paced bursts and five
+ *     allowances at most: 1 - (4 x 1,562 + 5 x 312) / 25,000 leaves the
+ *     mutator 68.8% of it.  The share used to grow past the cycle's room
+ *     (to a whole credit at one and a half rooms, three past two) and
+ *     with free memory under two reserves (three credits): each of those
+ *     made the windows around it 45-55% assists in
+ *     bench/gc_adversarial.lua's free mode at 4 MiB (rehash, weakk, list,
+ *     findie, finlive, weakkdie at shift=0; deepupv, weakvdie at shift=5:
+ *     lowest MMU 45.0% / 50.3%, now 67.7% / 66.8%).  A cycle that falls
+ *     behind now lets the heap grow, which is what the room above the
+ *     reserve is for; under the reserve, memory comes first;
  *   - the assist that finds a cycle due and starts it: one allowance
- *     more than was spent, spent or not;
- *   - past the cycle's room, from that up to a tick's credit in
- *     proportion to the overrun, reached at one and a half rooms: a step
- *     from the allowance to a whole credit at the room made the windows
- *     around it 40% assists (findie and finlive at shift=0: MMU 27-50%),
- *     and a credit reached only at a second room let 200,000 short-lived
- *     __gc tables on the host peak at 1.4-2.1 times lua5.4's arena
- *     (0.9-1.3 times with this);
- *   - past a second room, or with free memory under
- *     GC_ASSIST_SHARE_FREE reserves: GC_ASSIST_SHORT_MUL credits.  A
- *     cycle that falls behind lets the objects made during it survive
- *     it, and the next one starts bigger: at a tenth of a credit,
- *     finshort at shift=0 grew to 3 MB of 4 MiB;
+ *     more than was spent, spent or not (put off to the next tick's
+ *     paced step, it let a fast allocator grow by a tick's allocation:
+ *     200k short-lived __gc tables on the host, 0.8 MB against 87 KB);
  *   - under the reserve of free memory, or with no tick (g->assistrate
  *     0): no limit (memory first; assist() still bounds each catch-up
- *     above the reserve).  A small or nearly full arena has no memory
- *     to trade: on lm3s6965evb's 49 KiB in the 64-bit model, the garbage
- *     the shares let stand split the free space, and a 4 KB array part
- *     found no block after a full emergency collection. */
+ *     above the reserve). */
 static uint32_t tick_cap(global_State *g)
 {
-    if (g->assistrate == 0)
+    if (g->assistrate == 0 || arena_free_bytes(g->arena) < g->reserve)
         return UINT32_MAX;
-    size_t free = arena_free_bytes(g->arena);
-    if (free < g->reserve)
-        return UINT32_MAX;
-    /* A cycle due starts at once, in an allowance's worth of one more
-     * step: put off to the next tick's paced step, it let a fast
-     * allocator grow by a tick's allocation (200k short-lived __gc
-     * tables on the host: 0.8 MB, against 87 KB). */
     if (g->gcphase == GC_PAUSE) {
         uint32_t cap = g->assistspent + g->assistrate;
         return cap < g->assistrate ? UINT32_MAX - 1 : cap;
     }
-    uint64_t most = (uint64_t)g->creditcap * GC_ASSIST_SHORT_MUL;
-    if (most >= UINT32_MAX)
-        most = UINT32_MAX - 1;
-    if (free / GC_ASSIST_SHARE_FREE < g->reserve)
-        return (uint32_t)most;
-    size_t grown = cycle_grown(g);
-    size_t room = cycle_room(g, g->cyclebytes);
-    if (grown > 2 * room)
-        return (uint32_t)most;
-    if (grown <= room || g->creditcap <= g->assistrate)
-        return g->assistrate;
-    if (grown - room >= room / 2)
-        return g->creditcap;
-    uint64_t more = muldiv(2 * (uint64_t)(g->creditcap - g->assistrate),
-                           grown - room, room);
-    return g->assistrate + (uint32_t)more;
+    return g->assistrate;
 }
 
 /* What an assist that has run `used` cycles may still run of `budget`
@@ -2115,6 +2088,7 @@ static void start_cycle(global_State *g)
     g->fnzstage = FNZ_NONE;
     g->fnzmark = g->fnzbatch = NULL;
     g->atomicput = 0;
+    g->atomicwait = 0;
     /* The main thread is not swept: make it white again by hand. */
     makewhite(g, obj2gc(&g->mainthread));
     markroots(g);
@@ -2500,6 +2474,7 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits,
              * ran atomic in the last cycles of its budget: 125%.) */
             if (budget >= g->stepbudget)
                 g->atomicput++;
+            g->atomicwait = 1;
             break;
         }
         uint8_t phase = atomic ? (uint8_t)GC_ATOMIC : g->gcphase;
@@ -2549,6 +2524,7 @@ static uint32_t step_(lua_State *L, uint32_t budget, uint32_t maxunits,
             g->atomicslots = g->atomicscan + g->atomicclear;
             g->atomiclslots = lslots;
             g->atomicput = 0;
+            g->atomicwait = 0;
         }
         if (took > longest)
             longest = took;

@@ -264,9 +264,9 @@
  * checks, GC_DUE_STRIDE bytes apart (docs/architecture.md 9.4: assists
  * of one step let the cycles of a program that outruns the collector on
  * a slow board grow without end; paying all at once was a pause of
- * several ms).  Outside a body, assists also keep to a share of each
- * tick that grows as memory is needed (gc.c: tick_cap); under the
- * reserve of free bytes, neither limit holds: memory first. */
+ * several ms).  Outside a body, assists also keep to a small share of
+ * each tick (gc.c: tick_cap); under the reserve of free bytes, neither
+ * limit holds: memory first. */
 /* What is owed is charged at every (free bytes / this) allocated under
  * the reserve, and every (room / this) in growth. */
 #define GC_ASSIST_DIV 64
@@ -309,15 +309,6 @@
 #define GC_GROWTH_MIN 4096
 /* The goal: the cycle should end before free bytes fall to reserve / this. */
 #define GC_ASSIST_GOAL_DIV 4
-/* Assists outside an rt.loop body keep to their small share of each
- * tick (gc.c: tick_cap) only while free memory is at least this many
- * reserves (a quarter of the arena); under it, to GC_ASSIST_SHORT_MUL
- * credits; under one reserve, memory comes first. */
-#define GC_ASSIST_SHARE_FREE 2
-/* Past a second room, or with free memory under GC_ASSIST_SHARE_FREE
- * reserves (but over one), assists may take this many ticks' credits of
- * each tick (gc.c: tick_cap): 75% of it at 25%. */
-#define GC_ASSIST_SHORT_MUL 3
 /* A cycle longer than the last still owes at least this part of the
  * last one's units (1/this), so the rate never falls to zero. */
 #define GC_ASSIST_TAIL_DIV 8

@@ -10,19 +10,26 @@ static global_State *paced; /* the state the tick feeds */
 static uint32_t credit_per_tick;
 void (*pace_safepoint_hook)(lua_State *L);
 
-/* Credit never exceeds one tick's share (or one step, if that is more):
- * what the collector did not use by the next tick is lost, so it never
- * catches up in a burst longer than a tick's share, and the mutator keeps
- * its share of every tick-long window (1 - utilisation) but for assist
- * steps.  A cap of four steps let 400 us bursts follow a 1 ms tick. */
+/* Credit never exceeds one tick's share: what the collector did not use
+ * by the next tick is lost, so it never catches up in a burst, and a
+ * 1 ms window holds at most the bursts of its four ticks (at 4 kHz) and
+ * one more of a tick that came late.  Paced steps that run past their
+ * credit (a step may overrun its budget by one unit, and atomic borrows:
+ * pace_safepoint_) leave a debt that the next tick's credit pays first,
+ * so the ticks' shares hold over any run of ticks.  The cap was a whole
+ * step when that was more (2,500 cycles, against 1,562 at 25% of a 4 kHz
+ * tick at 25 MHz): the credit a tick left unused, as a cycle became due
+ * or a step stopped short, made a burst of a step and a half, and
+ * deepco's and codie's worst 1 ms windows held one beside four of a
+ * tick's (bench/gc_adversarial.lua, free mode at 4 MiB: 65% and 68% of
+ * the windows for the mutator; 69% and 72% with the cap at a tick's). */
 static void recompute(global_State *g)
 {
     uint32_t hz = port_tick_hz();
     uint32_t per_tick = hz ? port_cycle_hz() / hz : 0;
     credit_per_tick =
         (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
-    g->creditcap =
-        credit_per_tick > g->stepbudget ? credit_per_tick : g->stepbudget;
+    g->creditcap = credit_per_tick ? credit_per_tick : 1;
     g->assistrate = credit_per_tick / PACE_ASSIST_TICK_DIV;
 }
 
@@ -32,7 +39,12 @@ static void on_tick(void)
     if (g == NULL)
         return;
     gc_trace(port_cycles(), g->credit, GC_TRACE_TICK);
-    uint32_t c = g->credit + credit_per_tick;
+    uint32_t c = g->credit + credit_per_tick, d = g->creditdebt;
+    if (d != 0) {
+        uint32_t pay = d < c ? d : c;
+        c -= pay;
+        g->creditdebt = d - pay;
+    }
     g->credit = c > g->creditcap ? g->creditcap : c;
     g->assistspent = 0;
     g->stepflag = 1;
@@ -90,6 +102,13 @@ static void spend(global_State *g, uint32_t used)
 {
     int more = pace_has_work(&g->mainthread);
     port_irqstate s = port_critical_enter();
+    if (used > g->credit) {
+        /* at most a tick's: a slow __gc is the program's time, not a
+         * debt that would starve the collector for many ticks */
+        uint32_t d = g->creditdebt + (used - g->credit);
+        g->creditdebt =
+            d > g->creditcap || d < used - g->credit ? g->creditcap : d;
+    }
     g->credit = used >= g->credit ? 0 : g->credit - used;
     g->stepflag = more && g->credit >= g->stepbudget / PACE_MIN_STEP_DIV;
     port_critical_exit(s);
@@ -125,7 +144,14 @@ void pace_safepoint_(lua_State *L)
     if (!g->gcrunning || budget == 0 || pace_held(g)) {
         g->stepflag = 0;
     } else {
-        if (budget > g->stepbudget)
+        /* A step that ended rather than start atomic late (gc.c:
+         * atomic_cost) waits for a budget that holds it.  A tick's credit
+         * (1,562 cycles at 25% of a 4 kHz tick) is less than most atomics
+         * need, so a whole tick's credit (no debt left) may borrow up to
+         * a step budget; the next tick pays the debt, and since it then
+         * brings less than a whole credit, it cannot borrow again. */
+        if (budget > g->stepbudget ||
+            (g->atomicwait && budget >= g->creditcap))
             budget = g->stepbudget;
         g->stats.paced++;
         uint32_t t0 = port_cycles();

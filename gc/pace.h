@@ -2,10 +2,13 @@
  * pace.h — driving the collector by time.
  *
  * The tick (SysTick) only accrues credit: each tick adds
- * cycles-per-tick x utilisation to g->credit (never above g->creditcap,
- * one tick's share) and raises g->stepflag.  The VM's safe points (allocation,
+ * cycles-per-tick x utilisation to g->credit, less what earlier steps
+ * ran past their credit (g->creditdebt), never above g->creditcap (one
+ * tick's share), and raises g->stepflag.  The VM's safe points (allocation,
  * call, backward jump) test the flag with one load and a branch and then run
- * one step of min(credit, stepbudget) cycles; a step never starts inside
+ * one step of min(credit, stepbudget) cycles (a whole step budget when
+ * the collector waits to start atomic and a whole tick's credit is
+ * there: the debt goes to the next tick); a step never starts inside
  * the interrupt, nor while g->gchold is set (an rt.loop body, whose slack
  * goes to the collector instead) unless the body overran its period.
  * Allocation adds assist steps (gc.c: assist_due) when a cycle is due and
@@ -38,16 +41,18 @@
  * next tick, which raises the flag for any credit). */
 #define PACE_MIN_STEP_DIV 8
 /* Growth assists outside an rt.loop body may take at most a tick's
- * credit / this of each tick (gc.c: tick_cap; behind their cycle's
- * room, a tick's credit; with little memory free, no limit).  The paced
- * steps come in a burst after each tick, and a 1 ms window holds those
- * bursts and the assists of its ticks and one more: at 25% of a 4 kHz
- * tick at 25 MHz, 5 x (1,562 + 156) cycles of 25,000 leave the mutator
- * 66% of any window (with a 1 kHz tick, 6,250 + 2 x 625: 70%, but the
- * burst was 250 us).  Without it, a program that outran the paced steps
- * by 3% of the time had two whole-budget assists in some windows, and
- * 55% of them. */
-#define PACE_ASSIST_TICK_DIV 10
+ * credit / this of each tick (gc.c: tick_cap; a cycle due starts with one
+ * allowance more; with little memory free, no limit).  The paced steps
+ * come in a burst after each tick, held to its credit, and a 1 ms window
+ * holds four of them and the assists of five ticks: at 25% of a 4 kHz
+ * tick at 25 MHz, 4 x 1,562 + 5 x 312 cycles of 25,000 leave the mutator
+ * 68.8% of any window.  At a tenth (156 cycles), the programs that need
+ * 27-29% of the time (finshort and rehash in bench/gc_adversarial.lua)
+ * fell behind until memory ran short, and their windows then went to
+ * the collector whole (MMU 0.2%); at a seventh, finshort did at shift=5.
+ * Without any limit, a program that outran the paced steps by 3% of the
+ * time had two whole-budget assists in some windows, and 55% of them. */
+#define PACE_ASSIST_TICK_DIV 5
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
 

@@ -219,6 +219,8 @@ typedef struct global_State {
     uint8_t remarks;        /* root re-marks done in this propagate phase */
     uint8_t atomicput;      /* steps that ended rather than start atomic late
                                (GC_ATOMIC_DEFER) */
+    uint8_t atomicwait;     /* a step ended rather than start atomic: a paced
+                               step may borrow a whole budget (gc/pace.c) */
     uint8_t remarking;      /* g->trav is a thread being re-marked */
     uint8_t remarkpass;     /* a re-mark pass is under way */
     uint8_t remarkfound;    /* this pass found gray objects */
@@ -329,8 +331,11 @@ typedef struct global_State {
         };
         volatile uint16_t safeflags;
     };
-    uint32_t utilisation_pct;      /* share of each tick given to the GC */
-    uint32_t creditcap;            /* credit never exceeds this */
+    uint32_t utilisation_pct; /* share of each tick given to the GC */
+    uint32_t creditcap;       /* credit never exceeds this: a tick's */
+    /* cycles paced steps ran past their credit, which the next tick pays
+     * first (gc/pace.c) */
+    uint32_t creditdebt;
     volatile uint32_t assistspent; /* cycles of assists outside rt.loop
                                       bodies since the last tick */
     uint32_t assistrate; /* what growth assists may spend of each tick (gc.c:
