@@ -335,7 +335,7 @@ static int behind(global_State *g)
  *     made the windows around it 45-55% assists in
  *     bench/gc_adversarial.lua's free mode at 4 MiB (rehash, weakk, list,
  *     findie, finlive, weakkdie at shift=0; deepupv, weakvdie at shift=5:
- *     lowest MMU 45.0% / 50.3%, now 67.7% / 66.8%).  A cycle that falls
+ *     lowest MMU 45.0% / 50.3%, now 67.7% / 64.9%).  A cycle that falls
  *     behind now lets the heap grow, which is what the room above the
  *     reserve is for; under the reserve, memory comes first;
  *   - the assist that finds a cycle due and starts it: one allowance
