@@ -7,17 +7,17 @@
 #include "vm/do.h"
 
 static global_State *paced; /* the state the tick feeds */
-static uint32_t credit_per_tick;
 void (*pace_safepoint_hook)(lua_State *L);
 
-/* Credit never exceeds one tick's share: what the collector did not use
- * by the next tick is lost, so it never catches up in a burst, and a
- * 1 ms window holds at most the bursts of its four ticks (at 4 kHz) and
- * one more of a tick that came late.  Paced steps that run past their
- * credit (a step may overrun its budget by one unit, and atomic borrows:
- * pace_safepoint_) leave a debt that the next tick's credit pays first,
- * so the ticks' shares hold over any run of ticks.  The cap was a whole
- * step when that was more (2,500 cycles, against 1,562 at 25% of a 4 kHz
+/* g->creditcap is a tick's share, and each tick sets the credit to it,
+ * less the debt: what the collector did not use by the next tick is
+ * lost, so it never catches up in a burst, and a 1 ms window holds at
+ * most the bursts of its four ticks (at 4 kHz) and one more of a tick
+ * that came late.  Paced steps that run past their credit (a step may
+ * overrun its budget by one unit, and atomic borrows: pace_safepoint_)
+ * leave a debt that the next tick withholds from its credit, so the
+ * ticks' shares hold over any run of ticks.  The cap was a whole step
+ * when that was more (2,500 cycles, against 1,562 at 25% of a 4 kHz
  * tick at 25 MHz): the credit a tick left unused, as a cycle became due
  * or a step stopped short, made a burst of a step and a half, and
  * deepco's and codie's worst 1 ms windows held one beside four of a
@@ -27,10 +27,8 @@ static void recompute(global_State *g)
 {
     uint32_t hz = port_tick_hz();
     uint32_t per_tick = hz ? port_cycle_hz() / hz : 0;
-    credit_per_tick =
-        (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
-    g->creditcap = credit_per_tick ? credit_per_tick : 1;
-    g->assistrate = credit_per_tick / PACE_ASSIST_TICK_DIV;
+    g->creditcap = (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
+    g->assistrate = g->creditcap / PACE_ASSIST_TICK_DIV;
 }
 
 static void on_tick(void)
@@ -39,13 +37,11 @@ static void on_tick(void)
     if (g == NULL)
         return;
     gc_trace(port_cycles(), g->credit, GC_TRACE_TICK);
-    uint32_t c = g->credit + credit_per_tick, d = g->creditdebt;
-    if (d != 0) {
-        uint32_t pay = d < c ? d : c;
-        c -= pay;
-        g->creditdebt = d - pay;
-    }
-    g->credit = c > g->creditcap ? g->creditcap : c;
+    /* (A debt is left only by a step that spent all the credit, and is
+     * at most a tick's: the tick pays it whole.) */
+    uint32_t d = g->creditdebt;
+    g->credit = g->creditcap > d ? g->creditcap - d : 0;
+    g->creditdebt = 0;
     g->assistspent = 0;
     g->stepflag = 1;
 }
@@ -105,9 +101,9 @@ static void spend(global_State *g, uint32_t used)
     if (used > g->credit) {
         /* at most a tick's: a slow __gc is the program's time, not a
          * debt that would starve the collector for many ticks */
-        uint32_t d = g->creditdebt + (used - g->credit);
-        g->creditdebt =
-            d > g->creditcap || d < used - g->credit ? g->creditcap : d;
+        uint32_t over = used - g->credit, d = g->creditdebt;
+        uint32_t room = g->creditcap > d ? g->creditcap - d : 0;
+        g->creditdebt = d + (over < room ? over : room);
     }
     g->credit = used >= g->credit ? 0 : g->credit - used;
     g->stepflag = more && g->credit >= g->stepbudget / PACE_MIN_STEP_DIV;

@@ -1,16 +1,16 @@
 /*
  * pace.h — driving the collector by time.
  *
- * The tick (SysTick) only accrues credit: each tick adds
- * cycles-per-tick x utilisation to g->credit, less what earlier steps
- * ran past their credit (g->creditdebt), never above g->creditcap (one
- * tick's share), and raises g->stepflag.  The VM's safe points (allocation,
- * call, backward jump) test the flag with one load and a branch and then run
- * one step of min(credit, stepbudget) cycles (a whole step budget when
- * the collector waits to start atomic and a whole tick's credit is
- * there: the debt goes to the next tick); a step never starts inside
- * the interrupt, nor while g->gchold is set (an rt.loop body, whose slack
- * goes to the collector instead) unless the body overran its period.
+ * The tick (SysTick) only brings credit: each tick sets g->credit to
+ * g->creditcap, cycles-per-tick x utilisation, less what the last step
+ * ran past its credit (g->creditdebt), and raises g->stepflag.  The VM's
+ * safe points (allocation, call, backward jump) test the flag with one
+ * load and a branch and then run one step of min(credit, stepbudget)
+ * cycles (a whole step budget when the collector waits to start atomic
+ * and a whole tick's credit is there: the debt goes to the next tick); a
+ * step never starts inside the interrupt, nor while g->gchold is set (an
+ * rt.loop body, whose slack goes to the collector instead) unless the
+ * body overran its period.
  * Allocation adds assist steps (gc.c: assist_due) when a cycle is due and
  * the heap grows past the pause's room faster than the paced steps mark,
  * and below the reserve of free bytes, so memory cannot run out because

@@ -332,9 +332,9 @@ typedef struct global_State {
         volatile uint16_t safeflags;
     };
     uint32_t utilisation_pct; /* share of each tick given to the GC */
-    uint32_t creditcap;       /* credit never exceeds this: a tick's */
-    /* cycles paced steps ran past their credit, which the next tick pays
-     * first (gc/pace.c) */
+    uint32_t creditcap;       /* a tick's credit (gc/pace.c) */
+    /* cycles the last paced step ran past its credit, which the next
+     * tick withholds (gc/pace.c) */
     uint32_t creditdebt;
     volatile uint32_t assistspent; /* cycles of assists outside rt.loop
                                       bodies since the last tick */

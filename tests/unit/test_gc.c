@@ -2598,8 +2598,8 @@ static void test_idle_ticks_leave_no_credit_for_a_burst(void)
 {
     CHECK(paced_always_due());
     global_State *g = G(L);
-    uint32_t share =
-        (uint32_t)((uint64_t)port_cycle_hz() / port_tick_hz() * 25u / 100u);
+    uint32_t share = (uint32_t)((uint64_t)port_cycle_hz() / port_tick_hz() *
+                                g->utilisation_pct / 100u);
     CHECK(share < g->stepbudget);
     churn_for_ticks(2); /* a cycle under way */
     g->gcrunning = 0;
