@@ -456,13 +456,19 @@ elseif W == "codie" then
     if n == 0 then coroutine.yield() return 0 end
     return 1 + deep(n - 1)
   end
-  churn(300, function (k)
-    if k % 4096 ~= 0 then return end
+  local function round()
     fs, cos = {}, {}
     for i = 1, N do
       cos[i] = coroutine.create(deep)
       coroutine.resume(cos[i], 100)
     end
+  end
+  -- (live mode: the set of coroutines is what the live set holds at its
+  -- fullest, and the garbage phase never makes one there)
+  if MODE == "live" then round() end
+  churn(300, function (k)
+    if k % 4096 ~= 0 then return end
+    round()
   end)
 elseif W == "rehash" then
   local t = {}
