@@ -1167,6 +1167,44 @@ static table *weak_table(rt_int k, const char *mode)
     return t;
 }
 
+/* An object of a class (a small table whose metatable has no __mode and
+ * is reached only through it) is traversed whole in a unit, its
+ * metatable marked with it: both survive, and its values.  The absence of
+ * __mode, cached in the metatable's flags at the first look (tm_fast),
+ * ends as __mode is set: the next cycle finds the object weak. */
+static void test_an_object_of_a_class_keeps_its_metatable(void)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    table *mt = tab_new(L);
+    CHECK(mt != NULL && anchor(3, obj2gc(mt), V_TABLE));
+    table *obj = tagged_table(1);
+    CHECK(obj != NULL && anchor(1, obj2gc(obj), V_TABLE));
+    obj->metatable = mt;
+    gc_objbarrier(L, obj, mt);
+    /* From here mt is reached only from obj, and so is v. */
+    unanchor(3);
+    table *v = tagged_table(2);
+    CHECK(v != NULL);
+    tvalue tv;
+    set_gc(&tv, v, V_TABLE);
+    CHECK(tab_setint(L, obj, 2, &tv) == TAB_OK);
+    release_newest();
+    gc_fullgc(L);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(obj->metatable == mt);
+    CHECK(is_collectable(tab_getint(obj, 2)));
+    str *m = str_newz(L, "v");
+    CHECK(m != NULL);
+    set_gc(&tv, m, m->tt);
+    CHECK(tab_setstr(L, mt, G(L)->tm_mode, &tv) == TAB_OK);
+    gc_fullgc(L);
+    CHECK(checked());
+    CHECK(is_nil(tab_getint(obj, 2)));
+    CHECK(close_state_empty());
+}
+
 static void test_weak_values_are_cleared_strings_kept(void)
 {
     CHECK(open_state());
@@ -3663,6 +3701,7 @@ static const struct check_case cases[] = {
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
     CASE(test_resurrected_object_survives_then_is_freed),
     CASE(test_finalizer_error_is_a_warning_and_loses_nothing),
+    CASE(test_an_object_of_a_class_keeps_its_metatable),
     CASE(test_weak_values_are_cleared_strings_kept),
     CASE(test_ephemeron_entry_dies_with_its_key),
     CASE(test_ephemeron_keeps_values_of_string_and_number_keys),
