@@ -786,8 +786,8 @@ static int count_list(gcobj *o, int marked_only)
 }
 
 /* GC_FINALIZE_MAX bounds the __gc calls a safe point makes: one batch
- * after its paced step, and one more before it when an assist left calls
- * owed (g->fnzdue), never the whole tobefnz. */
+ * after its paced step, and one more after that when an assist left
+ * calls owed (g->fnzdue), never the whole tobefnz. */
 static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
 {
     enum { N = 3 * GC_FINALIZE_MAX };
@@ -819,7 +819,7 @@ static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
     pace_safepoint(L);
     int ran = fin_n - base;
     CHECK_EQ(ran, queued < GC_FINALIZE_MAX ? queued : GC_FINALIZE_MAX);
-    /* An assist's owed batch first, then the step's. */
+    /* The step's batch, then an assist's owed one. */
     queued -= ran;
     g->fnzdue = 1;
     g->fnzowed = N;
@@ -886,6 +886,63 @@ static void test_paced_finalizers_keep_to_the_step_budget(void)
     CHECK(ran <= 2);
     CHECK_EQ(g->credit, 0); /* the calls were charged */
     fin_spin = 0;
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+#endif
+
+#ifndef RTLUA_TORTURE /* (a collection at every allocation runs them all) */
+/* The paced steps counted when each __gc call began. */
+static uint32_t order_paced[4];
+static int order_n;
+static int order_finalizer(lua_State *L1, gcobj *o)
+{
+    if (order_n < 4)
+        order_paced[order_n++] = G(L1)->stats.paced;
+    return test_finalizer(L1, o);
+}
+
+/* A safe point that has both a paced step and an assist's owed batch of
+ * __gc calls to run runs the step first: the calls are the program's
+ * time, of any length, and a tick's burst that waited for them began
+ * late in its tick (one 1 ms window then held it and the next four
+ * ticks' bursts whole). */
+static void test_a_paced_step_does_not_wait_for_owed_finalizers(void)
+{
+    enum { N = 3 * GC_FINALIZE_MAX };
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    CHECK(count_list(g->tobefnz, 0) > 2);
+    g->finalizer = order_finalizer;
+    order_n = 0;
+    g->stepbudget = port_cycle_hz() / 10000;
+    g->credit = g->stepbudget;
+    g->fnzdue = 1;
+    g->fnzowed = N;
+    g->stepflag = 1;
+    uint32_t paced = g->stats.paced;
+    pace_safepoint(L);
+    CHECK_EQ(g->stats.paced, paced + 1);
+    CHECK(order_n >= 1);
+    CHECK_EQ(order_paced[0], paced + 1);
+    g->fnzdue = 0;
+    g->fnzowed = 0;
     while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
         ;
     for (int i = 0; i < N; i++)
@@ -3696,6 +3753,7 @@ static const struct check_case cases[] = {
 #endif
 #ifndef RTLUA_TORTURE
     CASE(test_paced_finalizers_keep_to_the_step_budget),
+    CASE(test_a_paced_step_does_not_wait_for_owed_finalizers),
 #endif
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
