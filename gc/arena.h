@@ -42,7 +42,8 @@
  * up, each looked at once), else at the end of a block long enough to
  * hold an aligned page wherever it lies.  A request finds no page where
  * no free block holds an aligned page: it is served as a block, with its
- * header.
+ * header, or where no block is left either, by a free slot of the
+ * nearest larger class that has one (its cost that slot's).
  *
  * Invariants (arena_check() verifies every one):
  *   - Blocks tile the region from the end of the control block up to an end

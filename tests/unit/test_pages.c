@@ -185,6 +185,49 @@ static void test_small_requests_fall_back_to_blocks_when_no_page_fits(void)
     CHECK_EQ(arena_check(a), ARENA_OK);
 }
 
+/* With no slot of its class, no room for a page and no free block, a
+ * small request takes a free slot of a larger class: free bytes in other
+ * classes' pages are free memory, not a reason to fail. */
+static void test_a_small_request_takes_a_larger_slot_when_no_other_fits(void)
+{
+    arena_t *a = paged();
+    CHECK(a != NULL);
+    int n40, n4;
+    void *all40 = take_all(a, 40, &n40);
+    void *all4 = take_all(a, 4, &n4); /* the crumbs too */
+    CHECK(n40 > 1);
+    CHECK(arena_alloc(a, 16) == NULL);
+    /* Take one 40-byte slot out of the chain (not a block: those cost a
+     * header more), and free it. */
+    void *prev = NULL, *p = all40;
+    while (p != NULL && arena_cost(a, p) != slot_of(40)) {
+        prev = p;
+        memcpy(&p, p, sizeof p);
+    }
+    CHECK(p != NULL);
+    void *next;
+    memcpy(&next, p, sizeof next);
+    if (prev == NULL)
+        all40 = next;
+    else
+        memcpy(prev, &next, sizeof next);
+    size_t used = arena_in_use(a);
+    arena_free(a, p);
+    CHECK_EQ(arena_in_use(a), used - slot_of(40));
+    void *q = arena_alloc(a, 16);
+    CHECK(q == p);
+    CHECK_EQ(arena_cost(a, q), slot_of(40));
+    CHECK_EQ(arena_block_size(a, q), slot_of(40));
+    CHECK_EQ(arena_in_use(a), used);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+    memset(q, 0xa5, slot_of(40));
+    arena_free(a, q);
+    give_all(a, all4);
+    give_all(a, all40);
+    CHECK_EQ(arena_in_use(a), 0);
+    CHECK_EQ(arena_check(a), ARENA_OK);
+}
+
 /* The page of the slot p: its first byte (pages start at multiples of
  * the page size from the control block). */
 static unsigned char *page_start(arena_t *a, void *p)
@@ -474,6 +517,7 @@ static const struct check_case cases[] = {
     CASE(test_pages_go_back_when_their_slots_are_freed),
     CASE(test_realloc_moves_between_classes_and_keeps_contents),
     CASE(test_small_requests_fall_back_to_blocks_when_no_page_fits),
+    CASE(test_a_small_request_takes_a_larger_slot_when_no_other_fits),
     CASE(test_large_blocks_freed_leave_no_holes_between_small_ones),
     CASE(test_holes_of_freed_pages_are_pages_again),
     CASE(test_check_reports_any_damaged_page_field),
