@@ -771,9 +771,12 @@ static void *slot_above(arena_t *a, uint32_t c)
 
 void *arena_alloc(arena_t *a, size_t n)
 {
-    if (n - 1 < ARENA_SMALL_MAX && a->page_log2 != 0) {
-        void *p = slot_alloc(a, (uint32_t)(n + ARENA_SLOT_GRAIN - 1) /
-                                    ARENA_SLOT_GRAIN);
+    /* A small request's slot class; 0: a block's request. */
+    uint32_t c = n - 1 < ARENA_SMALL_MAX && a->page_log2 != 0
+                     ? (uint32_t)(n + ARENA_SLOT_GRAIN - 1) / ARENA_SLOT_GRAIN
+                     : 0;
+    if (c != 0) {
+        void *p = slot_alloc(a, c);
         if (p != NULL)
             return p;
         /* no page: a block as any other (freed as such) */
@@ -783,10 +786,7 @@ void *arena_alloc(arena_t *a, size_t n)
     uint32_t need = block_need(n);
     block *b = take_fit(a, need);
     if (b == NULL && (!release_empty(a) || (b = take_fit(a, need)) == NULL))
-        return n - 1 < ARENA_SMALL_MAX && a->page_log2 != 0
-                   ? slot_above(a, (uint32_t)(n + ARENA_SLOT_GRAIN - 1) /
-                                       ARENA_SLOT_GRAIN)
-                   : NULL;
+        return c != 0 ? slot_above(a, c) : NULL;
     if (at_back(a, need)) {
         b = take_back(a, b, need);
     } else {

@@ -785,28 +785,36 @@ static int count_list(gcobj *o, int marked_only)
     return n;
 }
 
+/* A fresh state with n unreached objects whose metatable has __gc, and
+ * the cycle that found them dead run: they wait on tobefnz. */
+static void queue_dead_finalizable(int n)
+{
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    for (int i = 0; i < n; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+}
+
 /* GC_FINALIZE_MAX bounds the __gc calls a safe point makes: one batch
  * after its paced step, and one more after that when an assist left
  * calls owed (g->fnzdue), never the whole tobefnz. */
 static void test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers(void)
 {
     enum { N = 3 * GC_FINALIZE_MAX };
-    CHECK(open_state());
-    CHECK(make_root());
+    CALL(queue_dead_finalizable(N));
     global_State *g = G(L);
-    table *mt = fin_begin(-1);
-    CHECK(mt != NULL);
-    for (int i = 0; i < N; i++)
-        CHECK(finalizable(mt, i) != NULL);
-    release_newest();
-    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
-        ;
     int base = fin_n;
-    uint32_t done = g->stats.cycles_completed;
-    g->gcestimate = 0; /* a cycle is due */
-    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
-         guard++)
-        gc_step(L, 1);
     int queued = count_list(g->tobefnz, 0);
 #ifndef RTLUA_TORTURE
     CHECK_EQ(queued, N);
@@ -856,21 +864,8 @@ static int slow_finalizer(lua_State *L1, gcobj *o)
 static void test_paced_finalizers_keep_to_the_step_budget(void)
 {
     enum { N = 3 * GC_FINALIZE_MAX };
-    CHECK(open_state());
-    CHECK(make_root());
+    CALL(queue_dead_finalizable(N));
     global_State *g = G(L);
-    table *mt = fin_begin(-1);
-    CHECK(mt != NULL);
-    for (int i = 0; i < N; i++)
-        CHECK(finalizable(mt, i) != NULL);
-    release_newest();
-    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
-        ;
-    uint32_t done = g->stats.cycles_completed;
-    g->gcestimate = 0; /* a cycle is due */
-    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
-         guard++)
-        gc_step(L, 1);
     CHECK(count_list(g->tobefnz, 0) > 2);
     g->finalizer = slow_finalizer;
     g->stepbudget = port_cycle_hz() / 10000;
@@ -913,21 +908,8 @@ static int order_finalizer(lua_State *L1, gcobj *o)
 static void test_a_paced_step_does_not_wait_for_owed_finalizers(void)
 {
     enum { N = 3 * GC_FINALIZE_MAX };
-    CHECK(open_state());
-    CHECK(make_root());
+    CALL(queue_dead_finalizable(N));
     global_State *g = G(L);
-    table *mt = fin_begin(-1);
-    CHECK(mt != NULL);
-    for (int i = 0; i < N; i++)
-        CHECK(finalizable(mt, i) != NULL);
-    release_newest();
-    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
-        ;
-    uint32_t done = g->stats.cycles_completed;
-    g->gcestimate = 0; /* a cycle is due */
-    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
-         guard++)
-        gc_step(L, 1);
     CHECK(count_list(g->tobefnz, 0) > 2);
     g->finalizer = order_finalizer;
     order_n = 0;
