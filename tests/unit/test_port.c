@@ -52,25 +52,43 @@ static void test_cycles64_agrees_with_cycles(void)
 /* The lap clock (port.h) times what port_cycles times, for intervals
  * under its span: stretches of three quarters of a tick period, most of
  * them across a tick (where SysTick's counter wraps), each read between
- * two port_cycles readings. */
+ * two port_cycles readings. On the host a stretch's readings may straddle
+ * a preemption, which widens the gap between them without any fault of
+ * the clock: a stretch may be tried up to LAP_TRIES times, and one of its
+ * tries must agree. Every try must keep lap <= cycles. The tolerance
+ * counts the two clock reads the gap holds (a virtual machine's clock
+ * source may take microseconds a read). */
+#define LAP_TRIES 4
+
 static void test_lap_agrees_with_cycles_across_ticks(void)
 {
     uint32_t period = port_cycle_hz() / port_tick_hz();
     if (port_lap_period != 0)
         CHECK_EQ(port_lap_period, period);
-    uint32_t span = period / 4 * 3, wrapped = 0;
+    uint32_t span = period / 4 * 3, wrapped = 0, read = UINT32_MAX;
+    for (int i = 0; i < 8; i++) {
+        uint32_t a = port_cycles(), b = port_cycles();
+        if (b - a < read)
+            read = b - a;
+    }
+    uint32_t tolerance = span / 100 + 200 + 2 * read;
     for (int i = 0; i < 12; i++) {
-        uint32_t t0 = port_ticks();
-        uint32_t c0 = port_cycles();
-        uint32_t l0 = port_lap();
-        uint32_t l1;
-        while (port_lap_cycles(l0, l1 = port_lap()) < span)
-            ;
-        uint32_t c1 = port_cycles();
-        uint32_t lap = port_lap_cycles(l0, l1), cyc = c1 - c0;
-        wrapped += port_ticks() != t0;
-        CHECK(lap <= cyc);
-        CHECK(cyc - lap <= span / 100 + 200);
+        uint32_t best = UINT32_MAX;
+        for (int t = 0; t < LAP_TRIES && best > tolerance; t++) {
+            uint32_t t0 = port_ticks();
+            uint32_t c0 = port_cycles();
+            uint32_t l0 = port_lap();
+            uint32_t l1;
+            while (port_lap_cycles(l0, l1 = port_lap()) < span)
+                ;
+            uint32_t c1 = port_cycles();
+            uint32_t lap = port_lap_cycles(l0, l1), cyc = c1 - c0;
+            wrapped += port_ticks() != t0;
+            CHECK(lap <= cyc);
+            if (cyc - lap < best)
+                best = cyc - lap;
+        }
+        CHECK(best <= tolerance);
     }
     if (port_lap_period != 0) /* (the host's tick signals may be lost) */
         CHECK(wrapped >= 6);
