@@ -336,13 +336,16 @@ elseif W == "frag" then
   collectgarbage("stop")
   -- 2 KiB of garbage after each live table, until the arena is 85% used:
   -- once swept, the holes between live tables are 2 KiB each
+  -- (the free memory is looked at every table: a batch of 64 between
+  -- looks made 128 KiB of garbage, past the 85% in arenas of 256 KiB and
+  -- less, whose fill then ran out of memory with the collector stopped
+  -- and took emergency collections that were not the workload's)
   local pad = string.rep("y", 256)
-  while rt.stats().free > rt.stats().arena * 0.15 do
-    for j = 1, 64 do
-      k = k + 1
-      live[k] = {k}
-      local junk = string.rep(pad, 8) .. k
-    end
+  local stop = rt.stats().arena * 0.15
+  while collectgarbage("count") * 1024 < rt.stats().arena - stop do
+    k = k + 1
+    live[k] = {k}
+    local junk = string.rep(pad, 8) .. k
   end
   collectgarbage("restart")
   keep = live
