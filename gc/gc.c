@@ -326,18 +326,18 @@ static int behind(global_State *g)
  * counted in g->assistspent, which the tick sets back to 0:
  *   - g->assistrate, a tick's credit / PACE_ASSIST_TICK_DIV (pace.h),
  *     however far behind the cycle is, while free memory is over the
- *     reserve.  With the paced steps held to a tick's credit and a tick
- *     apart (pace.c), a 1 ms window at 25% and 4 kHz holds four paced
- *     bursts and five allowances at most: 1 - (4 x 1,562 + 5 x 223) /
- *     25,000 leaves the mutator 70.5% of it.  The share used to grow
- *     past the cycle's room (to a whole credit at one and a half rooms,
- *     three past two) and with free memory under two reserves (three
- *     credits): each of those made the windows around it 45-55% assists
- *     in bench/gc_adversarial.lua's free mode at 4 MiB (rehash, weakk,
- *     list, findie, finlive, weakkdie at shift=0; deepupv, weakvdie at
- *     shift=5: lowest MMU 45.0% / 50.3%, then 67.7% / 64.9%).  A cycle
- *     that falls behind now lets the heap grow, which is what the room
- *     above the reserve is for; under the reserve, memory comes first;
+ *     reserve.  With the paced steps held to a tick's credit (pace.c), a
+ *     1 ms window at 25% and 4 kHz holds four paced bursts and five
+ *     allowances at most: 1 - (4 x 1,562 + 5 x 312) / 25,000 leaves the
+ *     mutator 68.8% of it.  The share used to grow past the cycle's room
+ *     (to a whole credit at one and a half rooms, three past two) and
+ *     with free memory under two reserves (three credits): each of those
+ *     made the windows around it 45-55% assists in
+ *     bench/gc_adversarial.lua's free mode at 4 MiB (rehash, weakk, list,
+ *     findie, finlive, weakkdie at shift=0; deepupv, weakvdie at shift=5:
+ *     lowest MMU 45.0% / 50.3%, now 67.7% / 64.9%).  A cycle that falls
+ *     behind now lets the heap grow, which is what the room above the
+ *     reserve is for; under the reserve, memory comes first;
  *   - the assist that finds a cycle due and starts it: one allowance
  *     more than was spent, spent or not (put off to the next tick's
  *     paced step, it let a fast allocator grow by a tick's allocation:

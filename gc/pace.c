@@ -12,14 +12,14 @@ void (*pace_safepoint_hook)(lua_State *L);
 /* g->creditcap is a tick's share, and each tick sets the credit to it,
  * less the debt: what the collector did not use by the next tick is
  * lost, so it never catches up in a burst, and a 1 ms window holds at
- * most the bursts of four ticks (at 4 kHz; burst_room keeps a tick that
- * came late from adding a fifth).  Paced steps that run past their
- * credit (a step may overrun its budget by one unit, and atomic borrows:
- * pace_safepoint_) leave a debt that the next tick withholds from its
- * credit, so the ticks' shares hold over any run of ticks.  The cap was a
- * whole step when that was more (2,500 cycles, against 1,562 at 25% of a
- * 4 kHz tick at 25 MHz): the credit a tick left unused, as a cycle became
- * due or a step stopped short, made a burst of a step and a half, and
+ * most the bursts of its four ticks (at 4 kHz) and one more of a tick
+ * that came late.  Paced steps that run past their credit (a step may
+ * overrun its budget by one unit, and atomic borrows: pace_safepoint_)
+ * leave a debt that the next tick withholds from its credit, so the
+ * ticks' shares hold over any run of ticks.  The cap was a whole step
+ * when that was more (2,500 cycles, against 1,562 at 25% of a 4 kHz
+ * tick at 25 MHz): the credit a tick left unused, as a cycle became due
+ * or a step stopped short, made a burst of a step and a half, and
  * deepco's and codie's worst 1 ms windows held one beside four of a
  * tick's (bench/gc_adversarial.lua, free mode at 4 MiB: 65% and 68% of
  * the windows for the mutator; 69% and 72% with the cap at a tick's). */
@@ -28,7 +28,6 @@ static void recompute(global_State *g)
     uint32_t hz = port_tick_hz();
     uint32_t per_tick = hz ? port_cycle_hz() / hz : 0;
     g->creditcap = (uint32_t)((uint64_t)per_tick * g->utilisation_pct / 100u);
-    g->tickcycles = per_tick;
     g->assistrate = g->creditcap / PACE_ASSIST_TICK_DIV;
 }
 
@@ -44,7 +43,6 @@ static void on_tick(void)
     g->credit = g->creditcap > d ? g->creditcap - d : 0;
     g->creditdebt = 0;
     g->assistspent = 0;
-    g->burston = 0;
     g->stepflag = 1;
 }
 
@@ -62,7 +60,6 @@ void pace_init(lua_State *L)
 void pace_stop(lua_State *L)
 {
     G(L)->assistrate = 0;
-    G(L)->tickcycles = 0; /* no tick: no burst rule (burst_room) */
     port_on_tick(NULL);
     paced = NULL;
 }
@@ -120,50 +117,6 @@ int pace_held(global_State *g)
     return g->bodyperiod == 0 || port_cycles() - g->bodystart <= g->bodyperiod;
 }
 
-/* A tick's burst of paced steps begins no sooner than a tick period
- * after the last one began, and its steps end within a credit of its
- * first one's start (the program's time between them counted as spent):
- * so a 1 ms window holds no more than four ticks' credit (at 4 kHz),
- * however late a safe point comes after its tick.  When each tick's burst
- * began at its first safe point, one that came late stood closer than a
- * period to the next tick's, on time, and a window from the late one held
- * it, three more and the fifth whole: a fifth credit, 1,562 cycles of
- * 25,000 (deepco's calls, which reach no safe point, and codie's and
- * idleco's loops at shift=5 in bench/gc_adversarial.lua: 66.2-68.8% of
- * their worst windows for the mutator; 69.6% and more now).  The price:
- * a burst that waited begins at the first safe point after its spacing,
- * a little later after its tick each time, until a tick's credit is
- * lost; where safe points are sparse the collector gets less than its
- * share (finpeak at shift=5, a safe point every 1,650 cycles: 22% of the
- * time at 25%).  Spacing a burst 1 ms from the fourth before it instead
- * lost less (24%), but finshort at shift=5 then ran into the reserve and
- * its unbounded catch-up (MMU 3.8%, 12 of 12 layouts).  While a burst
- * waits the flag stays up, and the safe points that come meanwhile cost
- * a clock read each.  Returns 0 when no step may run now, else 1 with
- * *budget cut to what is left of the burst.  No tick (g->tickcycles 0):
- * no rule. */
-static int burst_room(global_State *g, uint32_t now, uint32_t *budget)
-{
-    if (g->tickcycles == 0)
-        return 1;
-    if (!g->burston) {
-        if (now - g->burststart < g->tickcycles)
-            return 0;
-        g->burston = 1;
-        g->burststart = now;
-        return 1;
-    }
-    uint32_t in = now - g->burststart, span = g->creditcap;
-    if (in >= span) {
-        g->credit = 0; /* the burst is over: the rest waits for a tick */
-        g->stepflag = 0;
-        return 0;
-    }
-    if (*budget > span - in)
-        *budget = span - in;
-    return 1;
-}
-
 void pace_safepoint_(lua_State *L)
 {
     /* Short of C stack (vm/do.h), the step, the __gc calls and the hook
@@ -184,23 +137,21 @@ void pace_safepoint_(lua_State *L)
         if (budget > g->stepbudget ||
             (g->atomicwait && budget >= g->creditcap))
             budget = g->stepbudget;
+        g->stats.paced++;
         uint32_t t0 = port_cycles();
-        if (burst_room(g, t0, &budget)) {
-            g->stats.paced++;
-            uint32_t used = gc_step_from(L, budget, t0);
-            /* Then the finalizers, a few, in what is left of the same budget
-             * (outside the step: __gc is the program's code, of any length).
-             * The credit pays for all of it, the step's bookkeeping too: its
-             * own figure leaves out a few hundred cycles a step, which made
-             * the paced share of a tick 29% at 25% (findie at shift=5). */
-            if (g->tobefnz != NULL && used < budget) {
-                gc_finalize_for(L, GC_FINALIZE_MAX, budget - used);
-                used = port_cycles() - t0;
-            } else if (used == 0) {
-                used = port_cycles() - t0; /* no step: what the call took */
-            }
-            spend(g, used);
+        uint32_t used = gc_step_from(L, budget, t0);
+        /* Then the finalizers, a few, in what is left of the same budget
+         * (outside the step: __gc is the program's code, of any length).
+         * The credit pays for all of it, the step's bookkeeping too: its
+         * own figure leaves out a few hundred cycles a step, which made
+         * the paced share of a tick 29% at 25% (findie at shift=5). */
+        if (g->tobefnz != NULL && used < budget) {
+            gc_finalize_for(L, GC_FINALIZE_MAX, budget - used);
+            used = port_cycles() - t0;
+        } else if (used == 0) {
+            used = port_cycles() - t0; /* no step: what the call took */
         }
+        spend(g, used);
     }
     /* After the paced step, not before it: the calls are the program's
      * time, of any length, and a tick's burst that waited for them began

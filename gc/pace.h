@@ -43,22 +43,16 @@
 /* Growth assists outside an rt.loop body may take at most a tick's
  * credit / this of each tick (gc.c: tick_cap; a cycle due starts with one
  * allowance more; with little memory free, no limit).  The paced steps
- * come in a burst after each tick, held to its credit and a tick apart
- * (pace.c: burst_room), and a 1 ms window holds four of them and the
- * assists of five ticks: at 25% of a 4 kHz tick at 25 MHz, 4 x 1,562 +
- * 5 x 223 cycles of 25,000 leave the mutator 70.5% of any window.  At a
- * fifth (312 cycles) it was 68.8%, the floor most of
- * bench/gc_adversarial.lua's workloads sat on.  At a tenth (156 cycles),
- * the programs that need 27-29% of the time (finshort and rehash) fell
- * behind until memory ran short, and their windows then went to the
- * collector whole (MMU 0.2%); at a seventh, finshort did at shift=5 until
- * objects of a class took the propagation's fast path (its share went
- * from 28% to 23%).  Without any limit, a program that outran the paced
- * steps by 3% of the time had two whole-budget assists in some windows,
- * and 55% of them. */
-#ifndef PACE_ASSIST_TICK_DIV
-#define PACE_ASSIST_TICK_DIV 7
-#endif
+ * come in a burst after each tick, held to its credit, and a 1 ms window
+ * holds four of them and the assists of five ticks: at 25% of a 4 kHz
+ * tick at 25 MHz, 4 x 1,562 + 5 x 312 cycles of 25,000 leave the mutator
+ * 68.8% of any window.  At a tenth (156 cycles), the programs that need
+ * 27-29% of the time (finshort and rehash in bench/gc_adversarial.lua)
+ * fell behind until memory ran short, and their windows then went to
+ * the collector whole (MMU 0.2%); at a seventh, finshort did at shift=5.
+ * Without any limit, a program that outran the paced steps by 3% of the
+ * time had two whole-budget assists in some windows, and 55% of them. */
+#define PACE_ASSIST_TICK_DIV 5
 /* Default share of each tick given to the collector, in percent. */
 #define PACE_UTILISATION_DEFAULT 25
 

@@ -333,9 +333,6 @@ typedef struct global_State {
     };
     uint32_t utilisation_pct; /* share of each tick given to the GC */
     uint32_t creditcap;       /* a tick's credit (gc/pace.c) */
-    uint32_t tickcycles;      /* a tick's period, in cycles */
-    uint32_t burststart;      /* port_cycles at the last burst's first step */
-    volatile uint8_t burston; /* the tick's burst has begun */
     /* cycles the last paced step ran past its credit, which the next
      * tick withholds (gc/pace.c) */
     uint32_t creditdebt;

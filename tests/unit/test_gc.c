@@ -2645,77 +2645,6 @@ static void record_burst(uint32_t start, uint32_t cycles)
         burst_max = burst_len;
 }
 
-/* The paced steps of any 1 ms window (four ticks at 4 kHz) take at most
- * four ticks' credit, however late a safe point comes after its tick: a
- * tick's burst begins no sooner than a tick period after the last one
- * began, and ends within a credit of its start (gc/pace.c).  Here every
- * third tick's safe point comes 60% of a period late and the others at
- * once: when each tick's burst began at its first safe point, a window
- * starting at a late one held it, the next three and the fifth, on time
- * (five credits: deepco's and codie's windows in bench/gc_adversarial.lua,
- * 68.8% for the mutator). */
-#define PACED_RING 16
-static uint32_t paced_start[PACED_RING], paced_used[PACED_RING];
-static uint32_t npaced, paced_win, paced_worst;
-
-/* The step hook: the paced steps (not assists, nor an emergency's
- * catch-up, as in microbit's small arena) in the window of
- * paced_win cycles that ends where each one ends (a window holds fewer
- * steps than the ring). */
-static void record_paced(uint32_t start, uint32_t cycles)
-{
-    if (G(L)->gcinassist || G(L)->gcemergency)
-        return;
-    paced_start[npaced % PACED_RING] = start;
-    paced_used[npaced % PACED_RING] = cycles;
-    npaced++;
-    uint32_t end = start + cycles, sum = 0;
-    for (uint32_t i = 0; i < PACED_RING && i < npaced; i++) {
-        uint32_t j = (npaced - 1 - i) % PACED_RING;
-        uint32_t s0 = paced_start[j], e0 = s0 + paced_used[j];
-        if (end - e0 >= paced_win)
-            break;
-        sum += end - s0 <= paced_win ? paced_used[j] : paced_win - (end - e0);
-    }
-    if (sum > paced_worst)
-        paced_worst = sum;
-}
-
-static void test_paced_bursts_keep_a_tick_apart_when_safe_points_are_late(void)
-{
-    CHECK(paced_always_due());
-    global_State *g = G(L);
-    /* A step budget of a credit: no borrow for atomic (pace.c), which
-     * may take a step budget from a whole credit once a cycle. */
-    pace_set_budget(L, g->creditcap, 0);
-    uint32_t hz = port_cycle_hz(), period = hz / port_tick_hz();
-    npaced = paced_worst = 0;
-    paced_win = 4 * period;
-    g->stephook = record_paced;
-    uint32_t t0 = port_ticks(), seen = t0;
-    for (int i = 0; port_ticks() - t0 < 40; i++) {
-        uint32_t now = port_ticks();
-        if (now != seen) {
-            seen = now;
-            uint32_t c = port_cycles();
-            while (now % 3 == 0 && port_cycles() - c < period / 10 * 6)
-                ;
-        }
-        table *t = tagged_table(i);
-        if (t && i % 4 == 0)
-            anchor(1 + i % 256, obj2gc(t), V_TABLE);
-        pace_safepoint(L);
-    }
-    g->stephook = NULL;
-    pace_stop(L);
-    port_printf("# gc: most paced cycles in a 4-tick window %u (credit %u)\n",
-                (unsigned)paced_worst, (unsigned)g->creditcap);
-    CHECK(npaced >= 20);
-    CHECK(paced_worst <= 4 * g->creditcap + GC_UNIT_SLACK(hz));
-    CHECK(checked());
-    CHECK(close_state_empty());
-}
-
 static void test_paced_steps_come_a_step_or_two_at_a_time(void)
 {
     CHECK(paced_always_due());
@@ -3861,7 +3790,6 @@ static const struct check_case cases[] = {
     CASE(test_paced_collector_gets_its_utilisation),
 #ifndef RTLUA_HOST
     CASE(test_paced_steps_come_a_step_or_two_at_a_time),
-    CASE(test_paced_bursts_keep_a_tick_apart_when_safe_points_are_late),
     CASE(test_idle_ticks_leave_no_credit_for_a_burst),
     CASE(test_a_paced_steps_overrun_is_paid_by_the_next_tick),
 #endif
