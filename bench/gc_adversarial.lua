@@ -341,8 +341,7 @@ elseif W == "frag" then
   -- less, whose fill then ran out of memory with the collector stopped
   -- and took emergency collections that were not the workload's)
   local pad = string.rep("y", 256)
-  local stop = rt.stats().arena * 0.15
-  while collectgarbage("count") * 1024 < rt.stats().arena - stop do
+  while collectgarbage("count") * 1024 < ARENA * 0.85 do
     k = k + 1
     live[k] = {k}
     local junk = string.rep(pad, 8) .. k
