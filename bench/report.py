@@ -642,9 +642,11 @@ set key right center
               if f[k] and re.fullmatch(r"[0-9]+", f[k]) and
               f["tref"] and num(f["tref"]) > 0]
         f["tratio"] = "%.1f" % max(tr) if tr else None
-        # the worst ratio measured: the headline's
+        # the worst ratio measured: the headline's (a tight run out of
+        # memory where stock Lua's ran is worse than any ratio)
         ws = [num(x) for x in (f["ratio"], f["tratio"]) if x is not None]
         f["worst"] = "%.1f" % max(ws) if ws else None
+        f["oom"] = "out of memory" in (f["t0"], f["t5"])
         return f
 
     @staticmethod
@@ -756,13 +758,15 @@ set key right center
                          ", " + P["tratio"] + "×" if P["tratio"] else ""))
         row("peak arena for %s short-lived `__gc` tables against lua5.4 "
             "(host) and stock Lua (board), the worst" % finn,
-            "%s× (host: %s against %s, %s×; on %s: %s against stock Lua's "
+            "%s (host: %s against %s, %s×; on %s: %s against stock Lua's "
             "%s%s%s)" % (
-                d(P["worst"]), self.kib(P["rt"]), self.kib(P["lua"]),
+                "out of memory" if P["oom"] else d(P["worst"]) + "×",
+                self.kib(P["rt"]), self.kib(P["lua"]),
                 d(P["ratio"]), board,
                 self.kib(P["brd"]), self.kib(P["ref"]),
                 ", " + P["bratio"] if P["bratio"] else "", tight),
-            "finpeak_ratio", met("finpeak_ratio", P["worst"]))
+            "finpeak_ratio", "**no** (out of memory)" if P["oom"] else
+            met("finpeak_ratio", P["worst"]))
         self.emerg = A["emerg"]
         self.issue14_rows(row, d)
         self.issue15_rows(row, d)
