@@ -625,22 +625,26 @@ set key right center
         if r.nomem("finpeak-board"):
             f["brd"] = "out of memory"
         f["ref"] = r.first("luaref_peak", "finpeak-luaref", field="peak")
-        f["bratio"] = "%.1f×" % (num(f["brd"]) / num(f["ref"])) \
-            if f["brd"] and re.fullmatch(r"[0-9]+", f["brd"]) and \
-            num(f["ref"]) > 0 else None
+        def ratio(peak, ref):
+            # "%.1f" of peak / ref where both are byte counts, else None
+            if peak and re.fullmatch(r"[0-9]+", peak) and num(ref) > 0:
+                return "%.1f" % (num(peak) / num(ref))
+            return None
+
+        b = ratio(f["brd"], f["ref"])
+        f["bratio"] = b + "×" if b else None
         # bench/finpeak_tight.lua: the loop alone, exact peaks on the
-        # board at both paces, against stock Lua's
+        # board at both paces (t0, t5; their ratios t0r, t5r), against
+        # stock Lua's (tref)
+        f["tref"] = r.first("luaref_peak", "finpeak-tight-luaref",
+                            field="peak")
         for key, job in (("t0", "finpeak-tight-board"),
                          ("t5", "finpeak-tight-board5")):
             t = [x["peak"] for x in r.of("arena_peak", job)]
-            f[key] = t[0] if t else None
-            if r.nomem(job):
-                f[key] = "out of memory"
-        f["tref"] = r.first("luaref_peak", "finpeak-tight-luaref",
-                            field="peak")
-        tr = [num(f[k]) / num(f["tref"]) for k in ("t0", "t5")
-              if f[k] and re.fullmatch(r"[0-9]+", f[k]) and
-              f["tref"] and num(f["tref"]) > 0]
+            f[key] = "out of memory" if r.nomem(job) else \
+                t[0] if t else None
+            f[key + "r"] = ratio(f[key], f["tref"])
+        tr = [num(f[k]) for k in ("t0r", "t5r") if f[k]]
         f["tratio"] = "%.1f" % max(tr) if tr else None
         # the worst ratio measured: the headline's (a tight run out of
         # memory where stock Lua's ran is worse than any ratio)
@@ -1686,10 +1690,7 @@ set key right center
             fins("finpeak-board"), fins("finpeak-luaref")))
         for key, job, pace in (("t0", "finpeak-tight-board", "shift=0"),
                                ("t5", "finpeak-tight-board5", "shift=5")):
-            t = "-"
-            if P[key] and re.fullmatch(r"[0-9]+", P[key]) and \
-                    P["tref"] and num(P["tref"]) > 0:
-                t = "%.1f×" % (num(P[key]) / num(P["tref"]))
+            t = P[key + "r"] + "×" if P[key + "r"] else "-"
             L.append("| %s, the loop alone (`bench/finpeak_tight.lua`), %s "
                      "| %s | %s (Lua 5.4.8) | %s | %s, %s |" % (
                          board, pace, kib(P[key]), kib(P["tref"]), t,
