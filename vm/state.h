@@ -321,6 +321,13 @@ typedef struct global_State {
     uint32_t bodyassistcycles; /* their cycles, and the catch-up's */
     uint32_t stepbudget;       /* cycles per paced step */
     volatile uint32_t credit;  /* cycles accrued by the tick */
+    /* What objects set for finalization hold that no collection can give
+     * back yet (gc.c: fnz_held): set since the cycle under way began
+     * (fnzyoung), set before it and not yet looked at by its separation
+     * (fnzdecide), and on tobefnz (fnzpend). */
+    size_t fnzyoung;
+    size_t fnzdecide;
+    size_t fnzpend;
     /* What a safe point of the interpreter tests, both in one load
      * (safeflags): nonzero when either byte is. */
     union {
