@@ -938,6 +938,14 @@ size_t tab_objsize(const table *t)
 
 size_t tab_memsize(const table *t)
 {
+    if (t->mig == NULL) { /* a small table: its two parts at most */
+        size_t sum = sizeof(table);
+        if (t->asize > 0)
+            sum += array_bytes(t->asize);
+        if (!is_dummy(t))
+            sum += node_bytes(tab_sizenode(t));
+        return sum;
+    }
     const void *p[TAB_MAX_BLOCKS];
     size_t n[TAB_MAX_BLOCKS], sum = sizeof(table);
     int c = tab_owned(t, p, n);
