@@ -801,7 +801,15 @@ static gcobj *fin_target(gcobj *o)
     return o->tt == V_FINREF ? ((finref *)o)->target : o;
 }
 
-static size_t fnz_cost(gcobj *o);
+/* What an object on finobj or tobefnz holds of the arena, as far as its
+ * own blocks go (a table's parts too). */
+static size_t fnz_cost(gcobj *o)
+{
+    size_t stand_in = o->tt == V_FINREF ? sizeof(finref) : 0;
+    o = fin_target(o);
+    return stand_in +
+           (o->tt == V_TABLE ? tab_memsize(gco2tab(o)) : gc_objsize(o));
+}
 
 rt_cold void gc_checkfinalizer(lua_State *L, gcobj *o, table *mt)
 {
@@ -1817,16 +1825,6 @@ rt_cold static int clear_unit(global_State *g)
     return 1;
 }
 
-/* What an object on tobefnz holds of the arena, as far as its own blocks
- * go (a table's parts too). */
-static size_t fnz_cost(gcobj *o)
-{
-    size_t stand_in = o->tt == V_FINREF ? sizeof(finref) : 0;
-    o = fin_target(o);
-    return stand_in +
-           (o->tt == V_TABLE ? tab_memsize(gco2tab(o)) : gc_objsize(o));
-}
-
 static void append_tobefnz(global_State *g, gcobj *o)
 {
     size_t cost = fnz_cost(o);
@@ -2657,13 +2655,12 @@ void gc_fullgc(lua_State *L)
 static uint32_t lap_since(uint32_t lap0, uint32_t tick0)
 {
     uint32_t l = port_lap();
-    if (port_lap_period == 0)
-        return l - lap0;
-    uint32_t ticks = port_ticks() - tick0;
-    uint32_t d = l - lap0;
-    if (ticks > 1 || (ticks == 1 && (int32_t)d >= 0))
-        return UINT32_MAX;
-    return (int32_t)d < 0 ? d + port_lap_period : d;
+    if (port_lap_period != 0) {
+        uint32_t ticks = port_ticks() - tick0;
+        if (ticks > 1 || (ticks == 1 && (int32_t)(l - lap0) >= 0))
+            return UINT32_MAX;
+    }
+    return port_lap_cycles(lap0, l);
 }
 
 int gc_finalize(lua_State *L, int max)
