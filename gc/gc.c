@@ -516,23 +516,37 @@ void *gc_rawalloc(global_State *g, size_t n)
     return arena_try(g, NULL, 0, n);
 }
 
+/* A __gc call runs, but not one of lua_close's. */
+static inline int in_finalizer(const global_State *g)
+{
+    return g->gcfinalizing && !g->gcclosing;
+}
+
 /* Allocate (old == NULL) or resize `old` to n bytes: the torture builds'
  * collections, then one arena attempt, then on failure the emergency
  * (gc.h: a whole collection, or inside an rt.loop body a bounded
- * catch-up) and a second attempt.  NULL leaves `old` as it was. */
+ * catch-up) and a second attempt.  NULL leaves `old` as it was.  The
+ * torture builds collect inside a __gc call too, where the emergency
+ * may run. */
 static inline int may_collect(const global_State *g)
 {
-    return g->gcrunning && !g->gcemergency && !g->gcinassist;
+    return (g->gcrunning || in_finalizer(g)) && !g->gcemergency &&
+           !g->gcinassist;
 }
 
 /* May a failed allocation run the emergency?  Also with the collector
  * stopped by collectgarbage("stop") (g->gcstopped), which stays stopped
  * after it: lua5.4 runs its emergency collection whenever none is
  * running, stopped or not, and a program that stops the collector for a
- * while ran out of memory here where lua5.4 collects. */
+ * while ran out of memory here where lua5.4 collects.  And inside a
+ * __gc call (g->gcfinalizing, where g->gcrunning is 0: no steps there),
+ * as lua5.4's does, but for lua_close's: a finalizer that made garbage
+ * ran out of memory once the arena was full (a warning the program
+ * never saw, its __gc cut short). */
 static inline int may_rescue(const global_State *g)
 {
-    return (g->gcrunning || g->gcstopped) && !g->gcemergency && !g->gcinassist;
+    return (g->gcrunning || g->gcstopped || in_finalizer(g)) &&
+           !g->gcemergency && !g->gcinassist;
 }
 
 static inline void *obtain(lua_State *L, void *old, size_t oldn, size_t n)
@@ -752,6 +766,10 @@ static void markroots(global_State *g)
      * last (assist and emergency steps run inside gc_alloc), before it is
      * anchored anywhere: keep it this cycle. */
     markobj(g, g->newest);
+    /* The object whose __gc runs, off tobefnz and not yet on the call's
+     * stack while the hook grows it (an emergency may run inside a __gc
+     * call). */
+    markobj(g, g->fnzrunning);
 }
 
 void gc_barrier_(lua_State *L, gcobj *o, gcobj *v)
@@ -2106,7 +2124,9 @@ rt_cold static void call_one_finalizer(lua_State *L)
         uint8_t running = g->gcrunning;
         g->gcrunning = 0; /* no steps from inside a finalizer */
         g->gcfinalizing = 1;
+        g->fnzrunning = o;
         int err = g->finalizer(L, o);
+        g->fnzrunning = NULL;
         g->gcfinalizing = 0;
         g->gcrunning = running;
         if (err && g->warnf)
@@ -2708,8 +2728,6 @@ rt_cold static __attribute__((noinline)) void emergency(lua_State *L,
     if (port_cstack_short(gc))
         return;
     global_State *g = G(L);
-    if (g->gcfinalizing)
-        return;
     g->gcemergency = 1;
     g->stats.emergencies++;
     uint32_t start = port_cycles();

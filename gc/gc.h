@@ -374,6 +374,9 @@
  *     it truly has (the torture builds RTLUA_GC_HARD and RTLUA_GC_EMERGENCY
  *     run one at every allocation).
  * No __gc runs in either; pending ones wait for a step at a safe point.
+ * The emergency runs inside a __gc call too (where no step does), as
+ * lua5.4's does, but for those of lua_close: the object whose __gc runs
+ * is a root meanwhile (g->fnzrunning).
  * Shrinking with gc_realloc (n <= oldn) never fails and never collects:
  * callers may rely on it; gc_shrink is that case alone (0 < n <= oldn),
  * for callers inside the collector, whose calls must not lead back into

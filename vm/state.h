@@ -239,6 +239,8 @@ typedef struct global_State {
     gcobj *allgc;           /* every collectable RAM object without __gc */
     gcobj *finobj;          /* objects with a __gc metamethod */
     gcobj *tobefnz;         /* dead objects waiting for their __gc */
+    gcobj *fnzrunning;      /* the object whose __gc runs (a root: an
+                               emergency may run inside the call) */
     gcobj **fnztail;        /* tobefnz's last link (valid while it is not
                                empty) */
     /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
