@@ -2698,14 +2698,16 @@ rt_cold int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
     /* The calls between the two readings of port_cycles are timed on the
      * lap clock (lap_since), as a step's units are: read after every
      * call, port_cycles was a tenth of the collector's instructions in
-     * 200k short-lived __gc tables at shift=5. */
+     * 200k short-lived __gc tables at shift=5.  UINT32_MAX (gc_finalize)
+     * is no bound at all, not one the lap may find passed: gc_finalize
+     * with a call that outlasted a tick period stopped after it. */
     uint32_t lap0 = port_lap(), tick0 = port_ticks();
-    int n = 0;
+    int n = 0, timed = cycles != UINT32_MAX;
     /* What this cycle separated waits for the cycle's atomic phase, when
      * all it reaches is marked and the weak tables are cleared. */
     while (n < max && g->tobefnz != NULL &&
            !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch) &&
-           (n == 0 || lap_since(lap0, tick0) < cycles)) {
+           (n == 0 || !timed || lap_since(lap0, tick0) < cycles)) {
         call_one_finalizer(L);
         n++;
     }

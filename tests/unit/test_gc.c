@@ -1000,6 +1000,41 @@ static void test_a_cycle_waits_for_finalizers_only_while_they_keep_pace(void)
         CHECK_EQ(fin_calls[i], 1);
     CHECK(close_state_empty());
 }
+
+/* gc_finalize(L, max) has no time bound: it runs `max` calls however
+ * long they take.  Timed on the lap clock, it took a reading past a tick
+ * period for the end of an unbounded budget and stopped after the first
+ * call that outlasted one (on mps2-an386 in the 64-bit model, two of
+ * eight calls: a tick fell inside them). */
+static void test_an_unbounded_finalize_runs_every_call_asked_for(void)
+{
+    enum { N = 3 };
+    CHECK(open_state());
+    CHECK(make_root());
+    global_State *g = G(L);
+    table *mt = fin_begin(-1);
+    CHECK(mt != NULL);
+    /* Each call lasts two periods of the lap clock, where it has one
+     * (the boards). */
+    fin_spin = 2 * port_lap_period;
+    g->finalizer = slow_finalizer;
+    g->gcrunning = 0; /* (no cycle while they are made) */
+    for (int i = 0; i < N; i++)
+        CHECK(finalizable(mt, i) != NULL);
+    release_newest();
+    g->gcrunning = 1;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    CHECK_EQ(count_list(g->tobefnz, 0), N);
+    CHECK_EQ(gc_finalize(L, N), N);
+    fin_spin = 0;
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
 #endif
 
 /* Separating the unreachable finalizable objects and marking them for
@@ -3844,6 +3879,7 @@ static const struct check_case cases[] = {
     CASE(test_a_safe_point_runs_at_most_GC_FINALIZE_MAX_finalizers),
 #ifndef RTLUA_TORTURE
     CASE(test_a_cycle_waits_for_finalizers_only_while_they_keep_pace),
+    CASE(test_an_unbounded_finalize_runs_every_call_asked_for),
 #endif
 #ifndef RTLUA_TORTURE
     CASE(test_paced_finalizers_keep_to_the_step_budget),
