@@ -945,6 +945,26 @@ static int make_garbage(size_t bytes)
     return 1;
 }
 
+/* n finalizable objects of `bytes` (ids 0..n-1), made with the
+ * collector off, then steps of one unit until a whole cycle has run:
+ * how many of them wait on tobefnz, none of their __gc run yet. */
+static int separated(table *mt, int n, size_t bytes)
+{
+    global_State *g = G(L);
+    g->gcrunning = 0; /* (no cycle while they are made) */
+    for (int i = 0; i < n; i++)
+        if (finalizable_of(mt, i, bytes) == NULL)
+            return -1;
+    release_newest();
+    g->gcrunning = 1;
+    uint32_t done = g->stats.cycles_completed;
+    g->gcestimate = 0; /* a cycle is due */
+    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
+         guard++)
+        gc_step(L, 1);
+    return count_list(g->tobefnz, 0);
+}
+
 /* A cycle due waits for the last one's __gc calls only while they keep
  * pace with allocation: once the program has allocated more than twice
  * what the calls run since the cycle ended held, waiting frees nothing
@@ -963,17 +983,7 @@ static void test_a_cycle_waits_for_finalizers_only_while_they_keep_pace(void)
     global_State *g = G(L);
     table *mt = fin_begin(-1);
     CHECK(mt != NULL);
-    g->gcrunning = 0; /* (no cycle while they are made) */
-    for (int i = 0; i < N; i++)
-        CHECK(finalizable_of(mt, i, BYTES) != NULL);
-    release_newest();
-    g->gcrunning = 1;
-    uint32_t done = g->stats.cycles_completed;
-    g->gcestimate = 0; /* a cycle is due */
-    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
-         guard++)
-        gc_step(L, 1);
-    CHECK_EQ(count_list(g->tobefnz, 0), N);
+    CHECK_EQ(separated(mt, N, BYTES), N);
     /* Due, with nothing allocated since: it waits. */
     g->gcestimate = 0;
     gc_step(L, 1);
@@ -1018,17 +1028,7 @@ static void test_an_unbounded_finalize_runs_every_call_asked_for(void)
      * (the boards). */
     fin_spin = 2 * port_lap_period;
     g->finalizer = slow_finalizer;
-    g->gcrunning = 0; /* (no cycle while they are made) */
-    for (int i = 0; i < N; i++)
-        CHECK(finalizable(mt, i) != NULL);
-    release_newest();
-    g->gcrunning = 1;
-    uint32_t done = g->stats.cycles_completed;
-    g->gcestimate = 0; /* a cycle is due */
-    for (int guard = 0; g->stats.cycles_completed == done && guard < 1000000;
-         guard++)
-        gc_step(L, 1);
-    CHECK_EQ(count_list(g->tobefnz, 0), N);
+    CHECK_EQ(separated(mt, N, sizeof(int)), N);
     CHECK_EQ(gc_finalize(L, N), N);
     fin_spin = 0;
     for (int i = 0; i < N; i++)
