@@ -519,7 +519,7 @@ void *gc_rawalloc(global_State *g, size_t n)
 /* A __gc call runs, but not one of lua_close's. */
 static inline int in_finalizer(const global_State *g)
 {
-    return g->gcfinalizing && !g->gcclosing;
+    return g->fnzrunning != NULL && !g->gcclosing;
 }
 
 /* Allocate (old == NULL) or resize `old` to n bytes: the torture builds'
@@ -539,7 +539,7 @@ static inline int may_collect(const global_State *g)
  * after it: lua5.4 runs its emergency collection whenever none is
  * running, stopped or not, and a program that stops the collector for a
  * while ran out of memory here where lua5.4 collects.  And inside a
- * __gc call (g->gcfinalizing, where g->gcrunning is 0: no steps there),
+ * __gc call (g->fnzrunning, where g->gcrunning is 0: no steps there),
  * as lua5.4's does, but for lua_close's: a finalizer that made garbage
  * ran out of memory once the arena was full (a warning the program
  * never saw, its __gc cut short). */
@@ -2123,11 +2123,9 @@ rt_cold static void call_one_finalizer(lua_State *L)
     if (g->finalizer != NULL) {
         uint8_t running = g->gcrunning;
         g->gcrunning = 0; /* no steps from inside a finalizer */
-        g->gcfinalizing = 1;
         g->fnzrunning = o;
         int err = g->finalizer(L, o);
         g->fnzrunning = NULL;
-        g->gcfinalizing = 0;
         g->gcrunning = running;
         if (err && g->warnf)
             g->warnf(g->warnud, "error in __gc", 0);
@@ -2630,7 +2628,7 @@ uint32_t gc_step(lua_State *L, uint32_t budget)
 uint32_t gc_step_from(lua_State *L, uint32_t budget, uint32_t start)
 {
     global_State *g = G(L);
-    if (g->gcemergency || g->gcfinalizing)
+    if (g->gcemergency || g->fnzrunning)
         return 0;
     return step_(L, budget, 0, start);
 }
@@ -2647,7 +2645,7 @@ static void finish_cycle(lua_State *L)
 void gc_fullgc(lua_State *L)
 {
     global_State *g = G(L);
-    if (g->gcemergency || g->gcfinalizing)
+    if (g->gcemergency || g->fnzrunning)
         return;
     /* A cycle in its mark phase may hold objects that died since they
      * were marked: finish it, then run a whole new one. */
@@ -2691,7 +2689,7 @@ int gc_finalize(lua_State *L, int max)
 rt_cold int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
 {
     global_State *g = G(L);
-    if (g->tobefnz == NULL || g->gcemergency || g->gcfinalizing ||
+    if (g->tobefnz == NULL || g->gcemergency || g->fnzrunning ||
         g->gcclosing || max <= 0)
         return 0;
     uint32_t start = port_cycles();

@@ -77,7 +77,7 @@ void rtlua_atsafepoint(lua_State *L, void (*fn)(lua_State *L))
 
 int rtlua_infinalizer(lua_State *L)
 {
-    return G(L)->gcfinalizing;
+    return G(L)->fnzrunning != NULL;
 }
 
 lua_State *rtlua_current(void)

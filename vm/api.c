@@ -1251,7 +1251,7 @@ static int set_stepmul(int stepmul)
 rt_cold int lua_gc(lua_State *L, int what, ...)
 {
     global_State *g = G(L);
-    if (g->gcfinalizing) /* no collector control from inside a __gc */
+    if (g->fnzrunning) /* no collector control from inside a __gc */
         return -1;
     int res = 0;
     va_list ap;

@@ -210,7 +210,6 @@ typedef struct global_State {
     uint8_t gcstopped;      /* collectgarbage("stop"): steps are not
                                allowed, the emergency still is */
     uint8_t gcemergency;    /* inside an emergency collection */
-    uint8_t gcfinalizing;   /* a __gc call is running */
     uint8_t gcinassist;     /* an assist step runs (inside an allocation) */
     uint8_t fnzdue;         /* an assist asks the next safe point for __gc */
     uint8_t gcclosing;      /* lua_close runs the finalizers: no new ones */
@@ -239,8 +238,9 @@ typedef struct global_State {
     gcobj *allgc;           /* every collectable RAM object without __gc */
     gcobj *finobj;          /* objects with a __gc metamethod */
     gcobj *tobefnz;         /* dead objects waiting for their __gc */
-    gcobj *fnzrunning;      /* the object whose __gc runs (a root: an
-                               emergency may run inside the call) */
+    gcobj *fnzrunning;      /* the object whose __gc runs, NULL while none
+                               does (a root: an emergency may run inside
+                               the call) */
     gcobj **fnztail;        /* tobefnz's last link (valid while it is not
                                empty) */
     /* The finalizer stages of a cycle's mark phase (gc.c: fnz_*): */
