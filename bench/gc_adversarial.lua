@@ -40,6 +40,9 @@
 --   finlive   N live objects with __gc
 --   findie    N objects with __gc dying together
 --   finshort  N short-lived tables with __gc, made one after another
+--   fingc     N small tables live while garbage is made, and every 64th
+--             iteration an object whose __gc makes 8 small tables (in
+--             rt.loop the calls run in the slack)
 --   deepco    8 coroutines N frames deep, resumed in turn (each resume
 --             unwinds and rebuilds the whole stack; in loop mode the top
 --             16 frames)
@@ -73,7 +76,7 @@ local MODE = arg and arg[3] or "free"
 local MS = math.tointeger(tonumber(arg and arg[4] or nil))
 local defaults = {list = 20000, listloop = 1000, weakk = 20000, weakv = 20000,
                   weakkdie = 20000, weakvdie = 20000, ephchain = 2000,
-                  finlive = 20000, findie = 20000, deepco = 3000, idleco = 10,
+                  finlive = 20000, findie = 20000, fingc = 1000, deepco = 3000, idleco = 10,
                   deepmain = 3000, deepupv = 2000, codie = 4, finshort = 200000, rehash = 40000, longstr = 65536,
                   full = 1000, frag = 1000}
 if W == "workloads" then
@@ -413,6 +416,15 @@ elseif W == "findie" then
   live()
   t = nil
   churn(300)
+elseif W == "fingc" then
+  local mt = {__gc = function ()
+    local t = {}
+    for i = 1, 8 do t[i] = {i} end
+  end}
+  local t = {}
+  for i = 1, N do t[i] = {i} end
+  keep = t
+  churn(300, function () setmetatable({}, mt) end)
 elseif W == "finshort" then
   local mt = {__gc = function () end}
   for i = 1, N do

@@ -41,6 +41,7 @@
 /* ---- Allocation --------------------------------------------------------- */
 
 static __attribute__((noinline)) void emergency(lua_State *L, size_t need);
+static int finalize(lua_State *L, int max, uint32_t cycles, int fit);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
  * GC_CLEARWEAK), or NULL: a table's read path does not know its state,
  * and there is one (vm/state.c). */
@@ -2683,10 +2684,26 @@ static uint32_t lap_since(uint32_t lap0, uint32_t tick0)
 
 int gc_finalize(lua_State *L, int max)
 {
-    return gc_finalize_for(L, max, UINT32_MAX);
+    return finalize(L, max, UINT32_MAX, 0);
 }
 
-rt_cold int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
+int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
+{
+    return finalize(L, max, cycles, 0);
+}
+
+int gc_finalize_fit(lua_State *L, int max, uint32_t cycles)
+{
+    return finalize(L, max, cycles, 1);
+}
+
+void gc_finalize_starved(global_State *g)
+{
+    g->fnzcallest -= g->fnzcallest / GC_FNZ_EST_DECAY;
+}
+
+/* The calls of gc_finalize, gc_finalize_for and (fit) gc_finalize_fit. */
+rt_cold static int finalize(lua_State *L, int max, uint32_t cycles, int fit)
 {
     global_State *g = G(L);
     if (g->tobefnz == NULL || g->gcemergency || g->fnzrunning ||
@@ -2698,17 +2715,45 @@ rt_cold int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
      * call, port_cycles was a tenth of the collector's instructions in
      * 200k short-lived __gc tables at shift=5.  UINT32_MAX (gc_finalize)
      * is no bound at all, not one the lap may find passed: gc_finalize
-     * with a call that outlasted a tick period stopped after it. */
+     * with a call that outlasted a tick period stopped after it.  The
+     * calls that must fit are timed on port_cycles, each (the lap
+     * cannot tell a call longer than a tick period): they run in a
+     * control loop's slack, where the time is idle. */
     uint32_t lap0 = port_lap(), tick0 = port_ticks();
     int n = 0, timed = cycles != UINT32_MAX;
+    /* In a slack an emergency inside a call catches up until the
+     * deadline (emergency).  Under the reserve of free memory the calls
+     * run, fitting or not: what they let the collector free comes
+     * first. */
+    g->fnzdeadline = start + cycles;
+    g->fnzinslack = (uint8_t)fit;
+    if (fit && reserve_free(g) < g->reserve)
+        fit = 0;
     /* What this cycle separated waits for the cycle's atomic phase, when
      * all it reaches is marked and the weak tables are cleared. */
     while (n < max && g->tobefnz != NULL &&
-           !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch) &&
-           (n == 0 || !timed || lap_since(lap0, tick0) < cycles)) {
-        call_one_finalizer(L);
+           !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch)) {
+        if (fit) {
+            uint32_t now = port_cycles(), ran = now - start;
+            if (ran >= cycles || g->fnzcallest > cycles - ran)
+                break;
+            g->fnzslackgc = 0;
+            call_one_finalizer(L);
+            /* (Less an emergency's catch-up inside it: collector work,
+             * up to the deadline, not what the next call will take.) */
+            uint32_t took = port_cycles() - now - g->fnzslackgc;
+            g->fnzcallest = took > g->fnzcallest
+                                ? took
+                                : g->fnzcallest - (g->fnzcallest - took) /
+                                                      GC_FNZ_EST_DECAY;
+        } else {
+            if (n > 0 && timed && lap_since(lap0, tick0) >= cycles)
+                break;
+            call_one_finalizer(L);
+        }
         n++;
     }
+    g->fnzinslack = 0;
     /* A pause of the program, not of the collector: counted apart. */
     uint32_t used = port_cycles() - start;
     g->stats.finalizers += (uint32_t)n;
@@ -2731,7 +2776,25 @@ rt_cold static __attribute__((noinline)) void emergency(lua_State *L,
     g->gcemergency = 1;
     g->stats.emergencies++;
     uint32_t start = port_cycles();
-    if (g->gchold) {
+    if (g->fnzinslack && g->fnzrunning != NULL) {
+        /* Inside a __gc call in a control loop's slack: a catch-up until
+         * the slack's deadline, at least a step budget, in steps of at
+         * most a step budget each; what it cannot free makes the
+         * allocation fail, a "not enough memory" the __gc may catch.  A
+         * whole collection there made the next body late by 43 ms at
+         * shift=5. */
+        uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
+        int32_t left = (int32_t)(g->fnzdeadline - start);
+        uint32_t room = left > (int32_t)budget ? (uint32_t)left : budget;
+        for (uint32_t used = 0; used < room;) {
+            uint32_t steps = g->stats.steps;
+            uint32_t b = room - used < budget ? room - used : budget;
+            used += step_now(L, b, 0);
+            if (g->stats.steps == steps ||
+                arena_largest_alloc(g->arena) >= need)
+                break;
+        }
+    } else if (g->gchold) {
         /* Inside an rt.loop body: a catch-up of what is left of the
          * body's assist cap, in steps of at most a step budget each (a
          * body past its period may have a cap of many), until a block of
@@ -2759,7 +2822,10 @@ rt_cold static __attribute__((noinline)) void emergency(lua_State *L,
     uint32_t used = port_cycles() - start;
     if (used > g->stats.worst_emergency_cycles)
         g->stats.worst_emergency_cycles = used;
-    if (!g->gchold) { /* (a catch-up's steps counted themselves) */
+    if (g->fnzinslack && g->fnzrunning != NULL)
+        g->fnzslackgc += used;
+    if (!g->gchold &&
+        !g->fnzinslack) { /* (a catch-up's steps counted themselves) */
         g->gcspent += used;
         gc_trace(start, used, GC_TRACE_EMERGENCY);
         if (g->stephook)

@@ -54,7 +54,9 @@
  * Finalizers are not collector work: a step never calls __gc (a slow one
  * would be a unit of unbounded length).  The objects atomic separated wait
  * on tobefnz, and gc_finalize calls at most GC_FINALIZE_MAX of them after
- * each paced, idle or explicit step, at a safe point, outside an rt.loop
+ * each paced, idle or explicit step (after an idle step only those that
+ * are expected to end before the slack does: gc_finalize_fit), at a safe
+ * point, outside an rt.loop
  * body within its period, charged to the collector's credit
  * (gc/pace.c); never inside an allocation.  Allocation owes one __gc call
  * per object it set for finalization (g->fnzowed): after an assist, safe
@@ -237,6 +239,10 @@
 #define GC_SWEEP_STR_FREE 4
 /* __gc calls after a step (gc_finalize's bound where steps call it). */
 #define GC_FINALIZE_MAX 4
+/* How fast the expected length of a __gc call (gc_finalize_fit) comes
+ * down: by this fraction of its excess at each shorter call, and of
+ * itself at each slack that ran none (gc_finalize_starved). */
+#define GC_FNZ_EST_DECAY 8
 /* ---- Assists: allocation pays in work -------------------------------------
  * The measure of collector work is the unit (one call of the state
  * machine, bounded above).  Allocation owes the cycle units in
@@ -369,6 +375,12 @@
  *     each, stopped between units like any step, until the block is sure
  *     to fit.  Never a whole collection: a control loop sees at most its
  *     assist cap and one unit, then the error.
+ *   - inside a __gc call in a control loop's slack (g->fnzinslack,
+ *     gc_finalize_fit): a catch-up in steps of at most a step budget
+ *     until the slack's deadline (at least one step budget), until the
+ *     block is sure to fit; then the __gc's allocation fails, which it
+ *     may catch.  A whole collection there made the next body 43 ms late
+ *     at shift=5.
  *   - elsewhere: a whole collection (finish the cycle, run a new one),
  *     O(heap), so that an ordinary program runs out of memory only when
  *     it truly has (the torture builds RTLUA_GC_HARD and RTLUA_GC_EMERGENCY
@@ -561,6 +573,19 @@ int gc_finalize(lua_State *L, int max);
  * (which always runs): a paced step's finalizers, in what is left of its
  * budget. */
 int gc_finalize_for(lua_State *L, int max, uint32_t cycles);
+/* The same in a control loop's slack (pace_idle_until), where a call that
+ * outlasts what is left makes the next body late: no call starts, the
+ * first neither, that g->fnzcallest, the length expected of a call, says
+ * would end past `cycles`; but under the reserve of free memory, where
+ * they run as gc_finalize_for's do.  The expected length is the longest
+ * call measured, less a GC_FNZ_EST_DECAY-th of the difference at each
+ * shorter one. */
+int gc_finalize_fit(lua_State *L, int max, uint32_t cycles);
+/* A slack has ended with calls pending and none of them run, as none was
+ * expected to fit: the expected length loses a GC_FNZ_EST_DECAY-th, so
+ * that calls longer than any slack still run, one in a few slacks,
+ * rather than wait until memory is short. */
+void gc_finalize_starved(global_State *g);
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
 /* A new cycle is due: use grew pausepct over the last estimate, free

@@ -22,7 +22,8 @@
  * safe point raises.  After a
  * paced step, at most GC_FINALIZE_MAX pending __gc run in what is left of
  * its budget, all of it charged to the credit (gc_finalize_for; after an
- * idle step, a batch of GC_FINALIZE_MAX); and an allocation's assist
+ * idle step, at most GC_FINALIZE_MAX that are expected to end before the
+ * deadline: gc_finalize_fit); and an allocation's assist
  * that left finalizers owed (g->fnzdue) has the next safe point run one
  * batch of GC_FINALIZE_MAX first, outside the credit, as assists are.
  * Neither runs while an rt.loop body is within its period (pace_held).
@@ -88,10 +89,14 @@ extern void (*pace_safepoint_hook)(lua_State *L);
 /* The one idle loop (rt.loop's slack, through rtlua_idleuntil).  Until
  * `deadline` (port_cycles): call pace_safepoint_hook (event delivery),
  * then give the time to the collector in steps of at most the step
- * budget, each with its finalizer batch, or, when it has no work, sleep
+ * budget, each followed by the __gc calls expected to end before the
+ * deadline (gc_finalize_fit; a slack that had to put off all of them
+ * lowers what a call is expected to take: gc_finalize_starved), or,
+ * when it has no work, sleep
  * while the tick surely wakes us before the deadline (port_may_sleep)
  * and poll in the last tick.  Every step ends before the deadline plus
- * one work unit.  Returns the cycles spent collecting.  (Nothing here
+ * one work unit; a __gc call, before it plus what the call took over
+ * its expected length.  Returns the cycles spent collecting.  (Nothing here
  * masks interrupts: a poll loop that did would starve them on QEMU,
  * which takes an interrupt only between translated blocks.) */
 uint32_t pace_idle_until(lua_State *L, uint32_t deadline);

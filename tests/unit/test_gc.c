@@ -889,6 +889,120 @@ static void test_paced_finalizers_keep_to_the_step_budget(void)
 }
 #endif
 
+#ifndef RTLUA_TORTURE
+/* A control loop's slack (pace_idle_until) starts no __gc call that its
+ * expected length says would end past the deadline: a batch of
+ * GC_FINALIZE_MAX whatever its length made a loop whose bodies took a
+ * tenth of the period a whole period late at shift=5.  And calls longer
+ * than any slack still run, one in a few slacks, not never. */
+static void test_idle_finalizers_fit_the_slack(void)
+{
+    enum { N = 3 * GC_FINALIZE_MAX };
+    CALL(queue_dead_finalizable(N));
+    global_State *g = G(L);
+    CHECK(count_list(g->tobefnz, 0) >= N - 1);
+    g->finalizer = slow_finalizer;
+    g->reserve = 0;     /* (no memory-first: the calls must fit) */
+    g->pausepct = 1000; /* no cycle due */
+    g->stepbudget = port_cycle_hz() / 20000; /* 50 us */
+    uint32_t call = port_cycle_hz() / 1000;  /* a call: 1 ms */
+    fin_spin = call;
+    /* 3.5 calls of slack: the first runs (nothing is expected yet), and
+     * then only the ones that fit. */
+    int base = fin_n;
+    uint32_t deadline = port_cycles() + call * 7 / 2;
+    pace_idle_until(L, deadline);
+    int32_t late = (int32_t)(port_cycles() - deadline);
+    CHECK(fin_n - base >= 2);
+    CHECK(fin_n - base <= 3);
+    CHECK(late < (int32_t)(call / 4));
+    /* Half a call of slack: none starts. */
+    base = fin_n;
+    deadline = port_cycles() + call / 2;
+    pace_idle_until(L, deadline);
+    late = (int32_t)(port_cycles() - deadline);
+    CHECK_EQ(fin_n - base, 0);
+    CHECK(late < (int32_t)(call / 4));
+    /* Slacks of half a call, again and again: the expected length comes
+     * down at each one that ran none, until a call runs (then it is
+     * expected long again). */
+    base = fin_n;
+    int slacks = 0;
+    while (fin_n == base && slacks < 20) {
+        pace_idle_until(L, port_cycles() + call / 2);
+        slacks++;
+    }
+    CHECK_EQ(fin_n - base, 1);
+    CHECK(slacks > 2);
+    fin_spin = 0;
+    while (gc_finalize(L, GC_FINALIZE_MAX) > 0)
+        ;
+    for (int i = 0; i < N; i++)
+        CHECK_EQ(fin_calls[i], 1);
+    CHECK(close_state_empty());
+}
+
+/* An allocation that fails inside a __gc call in a control loop's slack
+ * catches up in steps until the deadline (at least a step budget), and
+ * then fails: no whole collection, which made the next body 43 ms late
+ * at shift=5. */
+static int slack_alloc_failed;
+static int slack_allocating_finalizer(lua_State *L1, gcobj *o)
+{
+    /* More than the arena has free: the heap is all live. */
+    if (gc_alloc(L1, membytes / 4) == NULL)
+        slack_alloc_failed = 1;
+    return test_finalizer(L1, o);
+}
+
+static void test_an_emergency_in_the_slack_is_a_bounded_catch_up(void)
+{
+    CALL(queue_dead_finalizable(1));
+    global_State *g = G(L);
+    CHECK(g->tobefnz != NULL);
+    /* The rest of the arena live: a list of tables from root slot 2. */
+    table *head = NULL;
+    for (int i = 0;; i++) {
+        table *t = tagged_table(i);
+        if (t == NULL)
+            break;
+        if (head != NULL) {
+            tvalue v;
+            set_gc(&v, obj2gc(head), V_TABLE);
+            if (tab_setint(L, t, 1, &v) != TAB_OK)
+                break;
+        }
+        if (!anchor(2, obj2gc(t), V_TABLE))
+            break;
+        head = t;
+    }
+    CHECK(g->tobefnz != NULL);
+    g->finalizer = slack_allocating_finalizer;
+    g->reserve = 0;
+    g->stepbudget = port_cycle_hz() / 100000; /* 10 us */
+    slack_alloc_failed = 0;
+    uint32_t em0 = g->stats.emergencies;
+    uint32_t deadline = port_cycles() + 3 * g->stepbudget;
+    pace_idle_until(L, deadline);
+    uint32_t late = port_cycles() - deadline;
+    CHECK(slack_alloc_failed);
+    CHECK(g->stats.emergencies > em0);
+    /* What a whole collection of the heap takes. */
+    uint32_t t0 = port_cycles();
+    gc_fullgc(L);
+    uint32_t whole = port_cycles() - t0;
+    if (whole > 40 * g->stepbudget)
+        CHECK(late < whole / 2);
+    else
+        port_printf("# gc: a whole collection takes %u cycles, too few to "
+                    "tell it from a catch-up\n",
+                    (unsigned)whole);
+    unanchor(2);
+    CHECK(checked());
+    CHECK(close_state_empty());
+}
+#endif
+
 #ifndef RTLUA_TORTURE /* (a collection at every allocation runs them all) */
 /* The paced steps counted when each __gc call began. */
 static uint32_t order_paced[4];
@@ -3884,6 +3998,8 @@ static const struct check_case cases[] = {
 #ifndef RTLUA_TORTURE
     CASE(test_paced_finalizers_keep_to_the_step_budget),
     CASE(test_a_paced_step_does_not_wait_for_owed_finalizers),
+    CASE(test_idle_finalizers_fit_the_slack),
+    CASE(test_an_emergency_in_the_slack_is_a_bounded_catch_up),
 #endif
     CASE(test_finalizable_objects_are_separated_in_bounded_units),
     CASE(test_finalizer_run_inside_the_sweep_of_tobefnz),
