@@ -2721,12 +2721,8 @@ rt_cold static int finalize(lua_State *L, int max, uint32_t cycles, int fit)
      * control loop's slack, where the time is idle. */
     uint32_t lap0 = port_lap(), tick0 = port_ticks();
     int n = 0, timed = cycles != UINT32_MAX;
-    /* In a slack an emergency inside a call catches up until the
-     * deadline (emergency).  Under the reserve of free memory the calls
-     * run, fitting or not: what they let the collector free comes
-     * first. */
-    g->fnzdeadline = start + cycles;
-    g->fnzinslack = (uint8_t)fit;
+    /* Under the reserve of free memory the calls run, fitting or not:
+     * what they let the collector free comes first. */
     if (fit && reserve_free(g) < g->reserve)
         fit = 0;
     /* What this cycle separated waits for the cycle's atomic phase, when
@@ -2753,7 +2749,6 @@ rt_cold static int finalize(lua_State *L, int max, uint32_t cycles, int fit)
         }
         n++;
     }
-    g->fnzinslack = 0;
     /* A pause of the program, not of the collector: counted apart. */
     uint32_t used = port_cycles() - start;
     g->stats.finalizers += (uint32_t)n;
@@ -2776,15 +2771,15 @@ rt_cold static __attribute__((noinline)) void emergency(lua_State *L,
     g->gcemergency = 1;
     g->stats.emergencies++;
     uint32_t start = port_cycles();
-    if (g->fnzinslack && g->fnzrunning != NULL) {
-        /* Inside a __gc call in a control loop's slack: a catch-up until
-         * the slack's deadline, at least a step budget, in steps of at
-         * most a step budget each; what it cannot free makes the
-         * allocation fail, a "not enough memory" the __gc may catch.  A
-         * whole collection there made the next body late by 43 ms at
-         * shift=5. */
+    if (g->inslack && !g->gchold) {
+        /* In a control loop's slack (a __gc call, an rt.on handler): a
+         * catch-up until the slack's deadline, at least a step budget, in
+         * steps of at most a step budget each; what it cannot free makes
+         * the allocation fail, a "not enough memory" the code may catch.
+         * A whole collection there, inside a __gc, made the next body
+         * late by 43 ms at shift=5. */
         uint32_t budget = g->stepbudget ? g->stepbudget : GC_BUDGET_MAX;
-        int32_t left = (int32_t)(g->fnzdeadline - start);
+        int32_t left = (int32_t)(g->slackend - start);
         uint32_t room = left > (int32_t)budget ? (uint32_t)left : budget;
         for (uint32_t used = 0; used < room;) {
             uint32_t steps = g->stats.steps;
@@ -2822,10 +2817,10 @@ rt_cold static __attribute__((noinline)) void emergency(lua_State *L,
     uint32_t used = port_cycles() - start;
     if (used > g->stats.worst_emergency_cycles)
         g->stats.worst_emergency_cycles = used;
-    if (g->fnzinslack && g->fnzrunning != NULL)
+    int catchup = g->gchold || g->inslack;
+    if (g->inslack && g->fnzrunning != NULL)
         g->fnzslackgc += used;
-    if (!g->gchold &&
-        !g->fnzinslack) { /* (a catch-up's steps counted themselves) */
+    if (!catchup) { /* (a catch-up's steps counted themselves) */
         g->gcspent += used;
         gc_trace(start, used, GC_TRACE_EMERGENCY);
         if (g->stephook)

@@ -375,12 +375,12 @@
  *     each, stopped between units like any step, until the block is sure
  *     to fit.  Never a whole collection: a control loop sees at most its
  *     assist cap and one unit, then the error.
- *   - inside a __gc call in a control loop's slack (g->fnzinslack,
- *     gc_finalize_fit): a catch-up in steps of at most a step budget
- *     until the slack's deadline (at least one step budget), until the
- *     block is sure to fit; then the __gc's allocation fails, which it
- *     may catch.  A whole collection there made the next body 43 ms late
- *     at shift=5.
+ *   - in a control loop's slack (g->inslack: pace_idle_until, a __gc
+ *     call or an rt.on handler there): a catch-up in steps of at most a
+ *     step budget until the slack's deadline (at least one step budget),
+ *     until the block is sure to fit; then the allocation fails, which
+ *     the code may catch.  A whole collection there, inside a __gc, made
+ *     the next body 43 ms late at shift=5.
  *   - elsewhere: a whole collection (finish the cycle, run a new one),
  *     O(heap), so that an ordinary program runs out of memory only when
  *     it truly has (the torture builds RTLUA_GC_HARD and RTLUA_GC_EMERGENCY

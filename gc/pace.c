@@ -194,6 +194,12 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
     global_State *g = G(L);
     uint32_t spent = 0;
     int ran = 0, putoff = 0; /* __gc calls run, and put off */
+    /* An emergency in the slack catches up until the deadline (gc.h).
+     * (Nested, from a handler's own loop, the outer slack comes back.) */
+    uint8_t inslack = g->inslack;
+    uint32_t slackend = g->slackend;
+    g->inslack = 1;
+    g->slackend = deadline;
     for (;;) {
         if (pace_safepoint_hook != NULL)
             pace_safepoint_hook(L);
@@ -226,5 +232,7 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
     }
     if (putoff && !ran && g->tobefnz != NULL)
         gc_finalize_starved(g);
+    g->inslack = inslack;
+    g->slackend = slackend;
     return spent;
 }

@@ -215,8 +215,8 @@ typedef struct global_State {
     uint8_t gcclosing;      /* lua_close runs the finalizers: no new ones */
     uint8_t gchold;         /* no paced steps: an rt.loop body runs (the
                                collector takes the slack between bodies) */
-    uint8_t fnzinslack;     /* a __gc call runs in a control loop's slack
-                               (gc_finalize_fit), until g->fnzdeadline */
+    uint8_t inslack;        /* a control loop's slack (pace_idle_until)
+                               runs, until g->slackend */
     uint8_t remarks;        /* root re-marks done in this propagate phase */
     uint8_t atomicput;      /* steps that ended rather than start atomic late
                                (GC_ATOMIC_DEFER) */
@@ -317,7 +317,7 @@ typedef struct global_State {
                               finalization, paid by any __gc call */
     uint32_t fnzcallest;   /* cycles a __gc call is expected to take, in a
                               control loop's slack (gc_finalize_fit) */
-    uint32_t fnzdeadline;  /* port_cycles when that slack ends */
+    uint32_t slackend;     /* port_cycles when that slack ends */
     uint32_t fnzslackgc;   /* cycles of emergency catch-up inside the __gc
                               call running there */
     size_t cyclefnzbytes;  /* bytes of the objects this cycle separated for

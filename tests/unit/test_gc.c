@@ -942,10 +942,10 @@ static void test_idle_finalizers_fit_the_slack(void)
     CHECK(close_state_empty());
 }
 
-/* An allocation that fails inside a __gc call in a control loop's slack
- * catches up in steps until the deadline (at least a step budget), and
- * then fails: no whole collection, which made the next body 43 ms late
- * at shift=5. */
+/* An allocation that fails in a control loop's slack (inside a __gc call,
+ * or in what the safe-point hook delivers) catches up in steps until the
+ * deadline (at least a step budget), and then fails: no whole collection,
+ * which inside a __gc made the next body 43 ms late at shift=5. */
 static int slack_alloc_failed;
 static int slack_allocating_finalizer(lua_State *L1, gcobj *o)
 {
@@ -953,6 +953,12 @@ static int slack_allocating_finalizer(lua_State *L1, gcobj *o)
     if (gc_alloc(L1, membytes / 4) == NULL)
         slack_alloc_failed = 1;
     return test_finalizer(L1, o);
+}
+
+static void slack_allocating_hook(lua_State *L1)
+{
+    if (gc_alloc(L1, membytes / 4) == NULL)
+        slack_alloc_failed = 1;
 }
 
 static void test_an_emergency_in_the_slack_is_a_bounded_catch_up(void)
@@ -987,13 +993,25 @@ static void test_an_emergency_in_the_slack_is_a_bounded_catch_up(void)
     uint32_t late = port_cycles() - deadline;
     CHECK(slack_alloc_failed);
     CHECK(g->stats.emergencies > em0);
+    /* The same from what the safe-point hook delivers there (an rt.on
+     * handler's allocation). */
+    slack_alloc_failed = 0;
+    em0 = g->stats.emergencies;
+    pace_safepoint_hook = slack_allocating_hook;
+    deadline = port_cycles() + 3 * g->stepbudget;
+    pace_idle_until(L, deadline);
+    uint32_t hooklate = port_cycles() - deadline;
+    pace_safepoint_hook = NULL;
+    CHECK(slack_alloc_failed);
+    CHECK(g->stats.emergencies > em0);
     /* What a whole collection of the heap takes. */
     uint32_t t0 = port_cycles();
     gc_fullgc(L);
     uint32_t whole = port_cycles() - t0;
-    if (whole > 40 * g->stepbudget)
+    if (whole > 40 * g->stepbudget) {
         CHECK(late < whole / 2);
-    else
+        CHECK(hooklate < whole / 2);
+    } else
         port_printf("# gc: a whole collection takes %u cycles, too few to "
                     "tell it from a catch-up\n",
                     (unsigned)whole);
