@@ -41,7 +41,7 @@
 --   findie    N objects with __gc dying together
 --   finshort  N short-lived tables with __gc, made one after another
 --   fingc     N small tables live while garbage is made, and every 64th
---             iteration an object whose __gc makes 8 small tables (in
+--             iteration an object whose __gc makes 4 small tables (in
 --             rt.loop the calls run in the slack)
 --   deepco    8 coroutines N frames deep, resumed in turn (each resume
 --             unwinds and rebuilds the whole stack; in loop mode the top
@@ -419,7 +419,7 @@ elseif W == "findie" then
 elseif W == "fingc" then
   local mt = {__gc = function ()
     local t = {}
-    for i = 1, 8 do t[i] = {i} end
+    for i = 1, 4 do t[i] = {i} end
   end}
   local t = {}
   for i = 1, N do t[i] = {i} end
