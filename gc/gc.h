@@ -586,6 +586,11 @@ int gc_finalize_fit(lua_State *L, int max, uint32_t cycles);
  * that calls longer than any slack still run, one in a few slacks,
  * rather than wait until memory is short. */
 void gc_finalize_starved(global_State *g);
+/* The cycles a __gc call is expected to take there. */
+static inline uint32_t gc_finalize_expected(const global_State *g)
+{
+    return g->fnzcallest;
+}
 /* Free everything but the super-fixed main state (lua_close). */
 void gc_freeall(lua_State *L);
 /* A new cycle is due: use grew pausepct over the last estimate, free

@@ -212,6 +212,14 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
             uint32_t b = (uint32_t)left;
             if (b > g->stepbudget)
                 b = g->stepbudget;
+            /* With __gc calls pending, the step leaves room for the one
+             * expected next, when the slack holds it: a whole step
+             * first, and a call was put off at every slack too short
+             * for both, the objects waiting until memory ran short. */
+            uint32_t est = gc_finalize_expected(g);
+            if (g->tobefnz != NULL && est < (uint32_t)left &&
+                (uint32_t)left - est < b)
+                b = (uint32_t)left - est;
             uint32_t t0 = port_cycles();
             gc_step(L, b);
             /* The __gc calls that fit in what is left before the
