@@ -191,9 +191,12 @@ void rtlua_bodyend(lua_State *L, int saved, uint32_t *assists,
 /* Wait until `deadline` (port_cycles), giving the time to the
  * collector and to the safe-point hook (event delivery): steps of at
  * most the step budget, each ending by the deadline plus one work unit,
- * with their finalizer batches; asleep while the collector has no work
- * (or is stopped) and an interrupt surely comes before the deadline.
- * Returns the cycles spent collecting. */
+ * each followed by the pending __gc calls expected to end before the
+ * deadline; asleep while the collector has no work (or is stopped) and
+ * an interrupt surely comes before the deadline.  An allocation that
+ * fails meanwhile (in a __gc, in a handler) catches up until the
+ * deadline, never a whole collection, and then fails.  Returns the
+ * cycles spent collecting. */
 uint32_t rtlua_idleuntil(lua_State *L, uint32_t deadline);
 
 /* Have the VM's next safe point call fn(L), after its collector work;
