@@ -41,7 +41,7 @@
 /* ---- Allocation --------------------------------------------------------- */
 
 static __attribute__((noinline)) void emergency(lua_State *L, size_t need);
-static int finalize(lua_State *L, int max, uint32_t cycles, int fit);
+static int finalize(lua_State *L, int max, uint32_t cycles, int *putoff);
 /* The state whose weak tables are being cleared (FNZ_CLEARV,
  * GC_CLEARWEAK), or NULL: a table's read path does not know its state,
  * and there is one (vm/state.c). */
@@ -2684,17 +2684,18 @@ static uint32_t lap_since(uint32_t lap0, uint32_t tick0)
 
 int gc_finalize(lua_State *L, int max)
 {
-    return finalize(L, max, UINT32_MAX, 0);
+    return finalize(L, max, UINT32_MAX, NULL);
 }
 
 int gc_finalize_for(lua_State *L, int max, uint32_t cycles)
 {
-    return finalize(L, max, cycles, 0);
+    return finalize(L, max, cycles, NULL);
 }
 
-int gc_finalize_fit(lua_State *L, int max, uint32_t cycles)
+int gc_finalize_fit(lua_State *L, int max, uint32_t cycles, int *putoff)
 {
-    return finalize(L, max, cycles, 1);
+    *putoff = 0;
+    return finalize(L, max, cycles, putoff);
 }
 
 void gc_finalize_starved(global_State *g)
@@ -2702,8 +2703,10 @@ void gc_finalize_starved(global_State *g)
     g->fnzcallest -= g->fnzcallest / GC_FNZ_EST_DECAY;
 }
 
-/* The calls of gc_finalize, gc_finalize_for and (fit) gc_finalize_fit. */
-rt_cold static int finalize(lua_State *L, int max, uint32_t cycles, int fit)
+/* The calls of gc_finalize, gc_finalize_for and (putoff not NULL)
+ * gc_finalize_fit. */
+rt_cold static int finalize(lua_State *L, int max, uint32_t cycles,
+                            int *putoff)
 {
     global_State *g = G(L);
     if (g->tobefnz == NULL || g->gcemergency || g->fnzrunning ||
@@ -2720,7 +2723,7 @@ rt_cold static int finalize(lua_State *L, int max, uint32_t cycles, int fit)
      * cannot tell a call longer than a tick period): they run in a
      * control loop's slack, where the time is idle. */
     uint32_t lap0 = port_lap(), tick0 = port_ticks();
-    int n = 0, timed = cycles != UINT32_MAX;
+    int n = 0, timed = cycles != UINT32_MAX, fit = putoff != NULL;
     /* Under the reserve of free memory the calls run, fitting or not:
      * what they let the collector free comes first. */
     if (fit && reserve_free(g) < g->reserve)
@@ -2731,8 +2734,10 @@ rt_cold static int finalize(lua_State *L, int max, uint32_t cycles, int fit)
            !(g->fnzstage != FNZ_NONE && g->tobefnz == g->fnzbatch)) {
         if (fit) {
             uint32_t now = port_cycles(), ran = now - start;
-            if (ran >= cycles || g->fnzcallest > cycles - ran)
+            if (ran >= cycles || g->fnzcallest > cycles - ran) {
+                *putoff = 1;
                 break;
+            }
             g->fnzslackgc = 0;
             call_one_finalizer(L);
             /* (Less an emergency's catch-up inside it: collector work,

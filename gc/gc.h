@@ -579,8 +579,9 @@ int gc_finalize_for(lua_State *L, int max, uint32_t cycles);
  * would end past `cycles`; but under the reserve of free memory, where
  * they run as gc_finalize_for's do.  The expected length is the longest
  * call measured, less a GC_FNZ_EST_DECAY-th of the difference at each
- * shorter one. */
-int gc_finalize_fit(lua_State *L, int max, uint32_t cycles);
+ * shorter one.  *putoff says whether a call was put off so (not: none
+ * was pending, or those pending wait for the cycle's atomic phase). */
+int gc_finalize_fit(lua_State *L, int max, uint32_t cycles, int *putoff);
 /* A slack has ended with calls pending and none of them run, as none was
  * expected to fit: the expected length loses a GC_FNZ_EST_DECAY-th, so
  * that calls longer than any slack still run, one in a few slacks,

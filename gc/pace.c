@@ -228,10 +228,11 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
              * whole period at shift=5). */
             left = (int32_t)(deadline - port_cycles());
             if (left > 0 && g->tobefnz != NULL) {
-                if (gc_finalize_fit(L, GC_FINALIZE_MAX, (uint32_t)left) > 0)
+                int off;
+                if (gc_finalize_fit(L, GC_FINALIZE_MAX, (uint32_t)left, &off) >
+                    0)
                     ran = 1;
-                else
-                    putoff = 1;
+                putoff |= off;
             }
             spent += port_cycles() - t0;
         } else if (port_may_sleep((uint32_t)left)) {
