@@ -227,12 +227,14 @@ uint32_t pace_idle_until(lua_State *L, uint32_t deadline)
              * loop whose bodies take a tenth of the period late by a
              * whole period at shift=5). */
             left = (int32_t)(deadline - port_cycles());
-            if (left > 0 && g->tobefnz != NULL) {
+            if (g->tobefnz != NULL && left > 0) {
                 int off;
                 if (gc_finalize_fit(L, GC_FINALIZE_MAX, (uint32_t)left, &off) >
                     0)
                     ran = 1;
                 putoff |= off;
+            } else if (g->tobefnz != NULL) {
+                putoff = 1; /* the step took what was left */
             }
             spent += port_cycles() - t0;
         } else if (port_may_sleep((uint32_t)left)) {
