@@ -1,3 +1,4 @@
+--! medium
 -- __gc calls in rt.loop's slack (gc/pace.c pace_idle_until): every kind
 -- runs there, and each once: ones that error (a warning), resurrect
 -- their object, step the collector, and slow ones longer than any slack
